@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-categories.c: kernel categories from ordered regular-expression rules. */
+#include "sl-categories.h"
+
+#include <string.h>
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-analysis-resources.h"
+
+G_DEFINE_QUARK (sl-categories-error-quark, sl_categories_error)
+
+#define OTHER_NAME "other"
+
+typedef struct {
+  GRegex *regex;
+  guint   category;
+} SlRule;
+
+struct _SlCategories {
+  GPtrArray *names;       /* char*, display order */
+  GArray    *rules;       /* SlRule, match order */
+  guint      other;
+};
+
+static guint
+add_category (SlCategories *self, const char *name)
+{
+  for (guint i = 0; i < self->names->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->names, i), name))
+      return i;
+  g_ptr_array_add (self->names, g_strdup (name));
+  return self->names->len - 1;
+}
+
+static SlCategories *
+categories_new (void)
+{
+  SlCategories *self = g_new0 (SlCategories, 1);
+
+  self->names = g_ptr_array_new_with_free_func (g_free);
+  self->rules = g_array_new (FALSE, FALSE, sizeof (SlRule));
+  self->other = G_MAXUINT;
+  return self;
+}
+
+void
+sl_categories_free (SlCategories *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->rules->len; i++)
+    g_regex_unref (g_array_index (self->rules, SlRule, i).regex);
+  g_array_unref (self->rules);
+  g_ptr_array_unref (self->names);
+  g_free (self);
+}
+
+static gboolean
+add_rule (SlCategories *self, const char *pattern, const char *category,
+          const char *source, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  SlRule rule;
+
+  /* Compiled once; names are searched thousands of times. */
+  rule.regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, &local);
+  if (rule.regex == NULL)
+    {
+      g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_REGEX,
+                   _("%s: the pattern “%s” is not a valid regular expression: %s"),
+                   source, pattern, local->message);
+      return FALSE;
+    }
+  rule.category = add_category (self, category);
+  g_array_append_val (self->rules, rule);
+  return TRUE;
+}
+
+/* Our format: {"categories": [order...] (optional), "rules": [{"pattern", "category"}]}. */
+static gboolean
+parse_ours (SlCategories *self, JsonObject *root, const char *source, GError **error)
+{
+  JsonArray *rules = json_object_get_array_member (root, "rules");
+
+  if (json_object_has_member (root, "categories"))
+    {
+      JsonNode *node = json_object_get_member (root, "categories");
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        goto bad;
+      JsonArray *order = json_node_get_array (node);
+      for (guint i = 0; i < json_array_get_length (order); i++)
+        {
+          JsonNode *item = json_array_get_element (order, i);
+          if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
+            goto bad;
+          add_category (self, json_node_get_string (item));
+        }
+    }
+
+  for (guint i = 0; i < json_array_get_length (rules); i++)
+    {
+      JsonNode *item = json_array_get_element (rules, i);
+      JsonObject *rule;
+      JsonNode *pattern, *category;
+
+      if (!JSON_NODE_HOLDS_OBJECT (item))
+        goto bad;
+      rule = json_node_get_object (item);
+      pattern = json_object_get_member (rule, "pattern");
+      category = json_object_get_member (rule, "category");
+      if (pattern == NULL || category == NULL
+          || json_node_get_value_type (pattern) != G_TYPE_STRING
+          || json_node_get_value_type (category) != G_TYPE_STRING)
+        goto bad;
+      if (!add_rule (self, json_node_get_string (pattern), json_node_get_string (category), source, error))
+        return FALSE;
+    }
+  return TRUE;
+
+bad:
+  g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+               _("%s: each rule must be {\"pattern\": string, \"category\": string} "
+                 "and \"categories\" a list of strings"), source);
+  return FALSE;
+}
+
+/* A gputrc2graph model: {"regex": "category", ...} in order, or the older
+ * {"layer_anno": {"Substage": {...}}} shape of the Python dictionary. */
+static gboolean
+parse_vllm_model (SlCategories *self, JsonObject *model, const char *name,
+                  const char *source, GError **error)
+{
+  g_autoptr(GList) members = NULL;
+
+  if (json_object_has_member (model, "layer_anno"))
+    {
+      JsonObject *anno = json_object_get_object_member (model, "layer_anno");
+      if (anno != NULL && json_object_has_member (anno, "Substage"))
+        model = json_object_get_object_member (anno, "Substage");
+      if (model == NULL)
+        goto bad;
+    }
+
+  /* json-glib keeps members in file order, and order is the rule priority. */
+  members = json_object_get_members (model);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *value = json_object_get_member (model, l->data);
+      if (json_node_get_value_type (value) != G_TYPE_STRING)
+        goto bad;
+      if (!add_rule (self, l->data, json_node_get_string (value), source, error))
+        return FALSE;
+    }
+  return TRUE;
+
+bad:
+  g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+               _("%s: model “%s” must map regular expressions to category names"), source, name);
+  return FALSE;
+}
+
+static gboolean
+parse_vllm (SlCategories *self, JsonObject *root, const char *model,
+            const char *source, GError **error)
+{
+  g_autoptr(GList) engines = json_object_get_members (root);
+  g_autoptr(GString) available = g_string_new (NULL);
+  g_autofree char *want_engine = NULL;
+  const char *want_model = model;
+  JsonObject *found = NULL;
+  const char *found_name = NULL;
+  guint n_found = 0;
+
+  if (model != NULL)
+    {
+      const char *sep = strpbrk (model, "/:");
+      if (sep != NULL)
+        {
+          want_engine = g_strndup (model, sep - model);
+          want_model = sep + 1;
+        }
+    }
+
+  for (GList *e = engines; e != NULL; e = e->next)
+    {
+      JsonNode *engine_node = json_object_get_member (root, e->data);
+      g_autoptr(GList) models = NULL;
+      JsonObject *engine;
+
+      if (!JSON_NODE_HOLDS_OBJECT (engine_node))
+        goto bad;
+      engine = json_node_get_object (engine_node);
+      models = json_object_get_members (engine);
+      for (GList *m = models; m != NULL; m = m->next)
+        {
+          JsonNode *model_node = json_object_get_member (engine, m->data);
+          if (!JSON_NODE_HOLDS_OBJECT (model_node))
+            goto bad;
+          g_string_append_printf (available, "%s%s/%s", available->len ? ", " : "",
+                                  (char *) e->data, (char *) m->data);
+          if ((want_engine == NULL || g_str_equal (want_engine, e->data))
+              && (want_model == NULL || g_str_equal (want_model, m->data)))
+            {
+              found = json_node_get_object (model_node);
+              found_name = m->data;
+              n_found++;
+            }
+        }
+    }
+
+  if (n_found != 1)
+    {
+      if (model == NULL)
+        g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
+                     _("%s holds several models; choose one with --model (%s)"),
+                     source, available->str);
+      else if (n_found == 0)
+        g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
+                     _("%s has no model “%s”; available: %s"), source, model, available->str);
+      else
+        g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
+                     _("%s has model “%s” under several engines; write ENGINE/MODEL (%s)"),
+                     source, model, available->str);
+      return FALSE;
+    }
+  return parse_vllm_model (self, found, found_name, source, error);
+
+bad:
+  g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+               _("%s is neither a Sightline rules file ({\"rules\": [...]}) nor a "
+                 "gputrc2graph engine/model file ({\"engine\": {\"model\": {...}}})"), source);
+  return FALSE;
+}
+
+SlCategories *
+sl_categories_new_from_data (const char *data, gssize length, const char *model,
+                             const char *source, GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local = NULL;
+  SlCategories *self;
+  JsonNode *root;
+  gboolean ok;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  if (source == NULL)
+    source = _("the rules");
+
+  if (!json_parser_load_from_data (parser, data, length, &local))
+    {
+      g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+                   _("%s is not valid JSON: %s"), source, local->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+                   _("%s must hold a JSON object ({\"rules\": [...]})"), source);
+      return NULL;
+    }
+
+  self = categories_new ();
+  if (json_object_has_member (json_node_get_object (root), "rules")
+      && JSON_NODE_HOLDS_ARRAY (json_object_get_member (json_node_get_object (root), "rules")))
+    ok = parse_ours (self, json_node_get_object (root), source, error);
+  else
+    ok = parse_vllm (self, json_node_get_object (root), model, source, error);
+  if (!ok)
+    {
+      sl_categories_free (self);
+      return NULL;
+    }
+  self->other = add_category (self, OTHER_NAME);
+  return self;
+}
+
+SlCategories *
+sl_categories_new_from_file (const char *path, const char *model, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+  return sl_categories_new_from_data (contents, length, model, path, error);
+}
+
+const SlCategories *
+sl_categories_get_default (void)
+{
+  static SlCategories *defaults = NULL;
+
+  if (g_once_init_enter (&defaults))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      SlCategories *built = NULL;
+
+      /* Referencing the resource directly (not g_resources_lookup_data)
+       * keeps the linker from dropping it out of the static library. */
+      bytes = g_resource_lookup_data (sl_analysis_get_resource (),
+                                      "/io/github/sightline/analysis/categories.json",
+                                      G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      if (bytes != NULL)
+        built = sl_categories_new_from_data (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                             NULL, "categories.json", &error);
+      if (built == NULL)
+        g_error ("built-in category rules are broken: %s", error->message);
+      g_once_init_leave (&defaults, built);
+    }
+  return defaults;
+}
+
+guint
+sl_categories_get_n_categories (const SlCategories *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->names->len;
+}
+
+const char *
+sl_categories_get_name (const SlCategories *self, guint index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (index < self->names->len, NULL);
+  return g_ptr_array_index (self->names, index);
+}
+
+guint
+sl_categories_get_other (const SlCategories *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->other;
+}
+
+guint
+sl_categories_lookup (const SlCategories *self, const char *name)
+{
+  g_return_val_if_fail (self != NULL, G_MAXUINT);
+  for (guint i = 0; i < self->names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (self->names, i), name) == 0)
+      return i;
+  return G_MAXUINT;
+}
+
+guint
+sl_categories_get_n_rules (const SlCategories *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->rules->len;
+}
+
+guint
+sl_categories_classify (const SlCategories *self, const char *name)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  if (name == NULL || *name == '\0')
+    return self->other;
+  /* Names come from the profile: invalid UTF-8 must not reach PCRE in UTF mode. */
+  if (!g_utf8_validate (name, -1, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (name, -1);
+      return sl_categories_classify (self, valid);
+    }
+  for (guint i = 0; i < self->rules->len; i++)
+    {
+      const SlRule *rule = &g_array_index (self->rules, SlRule, i);
+      if (g_regex_match (rule->regex, name, 0, NULL))
+        return rule->category;
+    }
+  return self->other;
+}
+
+guint
+sl_categories_classify_func (const SlCategories *self, const SlProfile *profile, guint32 func)
+{
+  const char *short_name, *demangled;
+  guint category;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (profile != NULL, self->other);
+  if (func >= profile->n_funcs)
+    return self->other;
+
+  short_name = sl_strings_get (profile->strings, profile->funcs[func].short_name);
+  demangled = sl_strings_get (profile->strings, profile->funcs[func].demangled_name);
+  category = sl_categories_classify (self, short_name);
+  if (category == self->other && !g_str_equal (short_name, demangled))
+    category = sl_categories_classify (self, demangled);
+  return category;
+}
+
+guint16 *
+sl_categories_classify_funcs (const SlCategories *self, const SlProfile *profile)
+{
+  guint16 *out;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (profile != NULL, NULL);
+  if (profile->n_funcs == 0)
+    return NULL;
+  out = g_new (guint16, profile->n_funcs);
+  for (guint f = 0; f < profile->n_funcs; f++)
+    out[f] = (guint16) sl_categories_classify_func (self, profile, f);
+  return out;
+}
