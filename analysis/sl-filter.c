@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-filter.c: GPU / process / time-window filters shared by the analyses. */
+#include "sl-filter.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+SlFilter *
+sl_filter_new (void)
+{
+  SlFilter *self = g_new0 (SlFilter, 1);
+
+  self->gpus = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return self;
+}
+
+SlFilter *
+sl_filter_copy (const SlFilter *filter)
+{
+  SlFilter *self = sl_filter_new ();
+
+  if (filter == NULL)
+    return self;
+  g_array_append_vals (self->gpus, filter->gpus->data, filter->gpus->len);
+  g_array_append_vals (self->pids, filter->pids->data, filter->pids->len);
+  self->has_range = filter->has_range;
+  self->range_start = filter->range_start;
+  self->range_end = filter->range_end;
+  return self;
+}
+
+void
+sl_filter_free (SlFilter *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->gpus);
+  g_array_unref (self->pids);
+  g_free (self);
+}
+
+static gboolean
+array_has (const GArray *array, guint32 value)
+{
+  for (guint i = 0; i < array->len; i++)
+    if (g_array_index (array, guint32, i) == value)
+      return TRUE;
+  return FALSE;
+}
+
+void
+sl_filter_add_gpu (SlFilter *self, guint32 device)
+{
+  g_return_if_fail (self != NULL);
+  if (!array_has (self->gpus, device))
+    g_array_append_val (self->gpus, device);
+}
+
+void
+sl_filter_add_pid (SlFilter *self, guint32 pid)
+{
+  g_return_if_fail (self != NULL);
+  if (!array_has (self->pids, pid))
+    g_array_append_val (self->pids, pid);
+}
+
+void
+sl_filter_set_range (SlFilter *self, gint64 start, gint64 end)
+{
+  g_return_if_fail (self != NULL);
+  self->has_range = TRUE;
+  self->range_start = start;
+  self->range_end = end;
+}
+
+gboolean
+sl_filter_is_empty (const SlFilter *self)
+{
+  return self == NULL || (self->gpus->len == 0 && self->pids->len == 0 && !self->has_range);
+}
+
+gboolean
+sl_filter_match_device (const SlFilter *self, guint32 device)
+{
+  return self == NULL || self->gpus->len == 0 || array_has (self->gpus, device);
+}
+
+gboolean
+sl_filter_match_pid (const SlFilter *self, guint32 pid)
+{
+  return self == NULL || self->pids->len == 0 || array_has (self->pids, pid);
+}
+
+gboolean
+sl_filter_match_time (const SlFilter *self, gint64 start)
+{
+  return self == NULL || !self->has_range || (start >= self->range_start && start < self->range_end);
+}
+
+gboolean
+sl_filter_match_stream (const SlFilter *self, const SlStream *stream)
+{
+  return sl_filter_match_device (self, stream->device) && sl_filter_match_pid (self, stream->pid);
+}
+
+gboolean
+sl_filter_match_process (const SlFilter *self, const SlProfile *profile, guint32 pid)
+{
+  if (!sl_filter_match_pid (self, pid))
+    return FALSE;
+  if (self == NULL || self->gpus->len == 0)
+    return TRUE;
+  for (guint s = 0; s < profile->n_streams; s++)
+    if (profile->streams[s].pid == pid && array_has (self->gpus, profile->streams[s].device))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+sl_filter_match_thread (const SlFilter *self, const SlProfile *profile, guint32 thread)
+{
+  g_return_val_if_fail (thread < profile->n_threads, FALSE);
+  return sl_filter_match_process (self, profile, profile->threads[thread].pid);
+}
+
+guint
+sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (spans->start[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+void
+sl_filter_span_bounds (const SlFilter *self, const SlSpans *spans, guint lo, guint hi,
+                       guint *first, guint *last)
+{
+  if (self == NULL || !self->has_range)
+    {
+      *first = lo;
+      *last = hi;
+      return;
+    }
+  if (self->range_end <= self->range_start)
+    {
+      *first = *last = lo;
+      return;
+    }
+  *first = sl_spans_lower_bound_in (spans, lo, hi, self->range_start);
+  *last = sl_spans_lower_bound_in (spans, *first, hi, self->range_end);
+}
+
+gboolean
+sl_parse_time (const char *text, gint64 *out, GError **error)
+{
+  const char *p = text;
+  gboolean negative = FALSE;
+  guint64 whole = 0, frac = 0;
+  guint n_whole = 0, n_frac = 0, scale_digits;
+  guint64 scale;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '-' || *p == '+')
+    negative = *p++ == '-';
+  for (; g_ascii_isdigit (*p); p++, n_whole++)
+    {
+      if (whole > (G_MAXINT64 - 9) / 10)
+        goto bad;
+      whole = whole * 10 + (guint64) (*p - '0');
+    }
+  if (*p == '.')
+    {
+      p++;
+      for (; g_ascii_isdigit (*p); p++, n_frac++)
+        {
+          /* Digits beyond nanosecond precision are dropped (truncated). */
+          if (n_frac < 18)
+            frac = frac * 10 + (guint64) (*p - '0');
+          else
+            n_frac--;
+        }
+    }
+  if (n_whole + n_frac == 0)
+    goto bad;
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '\0' || g_str_equal (p, "ns"))
+    scale_digits = 0;
+  else if (g_str_equal (p, "us") || g_str_equal (p, "µs"))
+    scale_digits = 3;
+  else if (g_str_equal (p, "ms"))
+    scale_digits = 6;
+  else if (g_str_equal (p, "s"))
+    scale_digits = 9;
+  else
+    goto bad;
+
+  scale = 1;
+  for (guint i = 0; i < scale_digits; i++)
+    scale *= 10;
+  if (whole > (guint64) G_MAXINT64 / scale)
+    goto bad;
+  whole *= scale;
+  /* frac has n_frac digits: value = frac * 10^scale_digits / 10^n_frac. */
+  if (n_frac > scale_digits)
+    {
+      for (guint i = 0; i < n_frac - scale_digits; i++)
+        frac /= 10;
+    }
+  else
+    {
+      for (guint i = 0; i < scale_digits - n_frac; i++)
+        frac *= 10;
+    }
+  if (whole > (guint64) G_MAXINT64 - frac)
+    goto bad;
+  *out = (gint64) (whole + frac);
+  if (negative)
+    *out = -*out;
+  return TRUE;
+
+bad:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("“%s” is not a time: write nanoseconds (12345) or a number with "
+                 "ns, us, ms or s (39.98s)"), text);
+  return FALSE;
+}

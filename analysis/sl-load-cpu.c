@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-load-cpu.c: reading CPU-side activity (CUDA runtime/driver calls,
+ * NVTX ranges and marks, thread and process names).  Runs in its own
+ * worker; it is the only code that adds strings during the event phase. */
+#include "sl-loader-private.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#define TICK_ROWS 65536
+
+/* NVTX_EVENTS.eventType values (ENUM_NSYS_EVENT_TYPE, stable since 2021). */
+enum {
+  NVTX_MARK = 34,
+  NVTX_THREAD_NAME = 39,
+  NVTX_PUSHPOP = 59,
+  NVTX_STARTEND = 60,
+  NVTX_DOMAIN_CREATE = 75,
+};
+
+void
+_sl_thread_builder_free (gpointer data)
+{
+  SlThreadBuilder *b = data;
+
+  _sl_spans_clear (&b->api.spans);
+  g_free (b->api.name);
+  g_free (b->api.corr);
+  SlNvtxRanges *ranges[] = { &b->nvtx, &b->startend };
+  for (gsize i = 0; i < G_N_ELEMENTS (ranges); i++)
+    {
+      _sl_spans_clear (&ranges[i]->spans);
+      g_free (ranges[i]->name);
+      g_free (ranges[i]->color);
+      g_free (ranges[i]->domain);
+      g_free (ranges[i]->depth);
+      g_free (ranges[i]->parent);
+      g_free (ranges[i]->depth_first);
+    }
+  g_free (b->marks.time);
+  g_free (b->marks.name);
+  g_free (b->marks.color);
+  g_free (b->marks.domain);
+  g_free (b);
+}
+
+static SlThreadBuilder *
+thread_builder (SlLoader *loader, guint64 global_tid)
+{
+  guint32 index = sl_id_map_lookup (&loader->thread_index, global_tid, SL_NONE);
+  SlThreadBuilder *b;
+
+  if (G_LIKELY (index != SL_NONE))
+    return g_ptr_array_index (loader->thread_builders, index);
+  b = g_new0 (SlThreadBuilder, 1);
+  b->global_tid = global_tid;
+  b->name = SL_NONE;
+  sl_id_map_insert (&loader->thread_index, global_tid, loader->thread_builders->len);
+  g_ptr_array_add (loader->thread_builders, b);
+  return b;
+}
+
+static gboolean
+finish_statement (SlLoader *loader, sqlite3 *db, sqlite3_stmt *stmt, int rc, const char *what, GError **error)
+{
+  sqlite3_finalize (stmt);
+  if (rc == SQLITE_DONE)
+    return TRUE;
+  if (rc == SQLITE_ROW) /* stopped early: the tick set the error */
+    return FALSE;
+  return _sl_loader_step_error (loader, db, rc, what, error);
+}
+
+/* ---- CUDA API ----------------------------------------------------------- */
+
+static gboolean
+load_api (SlLoader *loader, sqlite3 *db, GError **error)
+{
+  const char *table = "CUPTI_ACTIVITY_KIND_RUNTIME";
+  g_autofree char *sql = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 rows = 0;
+  int rc;
+
+  if (!_sl_loader_has_table (loader, table))
+    return TRUE;
+  /* Calls with a collected backtrace appear a second time as eventClass 67
+   * (same correlationId): keep only runtime (0) and driver (1) rows. */
+  sql = g_strdup_printf ("SELECT start, end, %s, %s, %s FROM %s%s",
+                         _sl_loader_column_or_null (loader, table, "globalTid"),
+                         _sl_loader_column_or_null (loader, table, "correlationId"),
+                         _sl_loader_column_or_null (loader, table, "nameId"),
+                         table,
+                         _sl_loader_has_column (loader, table, "eventClass") ? " WHERE eventClass IN (0, 1)" : "");
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    return finish_statement (loader, db, stmt, rc, _("the CUDA API calls"), error);
+
+  SlThreadBuilder *last = NULL;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 start = sqlite3_column_int64 (stmt, 0);
+      gint64 end = sqlite3_column_int64 (stmt, 1);
+      guint64 tid = (guint64) sqlite3_column_int64 (stmt, 2);
+      guint32 name;
+
+      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+        break;
+      if (G_UNLIKELY (end < start || sqlite3_column_type (stmt, 1) == SQLITE_NULL || end - start < 0))
+        {
+          g_atomic_int_inc (&loader->skipped_bad_time);
+          continue;
+        }
+      name = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, 4));
+      if (G_UNLIKELY (name == SL_NONE))
+        {
+          g_atomic_int_inc (&loader->skipped_bad_string);
+          continue;
+        }
+      SlThreadBuilder *b = last != NULL && last->global_tid == tid ? last : thread_builder (loader, tid);
+      last = b;
+      guint old = b->api_cap;
+      _sl_spans_reserve (&b->api.spans, &b->api_cap, b->api.spans.n + 1);
+      if (old != b->api_cap)
+        {
+          b->api.name = g_renew (guint32, b->api.name, b->api_cap);
+          b->api.corr = g_renew (guint32, b->api.corr, b->api_cap);
+        }
+      guint i = b->api.spans.n;
+      _sl_spans_append (&b->api.spans, start, end - start);
+      b->api.name[i] = name;
+      b->api.corr[i] = (guint32) sqlite3_column_int64 (stmt, 3);
+    }
+  return finish_statement (loader, db, stmt, rc, _("the CUDA API calls"), error);
+}
+
+/* ---- NVTX --------------------------------------------------------------- */
+
+static void
+append_range (SlNvtxRanges *r, guint *cap, gint64 start, gint64 dur, guint32 name, guint32 color, guint16 domain)
+{
+  guint old = *cap;
+
+  _sl_spans_reserve (&r->spans, cap, r->spans.n + 1);
+  if (old != *cap)
+    {
+      r->name = g_renew (guint32, r->name, *cap);
+      r->color = g_renew (guint32, r->color, *cap);
+      r->domain = g_renew (guint16, r->domain, *cap);
+    }
+  guint i = r->spans.n;
+  _sl_spans_append (&r->spans, start, dur);
+  r->name[i] = name;
+  r->color[i] = color;
+  r->domain[i] = domain;
+}
+
+static void
+append_mark (SlNvtxMarks *m, guint *cap, gint64 time, guint32 name, guint32 color, guint16 domain)
+{
+  if (m->n == *cap)
+    {
+      *cap = MAX (*cap * 2, 16u);
+      m->time = g_renew (gint64, m->time, *cap);
+      m->name = g_renew (guint32, m->name, *cap);
+      m->color = g_renew (guint32, m->color, *cap);
+      m->domain = g_renew (guint16, m->domain, *cap);
+    }
+  m->time[m->n] = time;
+  m->name[m->n] = name;
+  m->color[m->n] = color;
+  m->domain[m->n] = domain;
+  m->n++;
+}
+
+/* Display name = text, or the registered string textId points to. */
+static guint32
+nvtx_name (SlLoader *loader, sqlite3_stmt *stmt, int text_col, int text_id_col, gboolean *dangling)
+{
+  const char *text = (const char *) sqlite3_column_text (stmt, text_col);
+
+  if (text != NULL)
+    {
+      if (G_UNLIKELY (!g_utf8_validate (text, -1, NULL)))
+        {
+          g_autofree char *valid = g_utf8_make_valid (text, -1);
+          return _sl_strings_intern (loader->profile->strings, valid);
+        }
+      return _sl_strings_intern (loader->profile->strings, text);
+    }
+  if (sqlite3_column_type (stmt, text_id_col) != SQLITE_NULL)
+    {
+      guint32 id = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, text_id_col));
+      if (id == SL_NONE)
+        *dangling = TRUE;
+      return id;
+    }
+  /* An unnamed range is legal NVTX; it shows as an empty label. */
+  return _sl_strings_intern (loader->profile->strings, "");
+}
+
+static gboolean
+load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
+{
+  const char *table = "NVTX_EVENTS";
+  g_autofree char *sql = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 rows = 0;
+  int rc;
+
+  if (!_sl_loader_has_table (loader, table) || !_sl_loader_has_column (loader, table, "eventType"))
+    return TRUE;
+  sql = g_strdup_printf ("SELECT start, end, eventType, %s, %s, %s, %s, %s FROM %s "
+                         "WHERE eventType IN (34, 39, 59, 60, 75)",
+                         _sl_loader_column_or_null (loader, table, "text"),
+                         _sl_loader_column_or_null (loader, table, "textId"),
+                         _sl_loader_column_or_null (loader, table, "globalTid"),
+                         _sl_loader_column_or_null (loader, table, "color"),
+                         _sl_loader_column_or_null (loader, table, "domainId"),
+                         table);
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    return finish_statement (loader, db, stmt, rc, _("the NVTX events"), error);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 start = sqlite3_column_int64 (stmt, 0);
+      gint64 end = sqlite3_column_int64 (stmt, 1);
+      gboolean has_end = sqlite3_column_type (stmt, 1) != SQLITE_NULL;
+      int type = sqlite3_column_int (stmt, 2);
+      guint64 tid = (guint64) sqlite3_column_int64 (stmt, 5);
+      guint32 color = (guint32) sqlite3_column_int64 (stmt, 6);
+      sqlite3_int64 domain_id = sqlite3_column_int64 (stmt, 7);
+      guint16 domain = domain_id >= 0 && domain_id < G_MAXUINT16 ? (guint16) domain_id : G_MAXUINT16;
+      gboolean dangling = FALSE;
+      guint32 name;
+
+      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+        break;
+      name = nvtx_name (loader, stmt, 3, 4, &dangling);
+      if (G_UNLIKELY (dangling))
+        {
+          g_atomic_int_inc (&loader->skipped_bad_string);
+          continue;
+        }
+
+      switch (type)
+        {
+        case NVTX_DOMAIN_CREATE:
+          {
+            SlNvtxDomain d = { _sl_pid_of (tid), (guint32) domain, name };
+            g_array_append_val (loader->domains, d);
+          }
+          break;
+        case NVTX_THREAD_NAME:
+          sl_id_map_insert (&loader->thread_name_override, tid, name);
+          break;
+        case NVTX_MARK:
+          {
+            SlThreadBuilder *b = thread_builder (loader, tid);
+            append_mark (&b->marks, &b->marks_cap, start, name, color, domain);
+          }
+          break;
+        case NVTX_PUSHPOP:
+        case NVTX_STARTEND:
+          if (!has_end)
+            {
+              g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
+              break;
+            }
+          if (G_UNLIKELY (end < start || end - start < 0))
+            {
+              g_atomic_int_inc (&loader->skipped_bad_time);
+              break;
+            }
+          {
+            SlThreadBuilder *b = thread_builder (loader, tid);
+            if (type == NVTX_PUSHPOP)
+              append_range (&b->nvtx, &b->nvtx_cap, start, end - start, name, color, domain);
+            else
+              append_range (&b->startend, &b->startend_cap, start, end - start, name, color, domain);
+          }
+          break;
+        default:
+          break;
+        }
+    }
+  return finish_statement (loader, db, stmt, rc, _("the NVTX events"), error);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static void
+load_thread_names (SlLoader *loader, sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (_sl_loader_has_column (loader, "ThreadNames", "globalTid") &&
+      _sl_loader_has_column (loader, "ThreadNames", "nameId") &&
+      sqlite3_prepare_v2 (db, "SELECT globalTid, nameId FROM ThreadNames", -1, &stmt, NULL) == SQLITE_OK)
+    {
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          guint64 tid = (guint64) sqlite3_column_int64 (stmt, 0);
+          guint32 index = sl_id_map_lookup (&loader->thread_index, tid, SL_NONE);
+          if (index == SL_NONE)
+            continue;
+          guint32 name = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, 1));
+          if (name != SL_NONE)
+            ((SlThreadBuilder *) g_ptr_array_index (loader->thread_builders, index))->name = name;
+        }
+    }
+  sqlite3_finalize (stmt);
+
+  /* nvtxNameOsThread names fill the gaps ThreadNames leaves. */
+  for (guint i = 0; i < loader->thread_builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (loader->thread_builders, i);
+      if (b->name == SL_NONE)
+        b->name = sl_id_map_lookup (&loader->thread_name_override, b->global_tid, SL_NONE);
+    }
+}
+
+static void
+load_process_names (SlLoader *loader, sqlite3 *db)
+{
+  const char *table = "PROCESSES";
+  g_autofree char *sql = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  if (!_sl_loader_has_column (loader, table, "name") ||
+      (!_sl_loader_has_column (loader, table, "pid") && !_sl_loader_has_column (loader, table, "globalPid")))
+    return;
+  sql = g_strdup_printf ("SELECT %s, %s, name FROM %s",
+                         _sl_loader_column_or_null (loader, table, "pid"),
+                         _sl_loader_column_or_null (loader, table, "globalPid"), table);
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK)
+    while (sqlite3_step (stmt) == SQLITE_ROW)
+      {
+        const char *name = (const char *) sqlite3_column_text (stmt, 2);
+        guint32 pid = sqlite3_column_type (stmt, 0) != SQLITE_NULL
+                      ? (guint32) sqlite3_column_int64 (stmt, 0)
+                      : _sl_pid_of ((guint64) sqlite3_column_int64 (stmt, 1));
+        if (name != NULL && *name != '\0')
+          g_hash_table_insert (loader->process_names, GUINT_TO_POINTER (pid), g_utf8_make_valid (name, -1));
+      }
+  sqlite3_finalize (stmt);
+}
+
+gboolean
+_sl_load_cpu (SlLoader *loader, sqlite3 *db, GError **error)
+{
+  if (!load_api (loader, db, error) || !load_nvtx (loader, db, error))
+    return FALSE;
+  load_thread_names (loader, db);
+  load_process_names (loader, db);
+  return TRUE;
+}

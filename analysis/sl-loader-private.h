@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-loader-private.h: state shared by the loader's files. */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "sl-profile.h"
+#include "sl-idmap.h"
+#include "sl-spans-private.h"
+#include "sl-strings-private.h"
+
+G_BEGIN_DECLS
+
+/* One GPU row being built: its three event arrays and their capacities. */
+typedef struct {
+  SlStream stream;
+  guint    kernel_cap;
+  guint    memcpy_cap;
+  guint    memset_cap;
+} SlStreamBuilder;
+
+/* One CPU thread being built. */
+typedef struct {
+  guint64    global_tid;
+  SlApiCalls api;
+  guint      api_cap;
+  SlNvtxRanges nvtx;
+  guint      nvtx_cap;
+  SlNvtxRanges startend;
+  guint      startend_cap;
+  SlNvtxMarks marks;
+  guint      marks_cap;
+  guint32    name;
+} SlThreadBuilder;
+
+typedef struct {
+  /* fixed for the whole load */
+  const char     *display_path;  /* the user's file, for messages */
+  char           *db_path;       /* the SQLite file actually read */
+  GCancellable   *cancellable;
+  SlProgressFunc  progress;
+  gpointer        progress_data;
+  GHashTable     *tables;        /* table name -> GHashTable of column names */
+  SlProfile      *profile;
+
+  /* StringIds id -> profile string id: a direct array when ids are dense,
+   * a hash map otherwise (sliced fixtures keep only referenced ids). */
+  guint32        *string_direct;
+  gsize           string_direct_len;
+  SlIdMap         string_sparse;
+
+  /* progress: rows done over rows expected, shared by the workers */
+  gint64          rows_total;
+  gint64          rows_done;     /* atomic */
+  GMutex          progress_lock;
+
+  /* GPU worker */
+  GPtrArray      *stream_builders;  /* SlStreamBuilder* */
+  SlIdMap         stream_index;     /* hash of (pid, device, context, stream) -> builder */
+  SlIdMap         func_index;       /* (short, demangled) -> func */
+  GArray         *funcs;            /* SlKernelFunc */
+  guint           sync_cap;
+
+  /* CPU worker */
+  GPtrArray      *thread_builders;  /* SlThreadBuilder* */
+  SlIdMap         thread_index;     /* globalTid -> builder */
+  GArray         *domains;          /* SlNvtxDomain */
+  SlIdMap         thread_name_override; /* globalTid -> string id, from NVTX eventType 39 */
+  GHashTable     *process_names;    /* pid -> char* from PROCESSES, interned when used */
+
+  /* skipped-row counters, per reason (atomics: both workers add) */
+  gint            skipped_bad_time;
+  gint            skipped_bad_string;
+  gint            skipped_nvtx_unpaired;
+} SlLoader;
+
+/* sl-loader.c */
+sqlite3    *_sl_loader_open_db        (SlLoader *loader, GError **error);
+gboolean    _sl_loader_has_table      (SlLoader *loader, const char *table);
+gboolean    _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);
+/* "col" if it exists in @table, else "NULL": keeps SELECTs valid across versions. */
+const char *_sl_loader_column_or_null (SlLoader *loader, const char *table, const char *column);
+gboolean    _sl_loader_step_error     (SlLoader *loader, sqlite3 *db, int rc, const char *what, GError **error);
+gboolean    _sl_loader_tick           (SlLoader *loader, gint64 rows, GError **error);
+guint32     _sl_loader_map_string     (SlLoader *loader, sqlite3_int64 file_id);
+gint64      _sl_loader_estimate_rows  (SlLoader *loader, sqlite3 *db, const char *table);
+void        _sl_loader_warn           (SlLoader *loader, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* sl-load-gpu.c: kernels, memcpy, memset, synchronization. */
+gboolean    _sl_load_gpu              (SlLoader *loader, sqlite3 *db, GError **error);
+/* sl-load-cpu.c: CUDA API calls, NVTX, thread names. */
+gboolean    _sl_load_cpu              (SlLoader *loader, sqlite3 *db, GError **error);
+
+/* sl-profile.c: assembling the final model from the builders. */
+void        _sl_profile_assemble      (SlLoader *loader);
+SlProfile  *_sl_profile_new           (const char *path);
+
+/* sl-nsys-rep.c */
+gboolean    _sl_is_nsys_rep_path      (const char *path);
+char       *_sl_nsys_rep_convert      (const char *path, GCancellable *cancellable, GError **error);
+
+static inline guint32
+_sl_pid_of (guint64 global_id)
+{
+  return (guint32) ((global_id >> 24) & 0xFFFFFF);
+}
+
+static inline guint32
+_sl_tid_of (guint64 global_tid)
+{
+  return (guint32) (global_tid & 0xFFFFFF);
+}
+
+G_END_DECLS

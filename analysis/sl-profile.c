@@ -1,0 +1,1004 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-profile.c: the immutable profile: assembling it from the loader's
+ * builders (sorting, NVTX nesting, linking GPU work to API calls), lookups
+ * and lazily fetched details. */
+#include "sl-loader-private.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+SlProfile *
+_sl_profile_new (const char *path)
+{
+  SlProfile *profile = g_new0 (SlProfile, 1);
+
+  profile->ref_count = 1;
+  profile->path = g_strdup (path);
+  profile->strings = _sl_strings_new ();
+  profile->warnings = g_ptr_array_new_with_free_func (g_free);
+  g_mutex_init (&profile->lazy_lock);
+  return profile;
+}
+
+SlProfile *
+sl_profile_ref (SlProfile *profile)
+{
+  g_return_val_if_fail (profile != NULL, NULL);
+  g_atomic_int_inc (&profile->ref_count);
+  return profile;
+}
+
+static void
+clear_kernels (SlKernels *k)
+{
+  _sl_spans_clear (&k->spans);
+  g_clear_pointer (&k->func, g_free);
+  g_clear_pointer (&k->corr, g_free);
+  g_clear_pointer (&k->api, g_free);
+  g_clear_pointer (&k->rowid, g_free);
+}
+
+static void
+clear_copies (SlCopies *c)
+{
+  _sl_spans_clear (&c->spans);
+  g_clear_pointer (&c->kind, g_free);
+  g_clear_pointer (&c->bytes, g_free);
+  g_clear_pointer (&c->corr, g_free);
+  g_clear_pointer (&c->api, g_free);
+}
+
+static void
+clear_ranges (SlNvtxRanges *r)
+{
+  _sl_spans_clear (&r->spans);
+  g_clear_pointer (&r->name, g_free);
+  g_clear_pointer (&r->color, g_free);
+  g_clear_pointer (&r->domain, g_free);
+  g_clear_pointer (&r->depth, g_free);
+  g_clear_pointer (&r->parent, g_free);
+  g_clear_pointer (&r->depth_first, g_free);
+}
+
+static void
+profile_free (SlProfile *profile)
+{
+  for (guint i = 0; i < profile->n_streams; i++)
+    {
+      clear_kernels (&profile->streams[i].kernels);
+      clear_copies (&profile->streams[i].memcpy);
+      clear_copies (&profile->streams[i].memset);
+    }
+  g_free (profile->streams);
+  for (guint i = 0; i < profile->n_gpus; i++)
+    {
+      g_free (profile->gpus[i].name);
+      g_free (profile->gpus[i].streams);
+    }
+  g_free (profile->gpus);
+  for (guint i = 0; i < profile->n_threads; i++)
+    {
+      SlThread *t = &profile->threads[i];
+      clear_ranges (&t->nvtx);
+      clear_ranges (&t->nvtx_startend);
+      g_free (t->marks.time);
+      g_free (t->marks.name);
+      g_free (t->marks.color);
+      g_free (t->marks.domain);
+    }
+  g_free (profile->threads);
+  for (guint i = 0; i < profile->n_processes; i++)
+    g_free (profile->processes[i].threads);
+  g_free (profile->processes);
+  g_free (profile->domains);
+  g_free (profile->funcs);
+  _sl_spans_clear (&profile->api.spans);
+  g_free (profile->api.name);
+  g_free (profile->api.corr);
+  _sl_spans_clear (&profile->syncs.spans);
+  g_free (profile->syncs.device);
+  g_free (profile->syncs.stream);
+  g_free (profile->syncs.pid);
+  g_free (profile->syncs.sync_type);
+  g_free (profile->syncs.corr);
+  g_free (profile->syncs.api);
+  _sl_strings_free (profile->strings);
+  g_ptr_array_unref (profile->warnings);
+  g_mutex_clear (&profile->lazy_lock);
+  g_free (profile->nsys_version);
+  g_free (profile->schema_version);
+  g_free (profile->path);
+  g_free (profile);
+}
+
+void
+sl_profile_unref (SlProfile *profile)
+{
+  g_return_if_fail (profile != NULL);
+  if (g_atomic_int_dec_and_test (&profile->ref_count))
+    profile_free (profile);
+}
+
+/* ---- assembling: GPU side ------------------------------------------------ */
+
+static int
+compare_stream_builders (gconstpointer a, gconstpointer b)
+{
+  const SlStream *x = &(*(SlStreamBuilder *const *) a)->stream;
+  const SlStream *y = &(*(SlStreamBuilder *const *) b)->stream;
+
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->context != y->context)
+    return x->context < y->context ? -1 : 1;
+  if (x->stream != y->stream)
+    return x->stream < y->stream ? -1 : 1;
+  return 0;
+}
+
+static void
+sort_kernels (SlKernels *k)
+{
+  if (_sl_spans_is_sorted (&k->spans))
+    return;
+  guint32 *order = _sl_spans_sort_order (&k->spans);
+  _sl_spans_permute (&k->spans, order);
+  _sl_permute_u32 (k->func, order, k->spans.n);
+  _sl_permute_u32 (k->corr, order, k->spans.n);
+  _sl_permute_u32 (k->rowid, order, k->spans.n);
+  g_free (order);
+}
+
+static void
+sort_copies (SlCopies *c)
+{
+  if (_sl_spans_is_sorted (&c->spans))
+    return;
+  guint32 *order = _sl_spans_sort_order (&c->spans);
+  _sl_spans_permute (&c->spans, order);
+  _sl_permute_u8 (c->kind, order, c->spans.n);
+  _sl_permute_u64 (c->bytes, order, c->spans.n);
+  _sl_permute_u32 (c->corr, order, c->spans.n);
+  g_free (order);
+}
+
+static void
+shrink_kernels (SlKernels *k)
+{
+  guint n = k->spans.n;
+
+  _sl_spans_shrink (&k->spans);
+  if (n == 0)
+    {
+      clear_kernels (k);
+      return;
+    }
+  k->func = g_renew (guint32, k->func, n);
+  k->corr = g_renew (guint32, k->corr, n);
+  k->rowid = g_renew (guint32, k->rowid, n);
+  k->api = g_new (guint32, n);
+}
+
+static void
+shrink_copies (SlCopies *c)
+{
+  guint n = c->spans.n;
+
+  _sl_spans_shrink (&c->spans);
+  if (n == 0)
+    {
+      clear_copies (c);
+      return;
+    }
+  c->kind = g_renew (guint8, c->kind, n);
+  c->bytes = g_renew (guint64, c->bytes, n);
+  c->corr = g_renew (guint32, c->corr, n);
+  c->api = g_new (guint32, n);
+}
+
+static void
+assemble_streams (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GPtrArray *builders = loader->stream_builders;
+
+  g_ptr_array_sort (builders, compare_stream_builders);
+  profile->n_streams = builders->len;
+  profile->streams = g_new0 (SlStream, MAX (builders->len, 1u));
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlStreamBuilder *b = g_ptr_array_index (builders, i);
+      sort_kernels (&b->stream.kernels);
+      sort_copies (&b->stream.memcpy);
+      sort_copies (&b->stream.memset);
+      shrink_kernels (&b->stream.kernels);
+      shrink_copies (&b->stream.memcpy);
+      shrink_copies (&b->stream.memset);
+      profile->streams[i] = b->stream;
+      /* The arrays now belong to the profile. */
+      memset (&b->stream, 0, sizeof b->stream);
+      profile->counts.kernels += profile->streams[i].kernels.spans.n;
+      profile->counts.memcpy += profile->streams[i].memcpy.spans.n;
+      profile->counts.memset += profile->streams[i].memset.spans.n;
+    }
+
+  profile->n_funcs = loader->funcs->len;
+  profile->funcs = (SlKernelFunc *) g_array_free (loader->funcs, FALSE);
+  loader->funcs = NULL;
+}
+
+static int
+compare_gpus (gconstpointer a, gconstpointer b)
+{
+  const SlGpu *x = a, *y = b;
+  return (x->device > y->device) - (x->device < y->device);
+}
+
+/* Adds devices only seen in activity, sorts by device id and gives each GPU
+ * its streams. */
+static void
+assemble_gpus (SlProfile *profile)
+{
+  GArray *gpus = g_array_new (FALSE, TRUE, sizeof (SlGpu));
+
+  g_array_append_vals (gpus, profile->gpus, profile->n_gpus);
+  g_free (profile->gpus);
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      guint32 device = profile->streams[s].device;
+      gboolean found = FALSE;
+      for (guint g = 0; g < gpus->len && !found; g++)
+        found = g_array_index (gpus, SlGpu, g).device == device;
+      if (!found)
+        {
+          SlGpu gpu = { .device = device, .sm_count = -1, .memory_bytes = -1 };
+          g_array_append_val (gpus, gpu);
+        }
+    }
+  g_array_sort (gpus, compare_gpus);
+  profile->n_gpus = gpus->len;
+  profile->gpus = (SlGpu *) g_array_free (gpus, FALSE);
+
+  for (guint g = 0; g < profile->n_gpus; g++)
+    {
+      SlGpu *gpu = &profile->gpus[g];
+      GArray *streams = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          SlStream *stream = &profile->streams[s];
+          if (stream->device != gpu->device)
+            continue;
+          stream->gpu = g;
+          g_array_append_val (streams, s);
+          gpu->n_kernels += stream->kernels.spans.n;
+          gpu->has_activity |= stream->kernels.spans.n + stream->memcpy.spans.n + stream->memset.spans.n > 0;
+        }
+      gpu->n_streams = streams->len;
+      gpu->streams = (guint32 *) g_array_free (streams, FALSE);
+    }
+}
+
+/* ---- assembling: CPU side ------------------------------------------------ */
+
+static int
+compare_thread_builders (gconstpointer a, gconstpointer b)
+{
+  const SlThreadBuilder *x = *(SlThreadBuilder *const *) a;
+  const SlThreadBuilder *y = *(SlThreadBuilder *const *) b;
+  guint32 px = _sl_pid_of (x->global_tid), py = _sl_pid_of (y->global_tid);
+  guint32 tx = _sl_tid_of (x->global_tid), ty = _sl_tid_of (y->global_tid);
+
+  if (px != py)
+    return px < py ? -1 : 1;
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return (x->global_tid > y->global_tid) - (x->global_tid < y->global_tid);
+}
+
+typedef struct {
+  gint64  start;
+  gint64  end;
+  guint32 index;
+} RangeKey;
+
+static int
+compare_range_keys (const void *a, const void *b)
+{
+  const RangeKey *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  /* Enclosing ranges first, so that children find their parent. */
+  if (x->end != y->end)
+    return x->end > y->end ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+#define MAX_NVTX_DEPTH 1024
+
+static void
+permute_ranges (SlNvtxRanges *r, const guint32 *order)
+{
+  _sl_spans_permute (&r->spans, order);
+  _sl_permute_u32 (r->name, order, r->spans.n);
+  _sl_permute_u32 (r->color, order, r->spans.n);
+  _sl_permute_u16 (r->domain, order, r->spans.n);
+}
+
+/* Computes nesting depth and parent of push/pop ranges with a stack over
+ * (start asc, end desc), then stores them sorted by (depth, start) so each
+ * depth is one sorted row for the timeline. */
+static void
+nest_ranges (SlNvtxRanges *r, gboolean nested)
+{
+  guint n = r->spans.n;
+
+  if (n == 0)
+    {
+      clear_ranges (r);
+      r->depth_first = g_new0 (guint, 1);
+      return;
+    }
+  RangeKey *keys = g_new (RangeKey, n);
+  for (guint i = 0; i < n; i++)
+    keys[i] = (RangeKey) { r->spans.start[i], sl_spans_end (&r->spans, i), i };
+  qsort (keys, n, sizeof (RangeKey), compare_range_keys);
+
+  guint32 *order = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    order[i] = keys[i].index;
+  permute_ranges (r, order);
+
+  /* In start order now. */
+  guint16 *depth = g_new (guint16, n);
+  guint32 *parent = g_new (guint32, n);
+  guint32 *stack = g_new (guint32, MAX_NVTX_DEPTH);
+  guint top = 0, max_depth = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      if (!nested)
+        {
+          depth[i] = 0;
+          parent[i] = SL_NONE;
+          continue;
+        }
+      while (top > 0 && keys[stack[top - 1]].end <= keys[i].start)
+        top--;
+      depth[i] = (guint16) MIN (top, MAX_NVTX_DEPTH - 1);
+      parent[i] = top > 0 ? stack[top - 1] : SL_NONE;
+      max_depth = MAX (max_depth, depth[i]);
+      if (top < MAX_NVTX_DEPTH)
+        stack[top++] = i;
+    }
+  g_free (stack);
+  g_free (keys);
+
+  /* Stable counting sort by depth. */
+  guint n_depths = max_depth + 1;
+  guint *first = g_new0 (guint, n_depths + 1);
+  for (guint i = 0; i < n; i++)
+    first[depth[i] + 1]++;
+  for (guint d = 0; d < n_depths; d++)
+    first[d + 1] += first[d];
+  guint *fill = g_memdup2 (first, (n_depths + 1) * sizeof (guint));
+  guint32 *inverse = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint pos = fill[depth[i]]++;
+      order[pos] = i;
+      inverse[i] = pos;
+    }
+  g_free (fill);
+  permute_ranges (r, order);
+  r->depth = g_new (guint16, n);
+  r->parent = g_new (guint32, n);
+  for (guint pos = 0; pos < n; pos++)
+    {
+      guint32 old = order[pos];
+      r->depth[pos] = depth[old];
+      r->parent[pos] = parent[old] == SL_NONE ? SL_NONE : inverse[parent[old]];
+    }
+  r->n_depths = n_depths;
+  r->depth_first = first;
+  g_free (inverse);
+  g_free (order);
+  g_free (depth);
+  g_free (parent);
+
+  guint cap = n;
+  r->spans.n = n;
+  r->name = g_renew (guint32, r->name, cap);
+  r->color = g_renew (guint32, r->color, cap);
+  r->domain = g_renew (guint16, r->domain, cap);
+  _sl_spans_shrink (&r->spans);
+}
+
+static void
+sort_marks (SlNvtxMarks *m)
+{
+  SlSpans view = { .n = m->n, .start = m->time };
+
+  if (m->n == 0 || _sl_spans_is_sorted (&view))
+    return;
+  guint32 *order = _sl_spans_sort_order (&view);
+  gint64 *time = g_memdup2 (m->time, m->n * sizeof (gint64));
+  for (guint i = 0; i < m->n; i++)
+    m->time[i] = time[order[i]];
+  g_free (time);
+  _sl_permute_u32 (m->name, order, m->n);
+  _sl_permute_u32 (m->color, order, m->n);
+  _sl_permute_u16 (m->domain, order, m->n);
+  g_free (order);
+}
+
+static void
+sort_api (SlApiCalls *api)
+{
+  if (_sl_spans_is_sorted (&api->spans))
+    return;
+  guint32 *order = _sl_spans_sort_order (&api->spans);
+  _sl_spans_permute (&api->spans, order);
+  _sl_permute_u32 (api->name, order, api->spans.n);
+  _sl_permute_u32 (api->corr, order, api->spans.n);
+  g_free (order);
+}
+
+/* Sorts each thread, then concatenates their API calls into one array,
+ * freeing each builder's copy as it goes to keep the peak low. */
+static void
+assemble_threads (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GPtrArray *builders = loader->thread_builders;
+  guint64 total_api = 0, total_long = 0;
+
+  g_ptr_array_sort (builders, compare_thread_builders);
+  profile->n_threads = builders->len;
+  profile->threads = g_new0 (SlThread, MAX (builders->len, 1u));
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
+      total_api += b->api.spans.n;
+      total_long += b->api.spans.n_long;
+    }
+  total_api = MIN (total_api, (guint64) G_MAXUINT32 - 1);
+
+  SlApiCalls *api = &profile->api;
+  api->spans.start = g_new (gint64, MAX (total_api, 1));
+  api->spans.dur = g_new (guint32, MAX (total_api, 1));
+  api->name = g_new (guint32, MAX (total_api, 1));
+  api->corr = g_new (guint32, MAX (total_api, 1));
+  if (total_long > 0)
+    {
+      api->spans.long_index = g_new (guint32, total_long);
+      api->spans.long_dur = g_new (gint64, total_long);
+    }
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
+      SlThread *t = &profile->threads[i];
+      guint offset = api->spans.n;
+      guint n = MIN (b->api.spans.n, (guint) (total_api - offset));
+
+      sort_api (&b->api);
+      t->global_tid = b->global_tid;
+      t->pid = _sl_pid_of (b->global_tid);
+      t->tid = _sl_tid_of (b->global_tid);
+      t->name = b->name;
+      t->api_first = offset;
+      t->api_count = n;
+      if (n > 0)
+        {
+          memcpy (api->spans.start + offset, b->api.spans.start, n * sizeof (gint64));
+          memcpy (api->spans.dur + offset, b->api.spans.dur, n * sizeof (guint32));
+          memcpy (api->name + offset, b->api.name, n * sizeof (guint32));
+          memcpy (api->corr + offset, b->api.corr, n * sizeof (guint32));
+          for (guint k = 0; k < b->api.spans.n_long; k++)
+            if (b->api.spans.long_index[k] < n)
+              {
+                api->spans.long_index[api->spans.n_long] = offset + b->api.spans.long_index[k];
+                api->spans.long_dur[api->spans.n_long] = b->api.spans.long_dur[k];
+                api->spans.n_long++;
+              }
+        }
+      api->spans.n += n;
+      _sl_spans_clear (&b->api.spans);
+      g_clear_pointer (&b->api.name, g_free);
+      g_clear_pointer (&b->api.corr, g_free);
+
+      nest_ranges (&b->nvtx, TRUE);
+      nest_ranges (&b->startend, FALSE);
+      sort_marks (&b->marks);
+      t->nvtx = b->nvtx;
+      t->nvtx_startend = b->startend;
+      t->marks = b->marks;
+      memset (&b->nvtx, 0, sizeof b->nvtx);
+      memset (&b->startend, 0, sizeof b->startend);
+      memset (&b->marks, 0, sizeof b->marks);
+      profile->counts.nvtx_ranges += t->nvtx.spans.n + t->nvtx_startend.spans.n;
+      profile->counts.nvtx_marks += t->marks.n;
+    }
+  profile->counts.cuda_api = api->spans.n;
+
+  profile->n_domains = loader->domains->len;
+  profile->domains = (SlNvtxDomain *) g_array_free (loader->domains, FALSE);
+  loader->domains = NULL;
+}
+
+static void
+assemble_processes (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GHashTable *seen = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < profile->n_threads; i++)
+    if (g_hash_table_add (seen, GUINT_TO_POINTER (profile->threads[i].pid + 1)))
+      g_array_append_val (pids, profile->threads[i].pid);
+  for (guint i = 0; i < profile->n_streams; i++)
+    if (g_hash_table_add (seen, GUINT_TO_POINTER (profile->streams[i].pid + 1)))
+      g_array_append_val (pids, profile->streams[i].pid);
+  g_hash_table_unref (seen);
+
+  g_array_sort (pids, (GCompareFunc) compare_gpus); /* first member is a guint32 too */
+  profile->n_processes = pids->len;
+  profile->processes = g_new0 (SlProcess, MAX (pids->len, 1u));
+  for (guint p = 0; p < pids->len; p++)
+    {
+      SlProcess *process = &profile->processes[p];
+      const char *name;
+      process->pid = g_array_index (pids, guint32, p);
+      name = g_hash_table_lookup (loader->process_names, GUINT_TO_POINTER (process->pid));
+      process->name = name != NULL ? _sl_strings_intern (profile->strings, name) : SL_NONE;
+      GArray *threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint t = 0; t < profile->n_threads; t++)
+        if (profile->threads[t].pid == process->pid)
+          {
+            profile->threads[t].process = p;
+            g_array_append_val (threads, t);
+          }
+      process->n_threads = threads->len;
+      process->threads = (guint32 *) g_array_free (threads, FALSE);
+    }
+  g_array_unref (pids);
+}
+
+/* ---- linking GPU work to its launching API call ---------------------------- */
+
+/* correlationId -> API index for one process: a plain array over
+ * [min, max] when the ids are dense (as CUPTI hands them out), else a hash. */
+typedef struct {
+  guint32  pid;
+  guint32  min_corr;
+  guint32 *direct;
+  guint32  direct_len;
+  SlIdMap  sparse;
+} CorrIndex;
+
+static void
+corr_index_build (CorrIndex *index, const SlProfile *profile, guint32 pid, guint first_thread, guint end_thread)
+{
+  const SlApiCalls *api = &profile->api;
+  guint32 min = G_MAXUINT32, max = 0;
+  guint64 count = 0;
+
+  index->pid = pid;
+  for (guint t = first_thread; t < end_thread; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
+        {
+          min = MIN (min, api->corr[i]);
+          max = MAX (max, api->corr[i]);
+          count++;
+        }
+    }
+  index->min_corr = min;
+  if (count > 0 && (guint64) max - min < count * 4 + 1024)
+    {
+      index->direct_len = max - min + 1;
+      index->direct = g_new (guint32, index->direct_len);
+      memset (index->direct, 0xff, (gsize) index->direct_len * sizeof (guint32));
+    }
+  else
+    sl_id_map_init (&index->sparse, count);
+
+  for (guint t = first_thread; t < end_thread; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
+        {
+          /* correlationId 0 means "none" in CUPTI. */
+          if (api->corr[i] == 0)
+            continue;
+          if (index->direct != NULL)
+            index->direct[api->corr[i] - min] = i;
+          else
+            sl_id_map_insert (&index->sparse, api->corr[i], i);
+        }
+    }
+}
+
+static inline guint32
+corr_index_lookup (const CorrIndex *index, guint32 corr)
+{
+  if (index == NULL || corr == 0)
+    return SL_NONE;
+  if (index->direct != NULL)
+    return corr >= index->min_corr && corr - index->min_corr < index->direct_len
+           ? index->direct[corr - index->min_corr] : SL_NONE;
+  return sl_id_map_lookup (&index->sparse, corr, SL_NONE);
+}
+
+static const CorrIndex *
+find_corr_index (const GArray *indexes, guint32 pid)
+{
+  for (guint i = 0; i < indexes->len; i++)
+    if (g_array_index (indexes, CorrIndex, i).pid == pid)
+      return &g_array_index (indexes, CorrIndex, i);
+  return NULL;
+}
+
+static guint64
+link_ops (const CorrIndex *index, const guint32 *corr, guint32 *api, guint n)
+{
+  guint64 linked = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      api[i] = corr_index_lookup (index, corr[i]);
+      linked += api[i] != SL_NONE;
+    }
+  return linked;
+}
+
+static void
+link_gpu_work (SlProfile *profile)
+{
+  GArray *indexes = g_array_new (FALSE, TRUE, sizeof (CorrIndex));
+
+  /* Threads are sorted by pid: each process is one contiguous run. */
+  for (guint t = 0; t < profile->n_threads;)
+    {
+      guint end = t;
+      while (end < profile->n_threads && profile->threads[end].pid == profile->threads[t].pid)
+        end++;
+      CorrIndex index = { 0 };
+      corr_index_build (&index, profile, profile->threads[t].pid, t, end);
+      g_array_append_val (indexes, index);
+      t = end;
+    }
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      SlStream *stream = &profile->streams[s];
+      const CorrIndex *index = find_corr_index (indexes, stream->pid);
+      profile->counts.kernels_linked += link_ops (index, stream->kernels.corr, stream->kernels.api, stream->kernels.spans.n);
+      link_ops (index, stream->memcpy.corr, stream->memcpy.api, stream->memcpy.spans.n);
+      link_ops (index, stream->memset.corr, stream->memset.api, stream->memset.spans.n);
+    }
+
+  SlSyncs *syncs = &profile->syncs;
+  if (syncs->spans.n > 0)
+    {
+      syncs->api = g_new (guint32, syncs->spans.n);
+      for (guint i = 0; i < syncs->spans.n; i++)
+        syncs->api[i] = corr_index_lookup (find_corr_index (indexes, syncs->pid[i]), syncs->corr[i]);
+    }
+
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      CorrIndex *index = &g_array_index (indexes, CorrIndex, i);
+      g_free (index->direct);
+      sl_id_map_clear (&index->sparse);
+    }
+  g_array_unref (indexes);
+}
+
+static void
+assemble_syncs (SlProfile *profile)
+{
+  SlSyncs *s = &profile->syncs;
+
+  if (s->spans.n > 0 && !_sl_spans_is_sorted (&s->spans))
+    {
+      guint32 *order = _sl_spans_sort_order (&s->spans);
+      _sl_spans_permute (&s->spans, order);
+      _sl_permute_u32 (s->device, order, s->spans.n);
+      _sl_permute_u32 (s->stream, order, s->spans.n);
+      _sl_permute_u32 (s->pid, order, s->spans.n);
+      _sl_permute_u8 (s->sync_type, order, s->spans.n);
+      _sl_permute_u32 (s->corr, order, s->spans.n);
+      g_free (order);
+    }
+  profile->counts.syncs = s->spans.n;
+}
+
+static void
+compute_time_range (SlProfile *profile)
+{
+  gint64 first = G_MAXINT64, last = G_MININT64;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      _sl_spans_range (&profile->streams[s].kernels.spans, &first, &last);
+      _sl_spans_range (&profile->streams[s].memcpy.spans, &first, &last);
+      _sl_spans_range (&profile->streams[s].memset.spans, &first, &last);
+    }
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      SlSpans api = profile->api.spans;
+      /* One thread's slice of the API array is itself sorted. */
+      api.start += thread->api_first;
+      api.dur += thread->api_first;
+      api.n = thread->api_count;
+      api.n_long = 0;
+      if (api.n > 0)
+        {
+          first = MIN (first, api.start[0]);
+          for (guint i = 0; i < api.n; i++)
+            last = MAX (last, api.start[i] + sl_spans_dur (&profile->api.spans, thread->api_first + i));
+        }
+      for (guint i = 0; i < thread->nvtx.spans.n; i++)
+        {
+          first = MIN (first, thread->nvtx.spans.start[i]);
+          last = MAX (last, sl_spans_end (&thread->nvtx.spans, i));
+        }
+      _sl_spans_range (&thread->nvtx_startend.spans, &first, &last);
+      if (thread->marks.n > 0)
+        {
+          first = MIN (first, thread->marks.time[0]);
+          last = MAX (last, thread->marks.time[thread->marks.n - 1]);
+        }
+    }
+  _sl_spans_range (&profile->syncs.spans, &first, &last);
+  if (first > last)
+    first = last = 0;
+  profile->start_ns = first;
+  profile->end_ns = last;
+}
+
+void
+_sl_profile_assemble (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+
+  assemble_streams (loader);
+  assemble_gpus (profile);
+  assemble_threads (loader);
+  assemble_processes (loader);
+  assemble_syncs (profile);
+  link_gpu_work (profile);
+  compute_time_range (profile);
+  _sl_strings_seal (profile->strings);
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+guint32
+sl_profile_find_thread (const SlProfile *profile, guint64 global_tid)
+{
+  guint lo = 0, hi;
+  guint32 pid = _sl_pid_of (global_tid), tid = _sl_tid_of (global_tid);
+
+  g_return_val_if_fail (profile != NULL, SL_NONE);
+  hi = profile->n_threads;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const SlThread *t = &profile->threads[mid];
+      if (t->pid < pid || (t->pid == pid && t->tid < tid))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo < profile->n_threads && profile->threads[lo].pid == pid && profile->threads[lo].tid == tid; lo++)
+    if (profile->threads[lo].global_tid == global_tid)
+      return lo;
+  return SL_NONE;
+}
+
+guint32
+sl_profile_find_process (const SlProfile *profile, guint32 pid)
+{
+  g_return_val_if_fail (profile != NULL, SL_NONE);
+  for (guint lo = 0, hi = profile->n_processes; lo < hi;)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (profile->processes[mid].pid == pid)
+        return mid;
+      if (profile->processes[mid].pid < pid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return SL_NONE;
+}
+
+guint32
+sl_profile_api_thread (const SlProfile *profile, guint32 api_index)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (profile != NULL, SL_NONE);
+  if (api_index >= profile->api.spans.n)
+    return SL_NONE;
+  /* Threads' slices are laid out in thread order: find the last thread
+   * whose slice starts at or before the index. */
+  hi = profile->n_threads;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (profile->threads[mid].api_first <= api_index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  while (lo > 0)
+    {
+      const SlThread *t = &profile->threads[lo - 1];
+      if (api_index >= t->api_first && api_index < t->api_first + t->api_count)
+        return lo - 1;
+      if (t->api_first < api_index && t->api_count > 0)
+        break;
+      lo--;
+    }
+  return SL_NONE;
+}
+
+const char *
+sl_profile_kernel_name (const SlProfile *profile, guint32 func, gboolean demangled)
+{
+  g_return_val_if_fail (profile != NULL, "");
+  if (func >= profile->n_funcs)
+    return "";
+  return sl_strings_get (profile->strings,
+                         demangled ? profile->funcs[func].demangled_name : profile->funcs[func].short_name);
+}
+
+const char *
+sl_profile_thread_name (const SlProfile *profile, guint32 thread)
+{
+  g_return_val_if_fail (profile != NULL, "");
+  if (thread >= profile->n_threads || profile->threads[thread].name == SL_NONE)
+    return "";
+  return sl_strings_get (profile->strings, profile->threads[thread].name);
+}
+
+const char *
+sl_profile_process_name (const SlProfile *profile, guint32 process)
+{
+  g_return_val_if_fail (profile != NULL, "");
+  if (process >= profile->n_processes || profile->processes[process].name == SL_NONE)
+    return "";
+  return sl_strings_get (profile->strings, profile->processes[process].name);
+}
+
+const char *
+sl_profile_domain_name (const SlProfile *profile, guint32 pid, guint16 domain)
+{
+  g_return_val_if_fail (profile != NULL, "");
+  if (domain == 0)
+    return "default";
+  for (guint i = 0; i < profile->n_domains; i++)
+    if (profile->domains[i].pid == pid && profile->domains[i].id == domain)
+      return sl_strings_get (profile->strings, profile->domains[i].name);
+  /* The creating row can be missing in sliced captures: any process will do. */
+  for (guint i = 0; i < profile->n_domains; i++)
+    if (profile->domains[i].id == domain)
+      return sl_strings_get (profile->strings, profile->domains[i].name);
+  return "";
+}
+
+const char *
+sl_memcpy_kind_name (guint8 kind)
+{
+  /* ENUM_CUDA_MEMCPY_OPER; the same codes in exports without ENUM tables. */
+  static const char *const names[] = {
+    "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP",
+    "Unified HtoD", "Unified DtoH", "Unified DtoD",
+  };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "Unknown";
+}
+
+/* ---- lazy details ------------------------------------------------------- */
+
+void
+sl_kernel_details_clear (SlKernelDetails *details)
+{
+  g_clear_pointer (&details->mangled_name, g_free);
+}
+
+gboolean
+sl_profile_get_kernel_details (SlProfile       *profile,
+                               guint32          stream,
+                               guint            index,
+                               SlKernelDetails *out,
+                               GError         **error)
+{
+  static const char *const columns[] = {
+    "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+    "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "mangledName",
+  };
+  const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
+  SlLoader loader = { 0 };
+  g_autoptr(GString) sql = g_string_new ("SELECT ");
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  gboolean ok = FALSE;
+  int rc;
+
+  g_return_val_if_fail (profile != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  for (gsize i = 0; i < 9; i++)
+    ((gint64 *) out)[i] = -1;
+  if (stream >= profile->n_streams || index >= profile->streams[stream].kernels.spans.n)
+    {
+      g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED, _("No such kernel."));
+      return FALSE;
+    }
+
+  loader.display_path = profile->path;
+  loader.db_path = _sl_is_nsys_rep_path (profile->path) ? _sl_nsys_rep_convert (profile->path, NULL, error)
+                                                        : g_strdup (profile->path);
+  if (loader.db_path == NULL)
+    return FALSE;
+  loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
+  db = _sl_loader_open_db (&loader, error);
+  if (db == NULL)
+    goto out;
+
+  /* Only columns that exist in this version are asked for. */
+  g_hash_table_insert (loader.tables, g_strdup (table), g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL));
+  {
+    sqlite3_stmt *info = NULL;
+    if (sqlite3_prepare_v2 (db, "PRAGMA table_info(CUPTI_ACTIVITY_KIND_KERNEL)", -1, &info, NULL) == SQLITE_OK)
+      while (sqlite3_step (info) == SQLITE_ROW)
+        g_hash_table_add (g_hash_table_lookup (loader.tables, table), g_strdup ((const char *) sqlite3_column_text (info, 1)));
+    sqlite3_finalize (info);
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      if (i == G_N_ELEMENTS (columns) - 1 && _sl_loader_has_column (&loader, table, columns[i]))
+        g_string_append (sql, "(SELECT value FROM StringIds WHERE id = mangledName)");
+      else
+        g_string_append (sql, _sl_loader_column_or_null (&loader, table, columns[i]));
+      g_string_append (sql, i + 1 < G_N_ELEMENTS (columns) ? ", " : " ");
+    }
+  g_string_append_printf (sql, "FROM %s WHERE rowid = ?", table);
+  rc = sqlite3_prepare_v2 (db, sql->str, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      _sl_loader_step_error (&loader, db, rc, _("the kernel details"), error);
+      goto out;
+    }
+  sqlite3_bind_int64 (stmt, 1, profile->streams[stream].kernels.rowid[index]);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      gint64 *values[] = { &out->grid[0], &out->grid[1], &out->grid[2], &out->block[0], &out->block[1],
+                           &out->block[2], &out->registers_per_thread, &out->static_shared_bytes,
+                           &out->dynamic_shared_bytes };
+      for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
+        *values[i] = sqlite3_column_type (stmt, (int) i) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, (int) i);
+      const char *mangled = (const char *) sqlite3_column_text (stmt, 9);
+      out->mangled_name = mangled != NULL ? g_utf8_make_valid (mangled, -1) : NULL;
+      ok = TRUE;
+    }
+  else
+    _sl_loader_step_error (&loader, db, rc == SQLITE_DONE ? SQLITE_CORRUPT : rc, _("the kernel details"), error);
+
+out:
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  g_hash_table_unref (loader.tables);
+  g_free (loader.db_path);
+  return ok;
+}

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-profile.h: the immutable in-memory model of one Nsight Systems export.
+ *
+ * Everything is plain C arrays (struct of arrays), built once by the loader
+ * and never changed afterwards, so any number of threads may read a profile
+ * without locks.  Times are capture-clock nanoseconds as in the file.
+ */
+#pragma once
+
+#include <glib.h>
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define SL_NONE       G_MAXUINT32   /* "no index / no string" in any guint32 slot */
+#define SL_LONG_DUR   G_MAXUINT32   /* dur[] marker: the real duration is in the overflow table */
+
+/* ---- strings ----------------------------------------------------------- */
+
+typedef struct _SlStrings SlStrings;
+
+/* The profile's string table: every name is a guint32 id.  Returns "" for
+ * SL_NONE and for unknown ids, never NULL. */
+const char *sl_strings_get    (const SlStrings *strings, guint32 id);
+guint32     sl_strings_count  (const SlStrings *strings);
+/* Looks a string up without adding it: SL_NONE when absent. */
+guint32     sl_strings_lookup (const SlStrings *strings, const char *value);
+
+/* ---- spans: start + duration, the common part of every event array ---- */
+
+typedef struct {
+  guint    n;
+  gint64  *start;          /* sorted ascending within one track */
+  guint32 *dur;            /* ns; SL_LONG_DUR when >= 2^32-1 ns, see long_dur */
+  /* Durations of 4.29 s or more are rare (long syncs, whole-run ranges);
+   * they live in a small table sorted by index instead of widening dur[]. */
+  guint    n_long;
+  guint32 *long_index;
+  gint64  *long_dur;
+} SlSpans;
+
+gint64 _sl_spans_long_dur (const SlSpans *spans, guint i);
+
+static inline gint64
+sl_spans_dur (const SlSpans *spans, guint i)
+{
+  guint32 d = spans->dur[i];
+  return G_LIKELY (d != SL_LONG_DUR) ? (gint64) d : _sl_spans_long_dur (spans, i);
+}
+
+static inline gint64
+sl_spans_end (const SlSpans *spans, guint i)
+{
+  return spans->start[i] + sl_spans_dur (spans, i);
+}
+
+/* Index of the first span whose start is >= t (n when none). */
+guint sl_spans_lower_bound (const SlSpans *spans, gint64 t);
+
+/* ---- GPU operations ---------------------------------------------------- */
+
+/* A distinct kernel function: names are string ids (never SL_NONE: a
+ * missing one falls back to the other).  The mangled name is read lazily
+ * with sl_profile_get_kernel_details(). */
+typedef struct {
+  guint32 short_name;
+  guint32 demangled_name;
+} SlKernelFunc;
+
+typedef struct {
+  SlSpans  spans;
+  guint32 *func;           /* index into SlProfile.funcs */
+  guint32 *corr;           /* correlationId */
+  guint32 *api;            /* global index into SlProfile.api, SL_NONE if no launching call */
+  guint32 *rowid;          /* row in CUPTI_ACTIVITY_KIND_KERNEL, for lazy details */
+} SlKernels;
+
+typedef enum {
+  SL_COPY_MEMCPY,
+  SL_COPY_MEMSET,
+} SlCopyType;
+
+typedef struct {
+  SlSpans  spans;
+  guint8  *kind;           /* memcpy: copyKind (ENUM_CUDA_MEMCPY_OPER); memset: memKind */
+  guint64 *bytes;
+  guint32 *corr;
+  guint32 *api;            /* global index into SlProfile.api or SL_NONE */
+} SlCopies;
+
+/* One GPU timeline row: (process, device, context, stream). */
+typedef struct {
+  guint32   pid;
+  guint32   device;
+  guint32   context;
+  guint32   stream;
+  guint32   gpu;           /* index into SlProfile.gpus */
+  SlKernels kernels;
+  SlCopies  memcpy;
+  SlCopies  memset;
+} SlStream;
+
+typedef struct {
+  guint32  device;         /* deviceId as in activity tables */
+  char    *name;           /* nullable */
+  gint64   sm_count;       /* -1 when unknown */
+  gint64   memory_bytes;   /* -1 when unknown */
+  gboolean has_activity;   /* kernels, memcpy or memset seen on it */
+  guint64  n_kernels;
+  guint    n_streams;
+  guint32 *streams;        /* indexes into SlProfile.streams, sorted by stream id */
+} SlGpu;
+
+typedef struct {
+  SlSpans  spans;
+  guint32 *device;
+  guint32 *stream;         /* SL_NONE when not applicable (context syncs) */
+  guint32 *pid;
+  guint8  *sync_type;      /* ENUM_CUPTI_SYNC_TYPE */
+  guint32 *corr;
+  guint32 *api;
+} SlSyncs;
+
+/* ---- CPU side ---------------------------------------------------------- */
+
+/* All CUDA runtime + driver API calls of the profile in one array: each
+ * thread's calls are contiguous (SlThread.api_first/api_count) and sorted by
+ * start, so a kernel's launching call is one guint32. */
+typedef struct {
+  SlSpans  spans;
+  guint32 *name;           /* string id */
+  guint32 *corr;
+} SlApiCalls;
+
+typedef enum {
+  SL_NVTX_PUSHPOP,
+  SL_NVTX_STARTEND,
+} SlNvtxKind;
+
+/* NVTX ranges of one thread.  Push/pop ranges are sorted by (depth, start):
+ * depth_first[d] .. depth_first[d+1] is the sorted row of depth d. */
+typedef struct {
+  SlSpans  spans;
+  guint32 *name;           /* string id */
+  guint32 *color;          /* ARGB, 0 when none */
+  guint16 *domain;         /* domainId as in NVTX_EVENTS (0 = default domain) */
+  guint16 *depth;          /* 0 = outermost; always 0 for start/end ranges */
+  guint32 *parent;         /* index in this array, SL_NONE at depth 0 / start-end */
+  guint    n_depths;
+  guint   *depth_first;    /* n_depths + 1 entries */
+} SlNvtxRanges;
+
+typedef struct {
+  guint    n;
+  gint64  *time;
+  guint32 *name;
+  guint32 *color;
+  guint16 *domain;
+} SlNvtxMarks;
+
+typedef struct {
+  guint64      global_tid;
+  guint32      pid;
+  guint32      tid;
+  guint32      name;       /* string id or SL_NONE */
+  guint32      process;    /* index into SlProfile.processes */
+  guint        api_first;  /* slice of SlProfile.api */
+  guint        api_count;
+  SlNvtxRanges nvtx;       /* push/pop, nested */
+  SlNvtxRanges nvtx_startend; /* start/end ranges started on this thread (may end elsewhere) */
+  SlNvtxMarks  marks;
+} SlThread;
+
+typedef struct {
+  guint32  pid;
+  guint32  name;           /* string id or SL_NONE */
+  guint    n_threads;
+  guint32 *threads;        /* indexes into SlProfile.threads, sorted by tid */
+} SlProcess;
+
+typedef struct {
+  guint32 pid;
+  guint32 id;              /* domainId in NVTX_EVENTS; 0 is the default domain */
+  guint32 name;            /* string id or SL_NONE */
+} SlNvtxDomain;
+
+/* ---- the profile ------------------------------------------------------- */
+
+typedef struct {
+  guint64 kernels;
+  guint64 memcpy;
+  guint64 memset;
+  guint64 cuda_api;        /* runtime + driver, backtrace duplicates removed */
+  guint64 nvtx_ranges;     /* push/pop + start/end */
+  guint64 nvtx_marks;
+  guint64 syncs;
+  guint64 kernels_linked;  /* kernels whose launching API call was found */
+  guint64 skipped_rows;    /* end < start, dangling string ids, ... */
+} SlCounts;
+
+typedef struct _SlProfile SlProfile;
+
+struct _SlProfile {
+  char         *path;
+  char         *nsys_version;     /* nullable */
+  char         *schema_version;   /* nullable */
+  gint64        start_ns;         /* earliest start over loaded events */
+  gint64        end_ns;           /* latest end */
+  gint64        session_utc_ns;   /* TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent */
+
+  SlStrings    *strings;
+  guint         n_funcs;
+  SlKernelFunc *funcs;
+
+  guint         n_gpus;           /* every GPU known, sorted by device id */
+  SlGpu        *gpus;
+  guint         n_streams;        /* sorted by (device, pid, context, stream) */
+  SlStream     *streams;
+  guint         n_processes;      /* processes with loaded events, sorted by pid */
+  SlProcess    *processes;
+  guint         n_threads;        /* threads with loaded events, sorted by (pid, tid) */
+  SlThread     *threads;
+  guint         n_domains;
+  SlNvtxDomain *domains;
+
+  SlApiCalls    api;
+  SlSyncs       syncs;
+  SlCounts      counts;
+  GPtrArray    *warnings;         /* char*, human-readable */
+
+  /*< private >*/
+  gint          ref_count;
+  GMutex        lazy_lock;        /* for caches that analyses add lazily */
+};
+
+/* ---- errors ------------------------------------------------------------ */
+
+#define SL_PROFILE_ERROR (sl_profile_error_quark ())
+GQuark sl_profile_error_quark (void);
+
+typedef enum {
+  SL_PROFILE_ERROR_NOT_FOUND,      /* missing file */
+  SL_PROFILE_ERROR_IS_DIRECTORY,
+  SL_PROFILE_ERROR_PERMISSION,     /* no read permission */
+  SL_PROFILE_ERROR_EMPTY,          /* zero-byte file */
+  SL_PROFILE_ERROR_NOT_SQLITE,     /* text, PNG, anything else */
+  SL_PROFILE_ERROR_NOT_NSIGHT,     /* SQLite, but not an Nsight export */
+  SL_PROFILE_ERROR_MISSING_TABLE,  /* an Nsight export lacking a table it needs (StringIds) */
+  SL_PROFILE_ERROR_CORRUPT,        /* truncated or damaged database */
+  SL_PROFILE_ERROR_NSYS_REP,       /* .nsys-rep and no nsys to convert it */
+  SL_PROFILE_ERROR_CONVERT_FAILED, /* nsys export failed */
+  SL_PROFILE_ERROR_CANCELLED,
+  SL_PROFILE_ERROR_FAILED,
+} SlProfileError;
+
+/* Progress of a load: fraction in [0,1] and a short translatable phase
+ * ("Reading kernels").  Called from the loading thread. */
+typedef void (*SlProgressFunc) (double fraction, const char *phase, gpointer user_data);
+
+/* sl_profile_load:
+ * Opens @path read-only (never modifies it) and builds the model.  A
+ * `.nsys-rep` is first converted with `nsys export` into the user cache
+ * directory.  @cancellable may be NULL.  Returns (transfer full) or NULL
+ * with @error set (SL_PROFILE_ERROR, message names the file and the fix). */
+SlProfile  *sl_profile_load      (const char     *path,
+                                  GCancellable   *cancellable,
+                                  SlProgressFunc  progress,
+                                  gpointer        progress_data,
+                                  GError        **error);
+SlProfile  *sl_profile_ref       (SlProfile *profile);
+void        sl_profile_unref     (SlProfile *profile);
+
+/* Thread, process, stream lookups.  Return SL_NONE when absent. */
+guint32     sl_profile_find_thread    (const SlProfile *profile, guint64 global_tid);
+guint32     sl_profile_find_process   (const SlProfile *profile, guint32 pid);
+/* The thread that made API call @api_index (binary search on slices). */
+guint32     sl_profile_api_thread     (const SlProfile *profile, guint32 api_index);
+
+/* Display helpers: never NULL, point into the string table or static text. */
+const char *sl_profile_kernel_name    (const SlProfile *profile, guint32 func, gboolean demangled);
+const char *sl_profile_thread_name    (const SlProfile *profile, guint32 thread);
+const char *sl_profile_process_name   (const SlProfile *profile, guint32 process);
+const char *sl_profile_domain_name    (const SlProfile *profile, guint32 pid, guint16 domain);
+/* "HtoD", "DtoH", ... for a memcpy copyKind. */
+const char *sl_memcpy_kind_name       (guint8 kind);
+
+/* Lazily fetched details of one kernel (launch configuration). */
+typedef struct {
+  gint64 grid[3];
+  gint64 block[3];
+  gint64 registers_per_thread;
+  gint64 static_shared_bytes;
+  gint64 dynamic_shared_bytes;
+  char  *mangled_name;     /* nullable */
+} SlKernelDetails;
+
+gboolean    sl_profile_get_kernel_details (SlProfile       *profile,
+                                           guint32          stream,
+                                           guint            index,
+                                           SlKernelDetails *out,
+                                           GError         **error);
+void        sl_kernel_details_clear       (SlKernelDetails *details);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlProfile, sl_profile_unref)
+
+G_END_DECLS

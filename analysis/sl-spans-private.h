@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-spans-private.h: building and reordering span arrays (loader only). */
+#pragma once
+
+#include "sl-profile.h"
+
+G_BEGIN_DECLS
+
+void      _sl_spans_clear       (SlSpans *spans);
+gsize     _sl_spans_bytes       (const SlSpans *spans);
+void      _sl_spans_reserve     (SlSpans *spans, guint *capacity, guint wanted);
+void      _sl_spans_append      (SlSpans *spans, gint64 start, gint64 dur);
+void      _sl_spans_shrink      (SlSpans *spans);
+gboolean  _sl_spans_is_sorted   (const SlSpans *spans);
+guint32  *_sl_spans_sort_order  (const SlSpans *spans);
+void      _sl_spans_permute     (SlSpans *spans, const guint32 *order);
+/* Widens [*first, *last] to cover every span. */
+void      _sl_spans_range       (const SlSpans *spans, gint64 *first, gint64 *last);
+
+void      _sl_permute_u32       (guint32 *values, const guint32 *order, guint n);
+void      _sl_permute_u64       (guint64 *values, const guint32 *order, guint n);
+void      _sl_permute_u16       (guint16 *values, const guint32 *order, guint n);
+void      _sl_permute_u8        (guint8 *values, const guint32 *order, guint n);
+
+G_END_DECLS

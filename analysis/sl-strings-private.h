@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-strings-private.h: building the string table (loader only). */
+#pragma once
+
+#include "sl-profile.h"
+
+G_BEGIN_DECLS
+
+SlStrings *_sl_strings_new        (void);
+void       _sl_strings_free       (SlStrings *strings);
+/* Appends without de-duplication (StringIds values are already unique). */
+guint32    _sl_strings_add        (SlStrings *strings, const char *value, gsize len);
+/* Appends unless an equal string was interned before (NVTX text). */
+guint32    _sl_strings_intern     (SlStrings *strings, const char *value);
+/* Drops load-time helpers and trims the buffers. */
+void       _sl_strings_seal       (SlStrings *strings);
+gsize      _sl_strings_bytes      (const SlStrings *strings);
+
+G_END_DECLS

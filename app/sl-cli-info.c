@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli-info.c: `sightline-cli info PROFILE [--json]`. */
+#include <stdio.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-cli.h"
+
+static void
+add_nullable_string (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_nullable_int (JsonBuilder *b, const char *member, gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  if (value >= 0)
+    json_builder_add_int_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *member, gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_int_value (b, value);
+}
+
+static int
+compare_int64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Stream ids of a GPU, de-duplicated (the same stream id can belong to
+ * several processes or contexts) and sorted. */
+static GArray *
+gpu_stream_ids (const SlProfile *profile, const SlGpu *gpu)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint i = 0; i < gpu->n_streams; i++)
+    {
+      const SlStream *s = &profile->streams[gpu->streams[i]];
+      gint64 id = s->stream;
+      gboolean seen = FALSE;
+      if (s->kernels.spans.n + s->memcpy.spans.n + s->memset.spans.n == 0)
+        continue;
+      for (guint k = 0; k < ids->len && !seen; k++)
+        seen = g_array_index (ids, gint64, k) == id;
+      if (!seen)
+        g_array_append_val (ids, id);
+    }
+  g_array_sort (ids, compare_int64);
+  return ids;
+}
+
+static JsonNode *
+info_to_json (const SlProfile *profile)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_nullable_string (b, "path", profile->path);
+  add_nullable_string (b, "nsys_version", profile->nsys_version);
+  add_nullable_string (b, "schema_version", profile->schema_version);
+  add_int (b, "start_ns", profile->start_ns);
+  add_int (b, "end_ns", profile->end_ns);
+  add_int (b, "duration_ns", profile->end_ns - profile->start_ns);
+
+  json_builder_set_member_name (b, "gpus");
+  json_builder_begin_array (b);
+  for (guint g = 0; g < profile->n_gpus; g++)
+    {
+      const SlGpu *gpu = &profile->gpus[g];
+      if (!gpu->has_activity)
+        continue;
+      json_builder_begin_object (b);
+      add_int (b, "device", gpu->device);
+      add_nullable_string (b, "name", gpu->name);
+      add_nullable_int (b, "sm_count", gpu->sm_count);
+      add_nullable_int (b, "memory_bytes", gpu->memory_bytes);
+      add_int (b, "kernels", (gint64) gpu->n_kernels);
+      json_builder_set_member_name (b, "streams");
+      json_builder_begin_array (b);
+      g_autoptr(GArray) ids = gpu_stream_ids (profile, gpu);
+      for (guint k = 0; k < ids->len; k++)
+        json_builder_add_int_value (b, g_array_index (ids, gint64, k));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "processes");
+  json_builder_begin_array (b);
+  for (guint p = 0; p < profile->n_processes; p++)
+    {
+      const SlProcess *process = &profile->processes[p];
+      json_builder_begin_object (b);
+      add_int (b, "pid", process->pid);
+      add_nullable_string (b, "name", process->name != SL_NONE ? sl_profile_process_name (profile, p) : NULL);
+      add_int (b, "threads", process->n_threads);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_object (b);
+  add_int (b, "kernels", (gint64) profile->counts.kernels);
+  add_int (b, "memcpy", (gint64) profile->counts.memcpy);
+  add_int (b, "memset", (gint64) profile->counts.memset);
+  add_int (b, "cuda_api", (gint64) profile->counts.cuda_api);
+  add_int (b, "nvtx_ranges", (gint64) profile->counts.nvtx_ranges);
+  add_int (b, "nvtx_marks", (gint64) profile->counts.nvtx_marks);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < profile->warnings->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (profile->warnings, i));
+  json_builder_end_array (b);
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static gboolean
+has_gpu_activity (const SlProfile *profile)
+{
+  return profile->counts.kernels + profile->counts.memcpy + profile->counts.memset > 0;
+}
+
+static void
+print_readable (const SlProfile *profile)
+{
+  g_autofree char *duration = sl_cli_format_duration (profile->end_ns - profile->start_ns);
+
+  printf ("%-16s %s\n", _("Profile:"), profile->path);
+  printf ("%-16s %s (schema %s)\n", _("Nsight Systems:"),
+          profile->nsys_version != NULL ? profile->nsys_version : _("unknown"),
+          profile->schema_version != NULL ? profile->schema_version : _("unknown"));
+  printf ("%-16s %s  [%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT " ns]\n", _("Duration:"), duration,
+          profile->start_ns, profile->end_ns);
+
+  if (!has_gpu_activity (profile))
+    printf ("\n%s\n", _("There is no GPU activity in this profile (no CUDA kernels, memory copies or memsets were captured)."));
+  else
+    {
+      printf ("\n%s\n", _("GPUs with activity:"));
+      for (guint g = 0; g < profile->n_gpus; g++)
+        {
+          const SlGpu *gpu = &profile->gpus[g];
+          g_autoptr(GArray) ids = NULL;
+          g_autoptr(GString) streams = g_string_new (NULL);
+          if (!gpu->has_activity)
+            continue;
+          ids = gpu_stream_ids (profile, gpu);
+          for (guint k = 0; k < ids->len; k++)
+            g_string_append_printf (streams, "%s%" G_GINT64_FORMAT, k ? ", " : "", g_array_index (ids, gint64, k));
+          printf ("  GPU %-3u %-28s %10" G_GUINT64_FORMAT " %s   %s %s\n", gpu->device,
+                  gpu->name != NULL ? gpu->name : _("(unnamed)"), gpu->n_kernels, _("kernels"),
+                  _("streams"), streams->str);
+        }
+    }
+
+  printf ("\n%s\n", _("Processes with activity:"));
+  for (guint p = 0; p < profile->n_processes; p++)
+    printf ("  %-8u %-32s %u %s\n", profile->processes[p].pid,
+            profile->processes[p].name != SL_NONE ? sl_profile_process_name (profile, p) : _("(unknown)"),
+            profile->processes[p].n_threads, _("threads"));
+
+  printf ("\n%s\n", _("Events:"));
+  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("kernels"), profile->counts.kernels);
+  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("memcpy"), profile->counts.memcpy);
+  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("memset"), profile->counts.memset);
+  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("CUDA API"), profile->counts.cuda_api);
+  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("NVTX ranges"), profile->counts.nvtx_ranges);
+  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("NVTX marks"), profile->counts.nvtx_marks);
+
+  if (profile->warnings->len > 0)
+    {
+      printf ("\n%s\n", _("Warnings:"));
+      for (guint i = 0; i < profile->warnings->len; i++)
+        printf ("  • %s\n", (const char *) g_ptr_array_index (profile->warnings, i));
+    }
+}
+
+int
+sl_cli_info (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  g_auto(GStrv) rest = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON for scripts"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("PROFILE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("PROFILE — summary of a profile"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlProfile) profile = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      sl_cli_error ("info", "%s", error->message);
+      return SL_CLI_USAGE;
+    }
+  if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
+    {
+      sl_cli_error ("info", "%s", _("expected exactly one PROFILE argument"));
+      return SL_CLI_USAGE;
+    }
+  profile = sl_cli_open_profile (rest[0]);
+  if (profile == NULL)
+    return SL_CLI_INPUT;
+
+  if (json)
+    {
+      g_autoptr(JsonNode) node = info_to_json (profile);
+      sl_cli_print_json (node);
+    }
+  else
+    print_readable (profile);
+  return SL_CLI_OK;
+}

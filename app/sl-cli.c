@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli.c: sightline-cli entry point and subcommand table. */
+#include <locale.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-cli.h"
+
+static const SlCliCommand commands[] = {
+  { "info", sl_cli_info, N_("Summary of a profile: GPUs, processes, event counts") },
+  /* Analysis commands (issue 3) go here. */
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n\n%s\n", _("Usage: sightline-cli COMMAND [OPTIONS] PROFILE"), _("Commands:"));
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-12s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run 'sightline-cli COMMAND --help' for the options of a command."));
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      print_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? SL_CLI_USAGE : SL_CLI_OK;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("sightline-cli %s\n", SL_VERSION);
+      return SL_CLI_OK;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      return commands[i].run (argc - 1, argv + 1);
+
+  sl_cli_error (NULL, _("unknown command '%s'; run 'sightline-cli --help' for the list"), argv[1]);
+  return SL_CLI_USAGE;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli.h: shared plumbing of sightline-cli subcommands. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "sightline.h"
+
+G_BEGIN_DECLS
+
+/* Exit statuses: 0 success, 1 usage error, 2 the profile could not be opened
+ * (or another input error), as the issues specify. */
+enum {
+  SL_CLI_OK = 0,
+  SL_CLI_USAGE = 1,
+  SL_CLI_INPUT = 2,
+};
+
+/* A subcommand: gets argv with argv[0] = command name. */
+typedef int (*SlCliCommandFunc) (int argc, char **argv);
+
+typedef struct {
+  const char      *name;
+  SlCliCommandFunc run;
+  const char      *summary;   /* translatable, one line */
+} SlCliCommand;
+
+/* Loads @path for a command; on failure prints one line
+ * "sightline-cli: <message>" on stderr and returns NULL (exit with SL_CLI_INPUT). */
+SlProfile *sl_cli_open_profile (const char *path);
+
+/* Prints "sightline-cli <command>: <message>" on stderr. */
+void       sl_cli_error        (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* Serialises @node pretty-printed to stdout with a trailing newline. */
+void       sl_cli_print_json   (JsonNode *node);
+
+/* Human-readable duration: "1.23 s", "45.6 ms", "789 µs", "12 ns". */
+char      *sl_cli_format_duration (gint64 ns);
+
+int sl_cli_info (int argc, char **argv);
+
+G_END_DECLS
