@@ -350,7 +350,7 @@ load_process_names (SlLoader *loader, sqlite3 *db)
 gboolean
 _sl_load_cpu (SlLoader *loader, sqlite3 *db, GError **error)
 {
-  if (!load_api (loader, db, error) || !load_nvtx (loader, db, error))
+  if (!_sl_loader_tick (loader, 0, error) || !load_api (loader, db, error) || !load_nvtx (loader, db, error))
     return FALSE;
   load_thread_names (loader, db);
   load_process_names (loader, db);

@@ -317,7 +317,8 @@ load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
 gboolean
 _sl_load_gpu (SlLoader *loader, sqlite3 *db, GError **error)
 {
-  return load_kernels (loader, db, error) &&
+  return _sl_loader_tick (loader, 0, error) &&
+         load_kernels (loader, db, error) &&
          load_copies (loader, db, SL_COPY_MEMCPY, error) &&
          load_copies (loader, db, SL_COPY_MEMSET, error) &&
          load_syncs (loader, db, error);

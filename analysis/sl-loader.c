@@ -683,6 +683,12 @@ add_skip_warnings (SlLoader *loader)
                      profile->counts.kernels - profile->counts.kernels_linked, profile->counts.kernels);
 }
 
+static void
+forward_cancel_cb (GCancellable *cancellable, gpointer private_cancellable)
+{
+  g_cancellable_cancel (private_cancellable);
+}
+
 SlProfile *
 sl_profile_load (const char     *path,
                  GCancellable   *cancellable,
@@ -703,7 +709,7 @@ sl_profile_load (const char     *path,
   /* A private cancellable lets a failing worker stop the other one. */
   loader.cancellable = g_cancellable_new ();
   gulong handler = cancellable != NULL
-    ? g_cancellable_connect (cancellable, G_CALLBACK (g_cancellable_cancel), loader.cancellable, NULL)
+    ? g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel_cb), loader.cancellable, NULL)
     : 0;
   loader.progress = progress;
   loader.progress_data = progress_data;
