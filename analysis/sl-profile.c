@@ -530,6 +530,13 @@ assemble_threads (SlLoader *loader)
   loader->domains = NULL;
 }
 
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return (x > y) - (x < y);
+}
+
 static void
 assemble_processes (SlLoader *loader)
 {
@@ -545,7 +552,7 @@ assemble_processes (SlLoader *loader)
       g_array_append_val (pids, profile->streams[i].pid);
   g_hash_table_unref (seen);
 
-  g_array_sort (pids, (GCompareFunc) compare_gpus); /* first member is a guint32 too */
+  g_array_sort (pids, compare_u32);
   profile->n_processes = pids->len;
   profile->processes = g_new0 (SlProcess, MAX (pids->len, 1u));
   for (guint p = 0; p < pids->len; p++)
