@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-event-info.h: what the tooltip and the details pane say about an event
+ * (no GTK). */
+#pragma once
+
+#include "sl-timeline-model.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *label;             /* translated, e.g. "Duration" */
+  char *value;
+} SlEventField;
+
+/* The fields of @event in display order: (transfer full) array of
+ * SlEventField*, freed with g_ptr_array_unref.  Reads lazy kernel details
+ * (grid, block, registers) from the profile, so call it for one event at a
+ * time, on the main thread. */
+GPtrArray *sl_event_info_fields        (SlTimelineModel  *model,
+                                        const SlEventRef *event);
+/* Pango markup for a tooltip: the name in bold, then a few fields. */
+char      *sl_event_info_tooltip       (SlTimelineModel  *model,
+                                        const SlEventRef *event);
+/* NVTX ranges open on @thread at time @t, outermost first: "train › step 3". */
+char      *sl_event_info_nvtx_path     (const SlTimelineModel *model,
+                                        guint32                thread,
+                                        gint64                 t);
+/* Bytes with a binary unit: "1.5 MiB". */
+char      *sl_format_bytes             (guint64 bytes);
+
+G_END_DECLS

@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-timeline-model.c: rows, colours and level-of-detail pyramids. */
+#include "sl-timeline-model.h"
+#include "sl-timeline-colors.h"
+#include "sl-categories.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+static gint64
+segment_max_dur (const SlSpans *spans, guint first, guint count)
+{
+  guint32 m = 0;
+
+  for (guint i = first; i < first + count; i++)
+    if (spans->dur[i] != SL_LONG_DUR && spans->dur[i] > m)
+      m = spans->dur[i];
+  gint64 max = m;
+  for (guint k = 0; k < spans->n_long; k++)
+    if (spans->long_index[k] >= first && spans->long_index[k] < first + count)
+      max = MAX (max, spans->long_dur[k]);
+  return max;
+}
+
+static void
+add_segment (SlTimelineRow *row, SlEventKind kind, const SlSpans *spans,
+             guint first, guint count, guint32 owner)
+{
+  SlSegment *seg;
+
+  if (count == 0)
+    return;
+  g_assert (row->n_segs < G_N_ELEMENTS (row->segs));
+  seg = &row->segs[row->n_segs++];
+  seg->kind = kind;
+  seg->spans = spans;
+  seg->first = first;
+  seg->count = count;
+  seg->owner = owner;
+  seg->max_dur = segment_max_dur (spans, first, count);
+  row->n_events += count;
+}
+
+static SlTimelineRow *
+push_row (GArray *rows, SlRowKind kind, guint8 level, guint32 index, guint32 parent)
+{
+  SlTimelineRow row = { 0 };
+
+  row.kind = kind;
+  row.level = level;
+  row.index = index;
+  row.parent = parent;
+  g_array_append_val (rows, row);
+  return &g_array_index (rows, SlTimelineRow, rows->len - 1);
+}
+
+static gboolean
+thread_has_events (const SlThread *thread)
+{
+  return thread->api_count > 0 || thread->nvtx.spans.n > 0 ||
+         thread->nvtx_startend.spans.n > 0 || thread->marks.n > 0;
+}
+
+static void
+build_rows (SlTimelineModel *self, GArray *rows)
+{
+  SlProfile *p = self->profile;
+
+  for (guint g = 0; g < p->n_gpus; g++)
+    {
+      const SlGpu *gpu = &p->gpus[g];
+      guint32 group;
+
+      if (gpu->n_streams == 0)
+        continue;
+      group = rows->len;
+      push_row (rows, SL_ROW_GPU, 0, g, SL_NONE);
+      for (guint k = 0; k < gpu->n_streams; k++)
+        {
+          guint32 s = gpu->streams[k];
+          SlStream *stream = &p->streams[s];
+          SlTimelineRow *row = push_row (rows, SL_ROW_STREAM, 1, s, group);
+
+          add_segment (row, SL_EVENT_KERNEL, &stream->kernels.spans, 0, stream->kernels.spans.n, s);
+          add_segment (row, SL_EVENT_MEMCPY, &stream->memcpy.spans, 0, stream->memcpy.spans.n, s);
+          add_segment (row, SL_EVENT_MEMSET, &stream->memset.spans, 0, stream->memset.spans.n, s);
+        }
+    }
+
+  for (guint pi = 0; pi < p->n_processes; pi++)
+    {
+      const SlProcess *process = &p->processes[pi];
+      guint32 group = SL_NONE;
+
+      for (guint k = 0; k < process->n_threads; k++)
+        {
+          guint32 t = process->threads[k];
+          SlThread *thread = &p->threads[t];
+          guint32 tgroup;
+
+          if (!thread_has_events (thread))
+            continue;
+          if (group == SL_NONE)
+            {
+              group = rows->len;
+              push_row (rows, SL_ROW_PROCESS, 0, pi, SL_NONE);
+            }
+          tgroup = rows->len;
+          push_row (rows, SL_ROW_THREAD, 1, t, group);
+          if (thread->api_count > 0)
+            add_segment (push_row (rows, SL_ROW_API, 2, t, tgroup), SL_EVENT_API,
+                         &p->api.spans, thread->api_first, thread->api_count, t);
+          for (guint d = 0; d < thread->nvtx.n_depths; d++)
+            {
+              guint first = thread->nvtx.depth_first[d];
+              guint last = thread->nvtx.depth_first[d + 1];
+              SlTimelineRow *row;
+
+              if (last <= first)
+                continue;
+              row = push_row (rows, SL_ROW_NVTX, 2, t, tgroup);
+              row->depth = d;
+              add_segment (row, SL_EVENT_NVTX, &thread->nvtx.spans, first, last - first, t);
+            }
+          if (thread->nvtx_startend.spans.n > 0)
+            add_segment (push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup), SL_EVENT_NVTX_STARTEND,
+                         &thread->nvtx_startend.spans, 0, thread->nvtx_startend.spans.n, t);
+          if (thread->marks.n > 0)
+            {
+              SlTimelineRow *row = push_row (rows, SL_ROW_MARKS, 2, t, tgroup);
+              row->n_events = thread->marks.n;
+            }
+        }
+    }
+}
+
+guint8
+sl_timeline_model_event_color (const SlTimelineModel *self,
+                               SlEventKind            kind,
+                               const SlSpans         *spans,
+                               guint32                owner,
+                               guint                  index)
+{
+  const SlProfile *p = self->profile;
+
+  switch (kind)
+    {
+    case SL_EVENT_KERNEL:
+      {
+        guint32 f = p->streams[owner].kernels.func[index];
+        return f < p->n_funcs ? self->func_color[f] : SL_COLOR_OTHER;
+      }
+    case SL_EVENT_MEMCPY:
+      return sl_timeline_colors_for_memcpy (p->streams[owner].memcpy.kind[index]);
+    case SL_EVENT_MEMSET:
+      return SL_COLOR_MEMSET;
+    case SL_EVENT_API:
+      {
+        guint32 name = p->api.name[index];
+        return name < self->n_api_color && self->api_color[name] ? self->api_color[name]
+                                                                  : SL_COLOR_API_OTHER;
+      }
+    case SL_EVENT_NVTX:
+      return sl_timeline_colors_for_nvtx (p->threads[owner].nvtx.color[index],
+                                          p->threads[owner].nvtx.name[index]);
+    case SL_EVENT_NVTX_STARTEND:
+      return sl_timeline_colors_for_nvtx (p->threads[owner].nvtx_startend.color[index],
+                                          p->threads[owner].nvtx_startend.name[index]);
+    case SL_EVENT_MARK:
+      return SL_COLOR_MARK;
+    case SL_EVENT_NONE:
+    default:
+      return SL_COLOR_NONE;
+    }
+}
+
+void
+_sl_lod_clear (SlLod *lod)
+{
+  for (guint l = 0; l < lod->n_levels; l++)
+    {
+      g_free (lod->cov[l]);
+      g_free (lod->color[l]);
+    }
+  g_clear_pointer (&lod->cov, g_free);
+  g_clear_pointer (&lod->color, g_free);
+  g_clear_pointer (&lod->n, g_free);
+  lod->n_levels = 0;
+}
+
+static inline void
+bucket_add (float *busy, float *best, guint8 *color, guint b, float ov, guint8 c)
+{
+  busy[b] += ov;
+  if (ov > best[b])
+    {
+      best[b] = ov;
+      color[b] = c;
+    }
+}
+
+void
+_sl_lod_build (SlLod                 *lod,
+               const SlTimelineModel *model,
+               const SlSegment       *segs,
+               guint                  n_segs,
+               gint64                 origin,
+               gint64                 end)
+{
+  guint n_events = 0;
+  guint shift = 0;
+  guint n0, levels;
+  gint64 span = MAX (end - origin, 1);
+  float *busy, *best;
+  float width;
+
+  memset (lod, 0, sizeof *lod);
+  for (guint k = 0; k < n_segs; k++)
+    n_events += segs[k].count;
+  if (n_events == 0)
+    return;
+
+  /* About one event per base bucket keeps the pyramid at ~2.7 bytes per event. */
+  while (((span - 1) >> shift) + 1 > (gint64) MAX (n_events, 64u))
+    shift++;
+  n0 = (guint) (((span - 1) >> shift) + 1);
+  for (levels = 1; ; levels++)
+    {
+      guint64 n = ((guint64) (span - 1) >> (shift + 2 * (levels - 1))) + 1;
+      if (n <= 1)
+        break;
+    }
+
+  lod->origin = origin;
+  lod->shift0 = shift;
+  lod->n_levels = levels;
+  lod->n = g_new0 (guint, levels);
+  lod->cov = g_new0 (guint8 *, levels);
+  lod->color = g_new0 (guint8 *, levels);
+  lod->n[0] = n0;
+  lod->cov[0] = g_malloc0 (n0);
+  lod->color[0] = g_malloc0 (n0);
+
+  busy = g_new0 (float, n0);
+  best = g_new0 (float, n0);
+  width = (float) ((gint64) 1 << shift);
+
+  for (guint k = 0; k < n_segs; k++)
+    {
+      const SlSegment *seg = &segs[k];
+      const SlSpans *spans = seg->spans;
+
+      for (guint i = seg->first; i < seg->first + seg->count; i++)
+        {
+          gint64 s = spans->start[i] - origin;
+          gint64 e = s + sl_spans_dur (spans, i);
+          guint8 c = sl_timeline_model_event_color (model, seg->kind, spans, seg->owner, i);
+          gint64 b0, b1;
+
+          if (s < 0)
+            s = 0;
+          if (e > span)
+            e = span;
+          if (e <= s)
+            {
+              /* instants and clipped events still show as a trace */
+              b0 = MIN (s, span - 1) >> shift;
+              bucket_add (busy, best, lod->color[0], (guint) b0, 1.0f, c);
+              continue;
+            }
+          b0 = s >> shift;
+          b1 = (e - 1) >> shift;
+          if (b0 == b1)
+            {
+              bucket_add (busy, best, lod->color[0], (guint) b0, (float) (e - s), c);
+              continue;
+            }
+          bucket_add (busy, best, lod->color[0], (guint) b0, (float) (((b0 + 1) << shift) - s), c);
+          for (gint64 b = b0 + 1; b < b1; b++)
+            bucket_add (busy, best, lod->color[0], (guint) b, width, c);
+          bucket_add (busy, best, lod->color[0], (guint) b1, (float) (e - (b1 << shift)), c);
+        }
+    }
+
+  for (guint b = 0; b < n0; b++)
+    {
+      if (busy[b] <= 0.0f)
+        continue;
+      if (busy[b] >= width)
+        lod->cov[0][b] = 255;
+      else
+        lod->cov[0][b] = (guint8) CLAMP ((int) (busy[b] * 255.0f / width + 0.5f), 1, 255);
+    }
+  g_free (busy);
+  g_free (best);
+
+  for (guint l = 1; l < levels; l++)
+    {
+      guint np = lod->n[l - 1];
+      guint n = (np + 3) / 4;
+      const guint8 *pc = lod->cov[l - 1];
+      const guint8 *pk = lod->color[l - 1];
+      guint8 *cov = g_malloc0 (n);
+      guint8 *col = g_malloc0 (n);
+
+      for (guint j = 0; j < n; j++)
+        {
+          guint sum = 0, bestc = 0;
+          guint8 c = 0;
+
+          for (guint q = 4 * j; q < MIN (4 * j + 4, np); q++)
+            {
+              sum += pc[q];
+              if (pc[q] > bestc)
+                {
+                  bestc = pc[q];
+                  c = pk[q];
+                }
+            }
+          cov[j] = (guint8) ((sum + 3) / 4);
+          col[j] = c;
+        }
+      lod->n[l] = n;
+      lod->cov[l] = cov;
+      lod->color[l] = col;
+    }
+}
+
+static void
+build_colors (SlTimelineModel *self)
+{
+  SlProfile *p = self->profile;
+
+  const SlCategories *rules = sl_categories_get_default ();
+  g_autofree guint16 *cats = sl_categories_classify_funcs (rules, p);
+  guint n_cats = sl_categories_get_n_categories (rules);
+  g_autofree guint8 *cat_color = g_new0 (guint8, n_cats + 1);
+
+  /* The same categories as the analyses, so colours agree in every view. */
+  for (guint c = 0; c < n_cats; c++)
+    cat_color[c] = sl_timeline_colors_for_category (sl_categories_get_name (rules, c));
+  self->func_color = g_new0 (guint8, MAX (p->n_funcs, 1));
+  for (guint f = 0; f < p->n_funcs; f++)
+    self->func_color[f] = cats && cats[f] < n_cats ? cat_color[cats[f]] : SL_COLOR_OTHER;
+
+  /* API names are few distinct strings; colour each once. */
+  self->n_api_color = sl_strings_count (p->strings);
+  self->api_color = g_new0 (guint8, MAX (self->n_api_color, 1));
+  for (guint i = 0; i < p->api.spans.n; i++)
+    {
+      guint32 name = p->api.name[i];
+      if (name < self->n_api_color && self->api_color[name] == 0)
+        self->api_color[name] = sl_timeline_colors_for_api (sl_strings_get (p->strings, name));
+    }
+}
+
+SlTimelineModel *
+sl_timeline_model_new (SlProfile    *profile,
+                       GCancellable *cancellable)
+{
+  g_autoptr(SlTimelineModel) self = NULL;
+  GArray *rows;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+
+  self = g_new0 (SlTimelineModel, 1);
+  self->ref_count = 1;
+  self->profile = sl_profile_ref (profile);
+  build_colors (self);
+
+  rows = g_array_new (FALSE, TRUE, sizeof (SlTimelineRow));
+  build_rows (self, rows);
+  self->n_rows = rows->len;
+  self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
+
+  for (guint r = 0; r < self->n_rows; r++)
+    {
+      SlTimelineRow *row = &self->rows[r];
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      for (guint k = 0; k < row->n_segs; k++)
+        {
+          const SlSpans *sp = row->segs[k].spans;
+          /* start + dur, plus the per-kind payload the row draws from */
+          self->event_bytes += (gsize) row->segs[k].count * (sizeof *sp->start + sizeof *sp->dur);
+        }
+      if (row->n_events < SL_LOD_MIN_EVENTS || row->n_segs == 0)
+        continue;
+      _sl_lod_build (&row->lod, self, row->segs, row->n_segs, profile->start_ns, profile->end_ns);
+      for (guint l = 0; l < row->lod.n_levels; l++)
+        self->lod_bytes += 2 * (gsize) row->lod.n[l];
+    }
+
+  return g_steal_pointer (&self);
+}
+
+SlTimelineModel *
+sl_timeline_model_ref (SlTimelineModel *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+sl_timeline_model_unref (SlTimelineModel *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  for (guint r = 0; r < self->n_rows; r++)
+    _sl_lod_clear (&self->rows[r].lod);
+  g_free (self->rows);
+  g_free (self->func_color);
+  g_free (self->api_color);
+  sl_profile_unref (self->profile);
+  g_free (self);
+}
+
+static const SlSpans *
+event_spans (const SlProfile *p, const SlEventRef *ev)
+{
+  switch (ev->kind)
+    {
+    case SL_EVENT_KERNEL:
+      return ev->owner < p->n_streams ? &p->streams[ev->owner].kernels.spans : NULL;
+    case SL_EVENT_MEMCPY:
+      return ev->owner < p->n_streams ? &p->streams[ev->owner].memcpy.spans : NULL;
+    case SL_EVENT_MEMSET:
+      return ev->owner < p->n_streams ? &p->streams[ev->owner].memset.spans : NULL;
+    case SL_EVENT_API:
+      return &p->api.spans;
+    case SL_EVENT_NVTX:
+      return ev->owner < p->n_threads ? &p->threads[ev->owner].nvtx.spans : NULL;
+    case SL_EVENT_NVTX_STARTEND:
+      return ev->owner < p->n_threads ? &p->threads[ev->owner].nvtx_startend.spans : NULL;
+    case SL_EVENT_MARK:
+    case SL_EVENT_NONE:
+    default:
+      return NULL;
+    }
+}
+
+gboolean
+sl_timeline_model_event_span (const SlTimelineModel *self,
+                              const SlEventRef      *ev,
+                              gint64                *start,
+                              gint64                *end)
+{
+  const SlProfile *p = self->profile;
+  const SlSpans *spans;
+
+  if (ev->kind == SL_EVENT_MARK)
+    {
+      if (ev->owner >= p->n_threads || ev->index >= p->threads[ev->owner].marks.n)
+        return FALSE;
+      *start = *end = p->threads[ev->owner].marks.time[ev->index];
+      return TRUE;
+    }
+  spans = event_spans (p, ev);
+  if (spans == NULL || ev->index >= spans->n)
+    return FALSE;
+  *start = spans->start[ev->index];
+  *end = sl_spans_end (spans, ev->index);
+  return TRUE;
+}
+
+const char *
+sl_timeline_model_event_name (const SlTimelineModel *self,
+                              const SlEventRef      *ev)
+{
+  const SlProfile *p = self->profile;
+  gint64 s, e;
+
+  if (!sl_timeline_model_event_span (self, ev, &s, &e))
+    return "";
+  switch (ev->kind)
+    {
+    case SL_EVENT_KERNEL:
+      return sl_profile_kernel_name (p, p->streams[ev->owner].kernels.func[ev->index], FALSE);
+    case SL_EVENT_MEMCPY:
+      return sl_memcpy_kind_name (p->streams[ev->owner].memcpy.kind[ev->index]);
+    case SL_EVENT_MEMSET:
+      return _("Memset");
+    case SL_EVENT_API:
+      return sl_strings_get (p->strings, p->api.name[ev->index]);
+    case SL_EVENT_NVTX:
+      return sl_strings_get (p->strings, p->threads[ev->owner].nvtx.name[ev->index]);
+    case SL_EVENT_NVTX_STARTEND:
+      return sl_strings_get (p->strings, p->threads[ev->owner].nvtx_startend.name[ev->index]);
+    case SL_EVENT_MARK:
+      return sl_strings_get (p->strings, p->threads[ev->owner].marks.name[ev->index]);
+    case SL_EVENT_NONE:
+    default:
+      return "";
+    }
+}
+
+guint
+sl_timeline_model_event_row (const SlTimelineModel *self,
+                             const SlEventRef      *ev)
+{
+  SlRowKind kind;
+  guint32 index = ev->owner;
+  guint depth = 0;
+
+  switch (ev->kind)
+    {
+    case SL_EVENT_KERNEL:
+    case SL_EVENT_MEMCPY:
+    case SL_EVENT_MEMSET:
+      kind = SL_ROW_STREAM;
+      break;
+    case SL_EVENT_API:
+      kind = SL_ROW_API;
+      index = sl_profile_api_thread (self->profile, ev->index);
+      break;
+    case SL_EVENT_NVTX:
+      kind = SL_ROW_NVTX;
+      if (ev->owner < self->profile->n_threads && ev->index < self->profile->threads[ev->owner].nvtx.spans.n)
+        depth = self->profile->threads[ev->owner].nvtx.depth[ev->index];
+      break;
+    case SL_EVENT_NVTX_STARTEND:
+      kind = SL_ROW_NVTX_STARTEND;
+      break;
+    case SL_EVENT_MARK:
+      kind = SL_ROW_MARKS;
+      break;
+    case SL_EVENT_NONE:
+    default:
+      return SL_NONE;
+    }
+  for (guint r = 0; r < self->n_rows; r++)
+    if (self->rows[r].kind == kind && self->rows[r].index == index &&
+        (kind != SL_ROW_NVTX || self->rows[r].depth == depth))
+      return r;
+  return SL_NONE;
+}
+
+static gboolean
+find_in_copies (const SlSpans *spans, const guint32 *api_of, guint32 api, gint64 from,
+                guint *out)
+{
+  /* GPU work starts after its launch, usually within milliseconds. */
+  guint i = sl_spans_lower_bound (spans, from);
+  guint limit = MIN (spans->n, i + 20000);
+
+  for (; i < limit; i++)
+    if (api_of[i] == api)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+sl_timeline_model_find_launched (const SlTimelineModel *self,
+                                 guint                  api,
+                                 SlEventRef            *out)
+{
+  const SlProfile *p = self->profile;
+  gint64 t, best = G_MAXINT64;
+  gboolean found = FALSE;
+
+  if (api >= p->api.spans.n)
+    return FALSE;
+  t = p->api.spans.start[api];
+  for (guint s = 0; s < p->n_streams; s++)
+    {
+      const SlStream *st = &p->streams[s];
+      struct { SlEventKind kind; const SlSpans *spans; const guint32 *api; } arrays[] = {
+        { SL_EVENT_KERNEL, &st->kernels.spans, st->kernels.api },
+        { SL_EVENT_MEMCPY, &st->memcpy.spans, st->memcpy.api },
+        { SL_EVENT_MEMSET, &st->memset.spans, st->memset.api },
+      };
+
+      for (guint k = 0; k < G_N_ELEMENTS (arrays); k++)
+        {
+          guint i;
+
+          if (arrays[k].spans->n == 0 || arrays[k].api == NULL)
+            continue;
+          if (find_in_copies (arrays[k].spans, arrays[k].api, api, t, &i) &&
+              arrays[k].spans->start[i] < best)
+            {
+              best = arrays[k].spans->start[i];
+              out->kind = arrays[k].kind;
+              out->owner = s;
+              out->index = i;
+              found = TRUE;
+            }
+        }
+    }
+  return found;
+}

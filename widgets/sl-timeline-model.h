@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-timeline-model.h: what the timeline draws from, built once per profile.
+ *
+ * The rows (GPU groups with their streams, processes with their threads and
+ * the threads' API, NVTX and mark tracks), the colour of every kernel
+ * function, and a level-of-detail pyramid per large track.  Building it walks
+ * every event once, so do it in the loading worker; afterwards it is
+ * immutable and may be read from any thread.  Plain C, no GTK. */
+#pragma once
+
+#include "sl-profile.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SL_EVENT_NONE,
+  SL_EVENT_KERNEL,
+  SL_EVENT_MEMCPY,
+  SL_EVENT_MEMSET,
+  SL_EVENT_API,           /* index is global into profile->api */
+  SL_EVENT_NVTX,          /* push/pop range: index into thread->nvtx */
+  SL_EVENT_NVTX_STARTEND, /* index into thread->nvtx_startend */
+  SL_EVENT_MARK,          /* index into thread->marks */
+} SlEventKind;
+
+/* One event of the profile, wherever it lives. */
+typedef struct {
+  SlEventKind kind;
+  guint32     owner;      /* stream index for GPU operations, thread index otherwise */
+  guint       index;
+} SlEventRef;
+
+typedef enum {
+  SL_ROW_GPU,             /* group: index = gpu */
+  SL_ROW_PROCESS,         /* group: index = process */
+  SL_ROW_THREAD,          /* group: index = thread */
+  SL_ROW_STREAM,          /* track: index = stream */
+  SL_ROW_API,             /* track: index = thread */
+  SL_ROW_NVTX,            /* track: index = thread, depth */
+  SL_ROW_NVTX_STARTEND,   /* track: index = thread */
+  SL_ROW_MARKS,           /* track: index = thread */
+} SlRowKind;
+
+/* A contiguous slice of one span array drawn on a track. */
+typedef struct {
+  SlEventKind    kind;
+  const SlSpans *spans;
+  guint          first;
+  guint          count;
+  guint32        owner;
+  gint64         max_dur;   /* longest event of the slice, bounds culling */
+} SlSegment;
+
+/* Level-of-detail pyramid: level l has buckets of 2^(shift0 + 2l) ns starting
+ * at origin; each bucket holds the busy fraction (0..255, never 0 when
+ * anything ran in it) and the palette index of its dominant event. */
+typedef struct {
+  guint    n_levels;
+  guint    shift0;
+  gint64   origin;
+  guint   *n;
+  guint8 **cov;
+  guint8 **color;
+} SlLod;
+
+typedef struct {
+  SlRowKind kind;
+  guint8    level;        /* indentation: 0 group, 1 sub-group or track, 2 track */
+  guint16   depth;        /* NVTX nesting depth */
+  guint32   index;        /* gpu, process, thread or stream index */
+  guint32   parent;       /* row index of the enclosing group, SL_NONE at top */
+  guint32   n_events;     /* events drawn on a track (0 for groups) */
+  guint     n_segs;
+  SlSegment segs[3];
+  SlLod     lod;          /* n_levels == 0: always drawn from the events */
+} SlTimelineRow;
+
+typedef struct _SlTimelineModel SlTimelineModel;
+
+struct _SlTimelineModel {
+  SlProfile     *profile;
+  guint          n_rows;
+  SlTimelineRow *rows;
+  guint8        *func_color;   /* palette index per kernel function */
+  guint8        *api_color;    /* palette index per string id used as API name, 0 unused */
+  guint          n_api_color;
+  gsize          lod_bytes;    /* memory of all pyramids */
+  gsize          event_bytes;  /* memory of the event arrays drawn */
+  /*< private >*/
+  gint           ref_count;
+};
+
+/* Tracks with fewer events than this are always drawn from the events. */
+#define SL_LOD_MIN_EVENTS 4096
+
+/* (transfer full): builds rows, colours and pyramids.  Thread-safe; may be
+ * cancelled (returns NULL then). */
+SlTimelineModel *sl_timeline_model_new      (SlProfile    *profile,
+                                             GCancellable *cancellable);
+SlTimelineModel *sl_timeline_model_ref      (SlTimelineModel *model);
+void             sl_timeline_model_unref    (SlTimelineModel *model);
+
+/* Palette index of one event. */
+guint8           sl_timeline_model_event_color (const SlTimelineModel *model,
+                                                SlEventKind            kind,
+                                                const SlSpans         *spans,
+                                                guint32                owner,
+                                                guint                  index);
+/* Start and end (ns) of an event; FALSE for SL_EVENT_NONE or a bad index. */
+gboolean         sl_timeline_model_event_span  (const SlTimelineModel *model,
+                                                const SlEventRef      *event,
+                                                gint64                *start,
+                                                gint64                *end);
+/* Display name of an event (never NULL). */
+const char      *sl_timeline_model_event_name  (const SlTimelineModel *model,
+                                                const SlEventRef      *event);
+/* Row index that shows @event, SL_NONE if none. */
+guint            sl_timeline_model_event_row   (const SlTimelineModel *model,
+                                                const SlEventRef      *event);
+/* First GPU operation launched by API call @api (global index): FALSE if none. */
+gboolean         sl_timeline_model_find_launched (const SlTimelineModel *model,
+                                                  guint                  api,
+                                                  SlEventRef            *out);
+/* Builds the pyramid of one set of segments (exposed for tests). */
+void             _sl_lod_build                 (SlLod                 *lod,
+                                                const SlTimelineModel *model,
+                                                const SlSegment       *segs,
+                                                guint                  n_segs,
+                                                gint64                 origin,
+                                                gint64                 end);
+void             _sl_lod_clear                 (SlLod *lod);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineModel, sl_timeline_model_unref)
+
+G_END_DECLS

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-timeline-render.h: draws the timeline into a cairo image surface.
+ *
+ * Needs only cairo and the model, no GTK, so the benchmark renders frames
+ * exactly as the widget does.  Boxes and merged columns are written straight
+ * into the surface's pixels one scanline per row; cairo draws only text and
+ * a few outlines, so a frame costs about the same at any zoom. */
+#pragma once
+
+#include <cairo.h>
+
+#include "sl-timeline-layout.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double   scale;          /* device pixels per logical pixel */
+  gboolean dark;
+  guint32  bg;             /* 0xRRGGBB */
+  guint32  fg;
+  guint32  fg_dim;
+  guint32  header_bg;
+  guint32  group_bg;
+  guint32  grid;
+  guint32  accent;
+} SlTimelineStyle;
+
+typedef struct {
+  guint n_rows;            /* rows drawn */
+  guint n_boxes;           /* whole events written as boxes */
+  guint n_columns;         /* merged columns written */
+  guint n_labels;          /* text runs shown */
+  guint n_cairo;           /* cairo drawing calls (fills, strokes, glyph runs) */
+  guint n_visited;         /* events and pyramid buckets read */
+} SlRenderStats;
+
+typedef struct _SlTimelineRenderer SlTimelineRenderer;
+
+/* Default light or dark colours for @scale. */
+void                sl_timeline_style_init       (SlTimelineStyle *style,
+                                                  gboolean         dark,
+                                                  double           scale);
+
+SlTimelineRenderer *sl_timeline_renderer_new     (void);
+void                sl_timeline_renderer_free    (SlTimelineRenderer *renderer);
+
+/* Draws minimap, ruler, row headers and rows of @layout into @image, an
+ * ARGB32 image surface of layout->width x layout->height pixels.  @stats
+ * may be NULL. */
+void                sl_timeline_renderer_draw    (SlTimelineRenderer    *renderer,
+                                                  SlTimelineLayout      *layout,
+                                                  const SlTimelineStyle *style,
+                                                  cairo_surface_t       *image,
+                                                  SlRenderStats         *stats);
+
+/* Header text of a row ("GPU 0 · NVIDIA H100", "Stream 7", "CUDA API"). */
+char               *sl_timeline_row_title        (const SlTimelineModel *model,
+                                                  guint                  row);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineRenderer, sl_timeline_renderer_free)
+
+G_END_DECLS

@@ -1,0 +1,1068 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-timeline.c: the timeline widget.
+ *
+ * The frame itself is drawn by sl-timeline-render.c into an image surface
+ * that becomes a texture; it is redrawn only when the view changes.  Hover,
+ * selection and the API-to-GPU link are cheap render nodes on top. */
+#include "sl-timeline.h"
+#include "sl-timeline-render.h"
+#include "sl-event-info.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+struct _SlTimeline {
+  GtkWidget           parent_instance;
+
+  SlTimelineModel    *model;
+  SlTimelineLayout   *layout;
+  SlTimelineRenderer *renderer;
+  cairo_surface_t    *surface;
+  GdkTexture         *texture;
+  gboolean            dirty;
+  double              last_frame_ms;
+  gboolean            relative_time;
+
+  GtkWidget          *vscrollbar;
+  GtkAdjustment      *vadjustment;
+  gboolean            syncing_adjustment;
+
+  /* pointer, widget coordinates */
+  double              pointer_x, pointer_y;
+  gboolean            pointer_inside;
+
+  SlEventRef          hover;
+  SlEventRef          selected;
+  SlEventRef          linked;     /* the other end of the API/GPU link */
+  SlEventRef          tooltip_event;
+  char               *tooltip_markup;
+
+  /* dragging */
+  enum { DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MINIMAP } drag_mode;
+  double              drag_x, drag_y;
+  double              drag_t0, drag_scroll;
+  double              drag_dist;
+  /* pinch */
+  double              pinch_px_ns, pinch_anchor_t, pinch_x;
+};
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_RELATIVE_TIME,
+  N_PROPS
+};
+
+enum {
+  EVENT_SELECTED,
+  VIEW_CHANGED,
+  RANGE_CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SlTimeline, sl_timeline, GTK_TYPE_WIDGET)
+
+static double
+widget_scale (SlTimeline *self)
+{
+  return gtk_widget_get_scale_factor (GTK_WIDGET (self));
+}
+
+static int
+drawing_width (SlTimeline *self)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int sw = 0;
+
+  if (self->vscrollbar && gtk_widget_get_visible (self->vscrollbar))
+    gtk_widget_measure (self->vscrollbar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &sw, NULL, NULL);
+  return MAX (w - sw, 1);
+}
+
+static void
+sync_adjustment (SlTimeline *self)
+{
+  double s = widget_scale (self);
+  SlTimelineLayout *l = self->layout;
+
+  if (l == NULL)
+    return;
+  self->syncing_adjustment = TRUE;
+  gtk_adjustment_configure (self->vadjustment, l->scroll_y / s, 0,
+                            sl_timeline_layout_content_height (l) / s,
+                            l->row_height / s, sl_timeline_layout_body_height (l) / s,
+                            sl_timeline_layout_body_height (l) / s);
+  self->syncing_adjustment = FALSE;
+}
+
+/* The view (range, rows or size) changed: the frame must be drawn again. */
+static void
+invalidate (SlTimeline *self)
+{
+  self->dirty = TRUE;
+  sync_adjustment (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VIEW_CHANGED], 0);
+}
+
+static void
+adjustment_value_changed_cb (SlTimeline    *self,
+                             GtkAdjustment *adj)
+{
+  if (self->syncing_adjustment || self->layout == NULL)
+    return;
+  sl_timeline_layout_scroll_to (self->layout, gtk_adjustment_get_value (adj) * widget_scale (self));
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[VIEW_CHANGED], 0);
+}
+
+static void
+ensure_layout_size (SlTimeline *self)
+{
+  double s = widget_scale (self);
+  int w = (int) (drawing_width (self) * s);
+  int h = (int) (gtk_widget_get_height (GTK_WIDGET (self)) * s);
+
+  if (self->layout == NULL)
+    return;
+  if (self->layout->scale != s)
+    {
+      sl_timeline_layout_set_scale (self->layout, s);
+      self->dirty = TRUE;
+    }
+  if (self->layout->width != w || self->layout->height != h || !self->layout->sized)
+    {
+      sl_timeline_layout_set_size (self->layout, w, h);
+      self->dirty = TRUE;
+      sync_adjustment (self);
+    }
+}
+
+static gboolean
+is_dark (SlTimeline *self)
+{
+  GdkRGBA fg;
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+static void
+render_frame (SlTimeline *self)
+{
+  SlTimelineLayout *l = self->layout;
+  SlTimelineStyle style;
+  g_autoptr(GBytes) bytes = NULL;
+  gint64 begin = g_get_monotonic_time ();
+
+  if (self->surface == NULL ||
+      cairo_image_surface_get_width (self->surface) != l->width ||
+      cairo_image_surface_get_height (self->surface) != l->height)
+    {
+      g_clear_pointer (&self->surface, cairo_surface_destroy);
+      self->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, l->width, l->height);
+    }
+  sl_timeline_style_init (&style, is_dark (self), l->scale);
+  sl_timeline_renderer_draw (self->renderer, l, &style, self->surface, NULL);
+  cairo_surface_flush (self->surface);
+  bytes = g_bytes_new (cairo_image_surface_get_data (self->surface),
+                       (gsize) cairo_image_surface_get_stride (self->surface) * l->height);
+  g_clear_object (&self->texture);
+  self->texture = gdk_memory_texture_new (l->width, l->height, GDK_MEMORY_DEFAULT, bytes,
+                                          cairo_image_surface_get_stride (self->surface));
+  self->dirty = FALSE;
+  self->last_frame_ms = (g_get_monotonic_time () - begin) / 1000.0;
+}
+
+static void
+append_outline (GtkSnapshot *snapshot, const graphene_rect_t *r, const GdkRGBA *color, float w)
+{
+  GskRoundedRect rr;
+  float widths[4] = { w, w, w, w };
+  GdkRGBA colors[4] = { *color, *color, *color, *color };
+
+  gsk_rounded_rect_init_from_rect (&rr, r, 0);
+  gtk_snapshot_append_border (snapshot, &rr, widths, colors);
+}
+
+static gboolean
+event_widget_rect (SlTimeline *self, const SlEventRef *ev, graphene_rect_t *out)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  double x0, x1;
+  int y, h, by;
+
+  if (ev->kind == SL_EVENT_NONE || !sl_timeline_layout_event_rect (l, ev, &x0, &x1, &y, &h))
+    return FALSE;
+  by = sl_timeline_layout_body_y (l);
+  if (y + h <= by || y >= l->height)
+    return FALSE;
+  x0 = MAX (x0, l->header_width - 2 * s);
+  x1 = MIN (x1, l->width + 2 * s);
+  if (x1 - x0 < 2 * s)
+    {
+      double c = (x0 + x1) / 2;
+      x0 = c - s;
+      x1 = c + s;
+    }
+  if (x1 < l->header_width - 2 * s || x0 > l->width)
+    return FALSE;
+  graphene_rect_init (out, x0 / s, y / s, (x1 - x0) / s, h / s);
+  return TRUE;
+}
+
+static void
+snapshot_link (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color)
+{
+  graphene_rect_t a, b;
+  const SlEventRef *api, *gpu;
+  float xa, xb, ya, yb, ym;
+
+  if (self->linked.kind == SL_EVENT_NONE)
+    return;
+  api = self->selected.kind == SL_EVENT_API ? &self->selected : &self->linked;
+  gpu = self->selected.kind == SL_EVENT_API ? &self->linked : &self->selected;
+  if (!event_widget_rect (self, api, &a) || !event_widget_rect (self, gpu, &b))
+    return;
+  /* an elbow from the API call to the GPU operation: three thin boxes */
+  xa = a.origin.x + MIN (a.size.width / 2, 3);
+  xb = b.origin.x + MIN (b.size.width / 2, 3);
+  if (a.origin.y > b.origin.y)
+    {
+      ya = a.origin.y;
+      yb = b.origin.y + b.size.height;
+    }
+  else
+    {
+      ya = a.origin.y + a.size.height;
+      yb = b.origin.y;
+    }
+  ym = (ya + yb) / 2;
+  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xa - 1, MIN (ya, ym), 2, fabsf (ym - ya)));
+  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (MIN (xa, xb) - 1, ym - 1, fabsf (xb - xa) + 2, 2));
+  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xb - 1, MIN (ym, yb), 2, fabsf (yb - ym)));
+}
+
+static void
+sl_timeline_snapshot (GtkWidget   *widget,
+                      GtkSnapshot *snapshot)
+{
+  SlTimeline *self = SL_TIMELINE (widget);
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  int w = drawing_width (self), h = gtk_widget_get_height (widget);
+  GdkRGBA accent = { 0.11f, 0.44f, 0.85f, 1 };
+  GdkRGBA hover = { 0.5f, 0.5f, 0.5f, 0.9f };
+
+  if (l == NULL)
+    return;
+  ensure_layout_size (self);
+  if (self->dirty || self->texture == NULL)
+    render_frame (self);
+  gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, w, h));
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (l->header_width / s, l->minimap_height / s,
+                                                         w - l->header_width / s, h));
+  if (is_dark (self))
+    {
+      accent = (GdkRGBA) { 0.47f, 0.68f, 0.93f, 1 };
+      hover = (GdkRGBA) { 0.9f, 0.9f, 0.9f, 0.8f };
+    }
+
+  if (l->has_range)
+    {
+      double x0 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_start)) / s;
+      double x1 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_end)) / s;
+      GdkRGBA fill = accent;
+      g_autofree char *dur = sl_format_duration (l->range_end - l->range_start);
+      PangoLayout *pl;
+      int tw, th;
+
+      fill.alpha = 0.18f;
+      x0 = MAX (x0, l->header_width / s - 1);
+      x1 = MIN (x1, w + 1);
+      if (x1 > x0)
+        {
+          gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, l->minimap_height / s, x1 - x0, h));
+          gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x0, l->minimap_height / s, 1, h));
+          gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x1 - 1, l->minimap_height / s, 1, h));
+        }
+      pl = gtk_widget_create_pango_layout (widget, dur);
+      pango_layout_get_pixel_size (pl, &tw, &th);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX ((x0 + x1) / 2 - tw / 2.0, l->header_width / s + 2),
+                                                              l->minimap_height / s + 2));
+      gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (-4, -1, tw + 8, th + 2));
+      gtk_snapshot_append_layout (snapshot, pl, &(GdkRGBA) { 1, 1, 1, 1 });
+      gtk_snapshot_restore (snapshot);
+      g_object_unref (pl);
+    }
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (l->header_width / s, sl_timeline_layout_body_y (l) / s,
+                                                         w - l->header_width / s, h));
+  {
+    graphene_rect_t r;
+
+    if (self->hover.kind != SL_EVENT_NONE && event_widget_rect (self, &self->hover, &r))
+      append_outline (snapshot, &r, &hover, 1);
+    snapshot_link (self, snapshot, &accent);
+    if (event_widget_rect (self, &self->linked, &r))
+      append_outline (snapshot, &r, &accent, 2);
+    if (event_widget_rect (self, &self->selected, &r))
+      append_outline (snapshot, &r, &accent, 2);
+  }
+  gtk_snapshot_pop (snapshot);
+  gtk_snapshot_pop (snapshot);
+
+  gtk_widget_snapshot_child (widget, self->vscrollbar, snapshot);
+}
+
+static void
+sl_timeline_measure (GtkWidget      *widget,
+                     GtkOrientation  orientation,
+                     int             for_size,
+                     int            *minimum,
+                     int            *natural,
+                     int            *minimum_baseline,
+                     int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 320 : 160;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 1000 : 600;
+}
+
+static void
+sl_timeline_size_allocate (GtkWidget *widget,
+                           int        width,
+                           int        height,
+                           int        baseline)
+{
+  SlTimeline *self = SL_TIMELINE (widget);
+  int sw = 0, top = 0;
+
+  gtk_widget_measure (self->vscrollbar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &sw, NULL, NULL);
+  if (self->layout)
+    top = sl_timeline_layout_body_y (self->layout) / widget_scale (self);
+  gtk_widget_size_allocate (self->vscrollbar,
+                            &(GtkAllocation) { width - sw, top, sw, MAX (height - top, 1) }, -1);
+  ensure_layout_size (self);
+}
+
+/* ---- interaction -------------------------------------------------------- */
+
+static double
+body_x (SlTimeline *self, double widget_x)
+{
+  return widget_x * widget_scale (self) - self->layout->header_width;
+}
+
+static double
+zoom_anchor (SlTimeline *self)
+{
+  if (self->pointer_inside && self->pointer_x * widget_scale (self) >= self->layout->header_width)
+    return body_x (self, self->pointer_x);
+  return sl_timeline_layout_body_width (self->layout) / 2.0;
+}
+
+static void
+update_link (SlTimeline *self)
+{
+  const SlProfile *p;
+
+  self->linked.kind = SL_EVENT_NONE;
+  if (self->model == NULL)
+    return;
+  p = self->model->profile;
+  switch (self->selected.kind)
+    {
+    case SL_EVENT_KERNEL:
+    case SL_EVENT_MEMCPY:
+    case SL_EVENT_MEMSET:
+      {
+        const SlStream *st = &p->streams[self->selected.owner];
+        const guint32 *api = self->selected.kind == SL_EVENT_KERNEL ? st->kernels.api
+                             : self->selected.kind == SL_EVENT_MEMCPY ? st->memcpy.api : st->memset.api;
+        guint32 a = api ? api[self->selected.index] : SL_NONE;
+
+        if (a != SL_NONE && a < p->api.spans.n)
+          {
+            self->linked.kind = SL_EVENT_API;
+            self->linked.owner = sl_profile_api_thread (p, a);
+            self->linked.index = a;
+          }
+      }
+      break;
+    case SL_EVENT_API:
+      sl_timeline_model_find_launched (self->model, self->selected.index, &self->linked);
+      break;
+    case SL_EVENT_NVTX:
+    case SL_EVENT_NVTX_STARTEND:
+    case SL_EVENT_MARK:
+    case SL_EVENT_NONE:
+    default:
+      break;
+    }
+}
+
+void
+sl_timeline_select (SlTimeline       *self,
+                    const SlEventRef *event)
+{
+  SlEventRef none = { SL_EVENT_NONE, 0, 0 };
+
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  if (event == NULL)
+    event = &none;
+  if (memcmp (event, &self->selected, sizeof *event) == 0)
+    return;
+  self->selected = *event;
+  update_link (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[EVENT_SELECTED], 0);
+}
+
+static void
+set_range (SlTimeline *self, gboolean has, double a, double b)
+{
+  SlTimelineLayout *l = self->layout;
+
+  l->has_range = has;
+  l->range_start = (gint64) floor (MIN (a, b));
+  l->range_end = (gint64) ceil (MAX (a, b));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGE_CHANGED], 0);
+}
+
+static gboolean
+scroll_cb (SlTimeline               *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  SlTimelineLayout *l = self->layout;
+  GdkModifierType state;
+  gboolean wheel;
+  double s = widget_scale (self);
+
+  if (l == NULL)
+    return FALSE;
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
+
+  if (state & GDK_CONTROL_MASK)
+    {
+      double factor = wheel ? pow (1.25, dy) : exp (dy * 0.01);
+      sl_timeline_layout_zoom_at (l, zoom_anchor (self), factor);
+    }
+  else if (state & GDK_SHIFT_MASK)
+    sl_timeline_layout_pan (l, (dx + dy) * (wheel ? 80 * s : s));
+  else
+    {
+      if (dx != 0)
+        sl_timeline_layout_pan (l, dx * (wheel ? 80 * s : s));
+      if (dy != 0)
+        sl_timeline_layout_scroll_to (l, l->scroll_y + dy * (wheel ? 3 * l->row_height : s));
+    }
+  invalidate (self);
+  return TRUE;
+}
+
+static void
+motion_cb (SlTimeline               *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *controller)
+{
+  SlEventRef ev = { SL_EVENT_NONE, 0, 0 };
+  double s = widget_scale (self);
+
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->pointer_inside = TRUE;
+  if (self->layout == NULL || self->drag_mode != DRAG_NONE)
+    return;
+  sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev);
+  if (memcmp (&ev, &self->hover, sizeof ev) != 0)
+    {
+      self->hover = ev;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+leave_cb (SlTimeline               *self,
+          GtkEventControllerMotion *controller)
+{
+  self->pointer_inside = FALSE;
+  if (self->hover.kind != SL_EVENT_NONE)
+    {
+      self->hover.kind = SL_EVENT_NONE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+drag_begin_cb (SlTimeline     *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  GdkModifierType state;
+
+  self->drag_mode = DRAG_NONE;
+  self->drag_dist = 0;
+  if (l == NULL)
+    return;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  self->drag_x = x;
+  self->drag_y = y;
+  self->drag_t0 = l->t0;
+  self->drag_scroll = l->scroll_y;
+  if (x * s < l->header_width)
+    return;
+  if (y * s < l->minimap_height)
+    {
+      self->drag_mode = DRAG_MINIMAP;
+      sl_timeline_layout_center_on (l, sl_timeline_layout_overview_time (l, body_x (self, x)));
+      invalidate (self);
+    }
+  else if (y * s < sl_timeline_layout_body_y (l) || (state & GDK_SHIFT_MASK))
+    self->drag_mode = DRAG_SELECT;
+  else
+    self->drag_mode = DRAG_PAN;
+}
+
+static void
+drag_update_cb (SlTimeline     *self,
+                double          ox,
+                double          oy,
+                GtkGestureDrag *gesture)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+
+  self->drag_dist = MAX (self->drag_dist, hypot (ox, oy));
+  switch (self->drag_mode)
+    {
+    case DRAG_PAN:
+      sl_timeline_layout_set_view (l, self->drag_t0 - ox * s * l->px_ns, l->px_ns);
+      sl_timeline_layout_scroll_to (l, self->drag_scroll - oy * s);
+      invalidate (self);
+      break;
+    case DRAG_SELECT:
+      if (fabs (ox) >= 2)
+        set_range (self, TRUE, sl_timeline_layout_x_to_time (l, body_x (self, self->drag_x)),
+                   sl_timeline_layout_x_to_time (l, body_x (self, self->drag_x + ox)));
+      break;
+    case DRAG_MINIMAP:
+      sl_timeline_layout_center_on (l, sl_timeline_layout_overview_time (l, body_x (self, self->drag_x + ox)));
+      invalidate (self);
+      break;
+    case DRAG_NONE:
+    default:
+      break;
+    }
+}
+
+static void
+drag_end_cb (SlTimeline     *self,
+             double          ox,
+             double          oy,
+             GtkGestureDrag *gesture)
+{
+  self->drag_mode = DRAG_NONE;
+}
+
+static void
+click_pressed_cb (SlTimeline      *self,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  GtkGestureClick *gesture)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  SlEventRef ev;
+
+  if (l == NULL || n_press != 2)
+    return;
+  if (sl_timeline_layout_hit_test (l, x * s, y * s, &ev))
+    {
+      gint64 a, b;
+      sl_timeline_model_event_span (self->model, &ev, &a, &b);
+      sl_timeline_layout_zoom_to (l, a, b, 0.1);
+      invalidate (self);
+    }
+}
+
+static void
+click_released_cb (SlTimeline      *self,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   GtkGestureClick *gesture)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  SlEventRef ev;
+  guint row;
+
+  if (l == NULL || n_press != 1 || self->drag_dist > 4)
+    return;
+  row = sl_timeline_layout_row_at (l, y * s);
+  if (x * s < l->header_width)
+    {
+      if (row != SL_NONE && sl_timeline_layout_is_group (l, row))
+        {
+          sl_timeline_layout_set_collapsed (l, row, !sl_timeline_layout_get_collapsed (l, row));
+          invalidate (self);
+        }
+      return;
+    }
+  if (y * s < sl_timeline_layout_body_y (l))
+    return;
+  if (sl_timeline_layout_hit_test (l, x * s, y * s, &ev))
+    sl_timeline_select (self, &ev);
+  else
+    sl_timeline_select (self, NULL);
+}
+
+static void
+zoom_begin_cb (SlTimeline     *self,
+               GdkEventSequence *sequence,
+               GtkGestureZoom *gesture)
+{
+  double cx, cy;
+
+  if (self->layout == NULL)
+    return;
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    cx = self->pointer_x;
+  self->pinch_x = body_x (self, cx);
+  self->pinch_px_ns = self->layout->px_ns;
+  self->pinch_anchor_t = sl_timeline_layout_x_to_time (self->layout, self->pinch_x);
+}
+
+static void
+zoom_scale_changed_cb (SlTimeline     *self,
+                       double          scale,
+                       GtkGestureZoom *gesture)
+{
+  SlTimelineLayout *l = self->layout;
+  double px_ns;
+
+  if (l == NULL || scale <= 0)
+    return;
+  px_ns = self->pinch_px_ns / scale;
+  sl_timeline_layout_set_view (l, self->pinch_anchor_t - self->pinch_x * px_ns, px_ns);
+  invalidate (self);
+}
+
+static gboolean
+sl_timeline_query_tooltip (GtkWidget  *widget,
+                           int         x,
+                           int         y,
+                           gboolean    keyboard,
+                           GtkTooltip *tooltip)
+{
+  SlTimeline *self = SL_TIMELINE (widget);
+  double s = widget_scale (self);
+  SlEventRef ev;
+
+  if (self->layout == NULL || keyboard || self->drag_mode != DRAG_NONE)
+    return FALSE;
+  if (!sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev))
+    return FALSE;
+  if (self->tooltip_markup == NULL || memcmp (&ev, &self->tooltip_event, sizeof ev) != 0)
+    {
+      g_free (self->tooltip_markup);
+      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev);
+      self->tooltip_event = ev;
+    }
+  gtk_tooltip_set_markup (tooltip, self->tooltip_markup);
+  return TRUE;
+}
+
+/* ---- actions -------------------------------------------------------------- */
+
+static void
+action_cb (GtkWidget  *widget,
+           const char *name,
+           GVariant   *param)
+{
+  SlTimeline *self = SL_TIMELINE (widget);
+  SlTimelineLayout *l = self->layout;
+  int bw;
+
+  if (l == NULL)
+    return;
+  bw = sl_timeline_layout_body_width (l);
+  if (g_str_equal (name, "timeline.zoom-in"))
+    sl_timeline_layout_zoom_at (l, zoom_anchor (self), 1 / 1.5);
+  else if (g_str_equal (name, "timeline.zoom-out"))
+    sl_timeline_layout_zoom_at (l, zoom_anchor (self), 1.5);
+  else if (g_str_equal (name, "timeline.pan-left"))
+    sl_timeline_layout_pan (l, -bw * 0.15);
+  else if (g_str_equal (name, "timeline.pan-right"))
+    sl_timeline_layout_pan (l, bw * 0.15);
+  else if (g_str_equal (name, "timeline.scroll-up"))
+    sl_timeline_layout_scroll_to (l, l->scroll_y - 3 * l->row_height);
+  else if (g_str_equal (name, "timeline.scroll-down"))
+    sl_timeline_layout_scroll_to (l, l->scroll_y + 3 * l->row_height);
+  else if (g_str_equal (name, "timeline.fit"))
+    sl_timeline_layout_fit_all (l);
+  else if (g_str_equal (name, "timeline.zoom-to-selection"))
+    {
+      gint64 a, b;
+      if (l->has_range)
+        sl_timeline_layout_zoom_to (l, l->range_start, l->range_end, 0);
+      else if (self->selected.kind != SL_EVENT_NONE &&
+               sl_timeline_model_event_span (self->model, &self->selected, &a, &b))
+        sl_timeline_layout_zoom_to (l, a, b, 0.1);
+      else
+        return;
+    }
+  else if (g_str_equal (name, "timeline.clear-selection"))
+    {
+      if (l->has_range)
+        set_range (self, FALSE, 0, 0);
+      sl_timeline_select (self, NULL);
+      return;
+    }
+  else if (g_str_equal (name, "timeline.toggle-relative-time"))
+    {
+      sl_timeline_set_relative_time (self, !self->relative_time);
+      return;
+    }
+  invalidate (self);
+}
+
+/* ---- GObject -------------------------------------------------------------- */
+
+static void
+sl_timeline_css_changed (GtkWidget         *widget,
+                         GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (sl_timeline_parent_class)->css_changed (widget, change);
+  SL_TIMELINE (widget)->dirty = TRUE;
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+scale_factor_cb (SlTimeline *self)
+{
+  self->dirty = TRUE;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+}
+
+static void
+sl_timeline_dispose (GObject *object)
+{
+  SlTimeline *self = SL_TIMELINE (object);
+
+  g_clear_pointer (&self->vscrollbar, gtk_widget_unparent);
+  g_clear_object (&self->vadjustment);
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->surface, cairo_surface_destroy);
+  g_clear_pointer (&self->renderer, sl_timeline_renderer_free);
+  g_clear_pointer (&self->layout, sl_timeline_layout_free);
+  g_clear_pointer (&self->model, sl_timeline_model_unref);
+  g_clear_pointer (&self->tooltip_markup, g_free);
+  G_OBJECT_CLASS (sl_timeline_parent_class)->dispose (object);
+}
+
+static void
+sl_timeline_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  SlTimeline *self = SL_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_pointer (value, self->model);
+      break;
+    case PROP_RELATIVE_TIME:
+      g_value_set_boolean (value, self->relative_time);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_timeline_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  SlTimeline *self = SL_TIMELINE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      sl_timeline_set_model (self, g_value_get_pointer (value));
+      break;
+    case PROP_RELATIVE_TIME:
+      sl_timeline_set_relative_time (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+add_key (GtkWidgetClass *klass, guint key, GdkModifierType mods, const char *action)
+{
+  gtk_widget_class_add_binding_action (klass, key, mods, action, NULL);
+}
+
+static void
+sl_timeline_class_init (SlTimelineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char * const actions[] = {
+    "timeline.zoom-in", "timeline.zoom-out", "timeline.pan-left", "timeline.pan-right",
+    "timeline.scroll-up", "timeline.scroll-down", "timeline.fit", "timeline.zoom-to-selection",
+    "timeline.clear-selection", "timeline.toggle-relative-time",
+  };
+
+  object_class->dispose = sl_timeline_dispose;
+  object_class->get_property = sl_timeline_get_property;
+  object_class->set_property = sl_timeline_set_property;
+  widget_class->snapshot = sl_timeline_snapshot;
+  widget_class->measure = sl_timeline_measure;
+  widget_class->size_allocate = sl_timeline_size_allocate;
+  widget_class->query_tooltip = sl_timeline_query_tooltip;
+  widget_class->css_changed = sl_timeline_css_changed;
+
+  /* a plain pointer: the model is a refcounted C struct, not a GObject */
+  properties[PROP_MODEL] =
+    g_param_spec_pointer ("model", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RELATIVE_TIME] =
+    g_param_spec_boolean ("relative-time", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[EVENT_SELECTED] = g_signal_new ("event-selected", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[RANGE_CHANGED] = g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i], NULL, action_cb);
+
+  add_key (widget_class, GDK_KEY_w, 0, "timeline.zoom-in");
+  add_key (widget_class, GDK_KEY_s, 0, "timeline.zoom-out");
+  add_key (widget_class, GDK_KEY_a, 0, "timeline.pan-left");
+  add_key (widget_class, GDK_KEY_d, 0, "timeline.pan-right");
+  add_key (widget_class, GDK_KEY_Left, 0, "timeline.pan-left");
+  add_key (widget_class, GDK_KEY_Right, 0, "timeline.pan-right");
+  add_key (widget_class, GDK_KEY_Up, 0, "timeline.scroll-up");
+  add_key (widget_class, GDK_KEY_Down, 0, "timeline.scroll-down");
+  add_key (widget_class, GDK_KEY_Home, 0, "timeline.fit");
+  add_key (widget_class, GDK_KEY_z, 0, "timeline.zoom-to-selection");
+  add_key (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection");
+  add_key (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in");
+  add_key (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in");
+  add_key (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out");
+  add_key (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.fit");
+
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+sl_timeline_init (SlTimeline *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->relative_time = TRUE;
+  self->renderer = sl_timeline_renderer_new ();
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
+  g_signal_connect_object (self->vadjustment, "value-changed",
+                           G_CALLBACK (adjustment_value_changed_cb), self, G_CONNECT_SWAPPED);
+  self->vscrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadjustment);
+  gtk_widget_set_parent (self->vscrollbar, GTK_WIDGET (self));
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (controller, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (controller, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (controller, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
+  g_signal_connect_swapped (gesture, "released", G_CALLBACK (click_released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect_swapped (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
+  g_signal_connect_swapped (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  g_signal_connect (self, "notify::scale-factor", G_CALLBACK (scale_factor_cb), NULL);
+}
+
+GtkWidget *
+sl_timeline_new (void)
+{
+  return g_object_new (SL_TYPE_TIMELINE, NULL);
+}
+
+void
+sl_timeline_set_model (SlTimeline      *self,
+                       SlTimelineModel *model)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+
+  if (self->model == model)
+    return;
+  g_clear_pointer (&self->layout, sl_timeline_layout_free);
+  g_clear_pointer (&self->model, sl_timeline_model_unref);
+  memset (&self->selected, 0, sizeof self->selected);
+  memset (&self->hover, 0, sizeof self->hover);
+  memset (&self->linked, 0, sizeof self->linked);
+  g_clear_pointer (&self->tooltip_markup, g_free);
+  if (model)
+    {
+      self->model = sl_timeline_model_ref (model);
+      self->layout = sl_timeline_layout_new (model);
+      self->layout->relative_time = self->relative_time;
+      /* a profile with hundreds of threads starts with its processes folded */
+      if (model->n_rows > 200)
+        for (guint r = 0; r < model->n_rows; r++)
+          if (model->rows[r].kind == SL_ROW_PROCESS)
+            sl_timeline_layout_set_collapsed (self->layout, r, TRUE);
+    }
+  self->dirty = TRUE;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+  g_signal_emit (self, signals[EVENT_SELECTED], 0);
+}
+
+SlTimelineModel *
+sl_timeline_get_model (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
+  return self->model;
+}
+
+SlTimelineLayout *
+sl_timeline_get_layout (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
+  if (self->layout)
+    ensure_layout_size (self);
+  return self->layout;
+}
+
+gboolean
+sl_timeline_get_selected (SlTimeline *self,
+                          SlEventRef *out)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), FALSE);
+  *out = self->selected;
+  return self->selected.kind != SL_EVENT_NONE;
+}
+
+gboolean
+sl_timeline_get_range (SlTimeline *self,
+                       gint64     *start,
+                       gint64     *end)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), FALSE);
+  if (self->layout == NULL || !self->layout->has_range)
+    return FALSE;
+  *start = self->layout->range_start;
+  *end = self->layout->range_end;
+  return TRUE;
+}
+
+void
+sl_timeline_get_view (SlTimeline *self,
+                      double     *start,
+                      double     *end)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  *start = *end = 0;
+  if (self->layout == NULL)
+    return;
+  ensure_layout_size (self);
+  *start = self->layout->t0;
+  *end = self->layout->t0 + self->layout->px_ns * sl_timeline_layout_body_width (self->layout);
+}
+
+void
+sl_timeline_set_view (SlTimeline *self,
+                      double      start,
+                      double      end)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  if (self->layout == NULL)
+    return;
+  ensure_layout_size (self);
+  sl_timeline_layout_zoom_to (self->layout, start, end, 0);
+  invalidate (self);
+}
+
+gboolean
+sl_timeline_get_relative_time (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), TRUE);
+  return self->relative_time;
+}
+
+void
+sl_timeline_set_relative_time (SlTimeline *self,
+                               gboolean    relative)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  relative = !!relative;
+  if (self->relative_time == relative)
+    return;
+  self->relative_time = relative;
+  if (self->layout)
+    {
+      self->layout->relative_time = relative;
+      invalidate (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELATIVE_TIME]);
+}
+
+double
+sl_timeline_get_last_frame_ms (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), 0);
+  return self->last_frame_ms;
+}
