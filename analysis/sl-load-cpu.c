@@ -106,7 +106,8 @@ load_api (SlLoader *loader, sqlite3 *db, GError **error)
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      if (G_UNLIKELY (end < start || sqlite3_column_type (stmt, 1) == SQLITE_NULL || end - start < 0))
+      gint64 dur;
+      if (G_UNLIKELY (sqlite3_column_type (stmt, 1) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
@@ -127,7 +128,7 @@ load_api (SlLoader *loader, sqlite3 *db, GError **error)
           b->api.corr = g_renew (guint32, b->api.corr, b->api_cap);
         }
       guint i = b->api.spans.n;
-      _sl_spans_append (&b->api.spans, start, end - start);
+      _sl_spans_append (&b->api.spans, start, dur);
       b->api.name[i] = name;
       b->api.corr[i] = (guint32) sqlite3_column_int64 (stmt, 3);
     }
@@ -256,6 +257,11 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
           sl_id_map_insert (&loader->thread_name_override, tid, name);
           break;
         case NVTX_MARK:
+          if (G_UNLIKELY (start < -SL_MAX_ABS_TIME || start > SL_MAX_ABS_TIME))
+            {
+              g_atomic_int_inc (&loader->skipped_bad_time);
+              break;
+            }
           {
             SlThreadBuilder *b = thread_builder (loader, tid);
             append_mark (&b->marks, &b->marks_cap, start, name, color, domain);
@@ -268,7 +274,8 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
               g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
               break;
             }
-          if (G_UNLIKELY (end < start || end - start < 0))
+          gint64 dur;
+          if (G_UNLIKELY (!_sl_duration (start, end, &dur)))
             {
               g_atomic_int_inc (&loader->skipped_bad_time);
               break;
@@ -276,9 +283,9 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
           {
             SlThreadBuilder *b = thread_builder (loader, tid);
             if (type == NVTX_PUSHPOP)
-              append_range (&b->nvtx, &b->nvtx_cap, start, end - start, name, color, domain);
+              append_range (&b->nvtx, &b->nvtx_cap, start, dur, name, color, domain);
             else
-              append_range (&b->startend, &b->startend_cap, start, end - start, name, color, domain);
+              append_range (&b->startend, &b->startend_cap, start, dur, name, color, domain);
           }
           break;
         default:

@@ -173,8 +173,8 @@ load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      if (G_UNLIKELY (end < start || sqlite3_column_type (stmt, 2) == SQLITE_NULL ||
-                      end - start < 0 /* overflow on absurd values */))
+      gint64 dur;
+      if (G_UNLIKELY (sqlite3_column_type (stmt, 2) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
@@ -191,7 +191,7 @@ load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
       reserve_kernels (b);
       SlKernels *k = &b->stream.kernels;
       guint i = k->spans.n;
-      _sl_spans_append (&k->spans, start, end - start);
+      _sl_spans_append (&k->spans, start, dur);
       k->func[i] = func;
       k->corr[i] = corr;
       k->rowid[i] = rowid >= 0 && rowid < G_MAXUINT32 ? (guint32) rowid : SL_NONE;
@@ -237,7 +237,8 @@ load_copies (SlLoader *loader, sqlite3 *db, SlCopyType type, GError **error)
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      if (G_UNLIKELY (end < start || sqlite3_column_type (stmt, 1) == SQLITE_NULL || end - start < 0))
+      gint64 dur;
+      if (G_UNLIKELY (sqlite3_column_type (stmt, 1) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
@@ -247,7 +248,7 @@ load_copies (SlLoader *loader, sqlite3 *db, SlCopyType type, GError **error)
       guint *cap = type == SL_COPY_MEMCPY ? &b->memcpy_cap : &b->memset_cap;
       reserve_copies (c, cap);
       guint i = c->spans.n;
-      _sl_spans_append (&c->spans, start, end - start);
+      _sl_spans_append (&c->spans, start, dur);
       c->kind[i] = kind >= 0 && kind < 255 ? (guint8) kind : 0;
       c->bytes[i] = bytes > 0 ? (guint64) bytes : 0;
       c->corr[i] = (guint32) sqlite3_column_int64 (stmt, 6);
@@ -287,7 +288,8 @@ load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      if (G_UNLIKELY (end < start || sqlite3_column_type (stmt, 1) == SQLITE_NULL || end - start < 0))
+      gint64 dur;
+      if (G_UNLIKELY (sqlite3_column_type (stmt, 1) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
@@ -303,7 +305,7 @@ load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
           s->corr = g_renew (guint32, s->corr, loader->sync_cap);
         }
       guint i = s->spans.n;
-      _sl_spans_append (&s->spans, start, end - start);
+      _sl_spans_append (&s->spans, start, dur);
       s->device[i] = (guint32) sqlite3_column_int64 (stmt, 2);
       /* UINT32_MAX already means "not applicable" in the file. */
       s->stream[i] = stream >= 0 && stream <= G_MAXUINT32 ? (guint32) stream : SL_NONE;

@@ -99,6 +99,21 @@ SlProfile  *_sl_profile_new           (const char *path);
 gboolean    _sl_is_nsys_rep_path      (const char *path);
 char       *_sl_nsys_rep_convert      (const char *path, GCancellable *cancellable, GError **error);
 
+/* Timestamps beyond ±2^62 ns (146 years) can only be damage; rejecting
+ * them keeps every later difference of two times within gint64. */
+#define SL_MAX_ABS_TIME (G_GINT64_CONSTANT (1) << 62)
+
+/* The duration of [start, end]; FALSE when end is before start or either
+ * time is absurd. */
+static inline gboolean
+_sl_duration (gint64 start, gint64 end, gint64 *dur)
+{
+  if (end < start || start < -SL_MAX_ABS_TIME || end > SL_MAX_ABS_TIME)
+    return FALSE;
+  *dur = end - start;
+  return TRUE;
+}
+
 static inline guint32
 _sl_pid_of (guint64 global_id)
 {

@@ -280,7 +280,8 @@ _sl_loader_estimate_rows (SlLoader *loader, sqlite3 *db, const char *table)
   if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
     rows = sqlite3_column_int64 (stmt, 0);
   sqlite3_finalize (stmt);
-  return MAX (rows, 0);
+  /* rowids can be anything in a damaged file; keep the sum finite. */
+  return CLAMP (rows, 0, G_GINT64_CONSTANT (1) << 40);
 }
 
 /* ---- schema ------------------------------------------------------------- */
