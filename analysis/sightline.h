@@ -3,4 +3,16 @@
 #pragma once
 
 #include "sl-profile.h"
+#include "sl-filter.h"
+#include "sl-stats.h"
+#include "sl-intervals.h"
+#include "sl-attribution.h"
 #include "sl-categories.h"
+#include "sl-kernel-summary.h"
+#include "sl-api-summary.h"
+#include "sl-nvtx-summary.h"
+#include "sl-memcpy-summary.h"
+#include "sl-gaps.h"
+#include "sl-overlap.h"
+#include "sl-nccl.h"
+#include "sl-iterations.h"

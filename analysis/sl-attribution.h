@@ -25,6 +25,7 @@ G_BEGIN_DECLS
 #define SL_NO_GPU_END   G_MININT64
 
 typedef struct {
+  guint    n_threads;
   guint    n_ranges;        /* push/pop ranges over all threads */
   guint   *range_base;      /* n_threads + 1 */
   guint32 *api_range;       /* per API call: innermost enclosing push/pop range (global id) or SL_NONE */

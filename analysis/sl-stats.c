@@ -246,3 +246,35 @@ sl_stats_add_json_members (JsonBuilder *b, const SlStats *s, gint64 grand_total)
   json_builder_set_member_name (b, "time_pct");
   json_builder_add_double_value (b, sl_percent (s->total, grand_total));
 }
+
+void
+sl_name_keys_init (SlNameKeys *keys, guint n_string_ids)
+{
+  /* One spare slot at the end stands for SL_NONE ("no name"). */
+  keys->n_ids = n_string_ids + 1;
+  keys->key_of = g_new (guint32, keys->n_ids);
+  memset (keys->key_of, 0xff, keys->n_ids * sizeof (guint32));
+  keys->ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+void
+sl_name_keys_clear (SlNameKeys *keys)
+{
+  g_clear_pointer (&keys->key_of, g_free);
+  g_clear_pointer (&keys->ids, g_array_unref);
+  keys->n_ids = 0;
+}
+
+void
+sl_json_add_string (JsonBuilder *b, const char *value)
+{
+  if (value == NULL)
+    json_builder_add_null_value (b);
+  else if (g_utf8_validate (value, -1, NULL))
+    json_builder_add_string_value (b, value);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (value, -1);
+      json_builder_add_string_value (b, valid);
+    }
+}

@@ -67,6 +67,33 @@ sl_stats_table_put (SlStatsTable *table, guint key, gint64 value)
   table->values[table->fill[key]++] = value;
 }
 
+/* Dense keys for string ids: the first distinct id seen gets key 0, and so on.
+ * A direct array over the string table, so a lookup is one load. */
+typedef struct {
+  guint32 *key_of;         /* per string id, G_MAXUINT32 when unseen */
+  guint    n_ids;
+  GArray  *ids;            /* guint32: the string id of each key */
+} SlNameKeys;
+
+void   sl_name_keys_init            (SlNameKeys *keys, guint n_string_ids);
+void   sl_name_keys_clear           (SlNameKeys *keys);
+
+static inline guint
+sl_name_keys_get (SlNameKeys *keys, guint32 id)
+{
+  guint32 k;
+
+  if (G_UNLIKELY (id >= keys->n_ids))
+    id = keys->n_ids - 1;      /* the spare slot: SL_NONE and out-of-table ids */
+  k = keys->key_of[id];
+  if (G_UNLIKELY (k == G_MAXUINT32))
+    {
+      k = keys->key_of[id] = keys->ids->len;
+      g_array_append_val (keys->ids, id);
+    }
+  return k;
+}
+
 /* The k-th smallest (0-based) of v[0, n); reorders v. */
 gint64 sl_select_nth                (gint64 *v, gsize n, gsize k);
 
@@ -80,5 +107,7 @@ gint64 sl_round_ns                  (double value);
  * "stddev_ns" and "time_pct" (share of @grand_total) to an open object. */
 void   sl_stats_add_json_members    (JsonBuilder *builder, const SlStats *stats, gint64 grand_total);
 double sl_percent                   (gint64 part, gint64 whole);
+/* Adds a string value, repairing invalid UTF-8 (profile strings are untrusted). */
+void   sl_json_add_string           (JsonBuilder *builder, const char *value);
 
 G_END_DECLS

@@ -10,6 +10,9 @@
 static const SlCliCommand commands[] = {
   { "info", sl_cli_info, N_("Summary of a profile: GPUs, processes, event counts") },
   /* Analysis commands (issue 3) go here. */
+  { "kernels", sl_cli_kernels, N_("GPU time per kernel name") },
+  { "api", sl_cli_api, N_("CPU time per CUDA API function") },
+  { "nvtx", sl_cli_nvtx, N_("CPU time and GPU projection per NVTX range name") },
 };
 
 static void

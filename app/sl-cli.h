@@ -40,4 +40,9 @@ char      *sl_cli_format_duration (gint64 ns);
 
 int sl_cli_info (int argc, char **argv);
 
+/* Analysis commands (issue 3), app/sl-cli-<command>.c. */
+int sl_cli_kernels    (int argc, char **argv);
+int sl_cli_api        (int argc, char **argv);
+int sl_cli_nvtx       (int argc, char **argv);
+
 G_END_DECLS

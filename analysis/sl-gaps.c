@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-gaps.c: GPU busy / idle time per device and its longest idle gaps. */
+#include "sl-gaps.h"
+#include "sl-attribution.h"
+#include "sl-intervals.h"
+#include "sl-stats.h"
+
+#include <string.h>
+
+enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET };
+
+char *
+sl_gpu_op_name (const SlProfile *profile, guint32 stream, guint type, guint index)
+{
+  const SlStream *s = &profile->streams[stream];
+
+  switch (type)
+    {
+    case OP_KERNEL:
+      return g_strdup (sl_profile_kernel_name (profile, s->kernels.func[index], FALSE));
+    case OP_MEMCPY:
+      return g_strdup_printf ("[memcpy %s]", sl_memcpy_kind_name (s->memcpy.kind[index]));
+    default:
+      return g_strdup ("[memset]");
+    }
+}
+
+typedef struct {
+  gint64 start, end;
+  guint  before_tag, before_index;
+  guint  after_tag, after_index;
+} GapCandidate;
+
+/* Longer first; among equals, earlier first. */
+static inline gboolean
+gap_better (const GapCandidate *a, const GapCandidate *b)
+{
+  gint64 da = a->end - a->start, db = b->end - b->start;
+  return da > db || (da == db && a->start < b->start);
+}
+
+/* A bounded min-heap (worst candidate on top) keeps the @top best gaps. */
+static void
+keep_gap (GArray *heap, guint top, const GapCandidate *c)
+{
+  GapCandidate *h;
+  guint i;
+
+  if (top == 0)
+    return;
+  if (heap->len < top)
+    {
+      g_array_append_val (heap, *c);
+      h = (GapCandidate *) heap->data;
+      for (i = heap->len - 1; i > 0 && gap_better (&h[(i - 1) / 2], &h[i]); i = (i - 1) / 2)
+        {
+          GapCandidate t = h[i];
+          h[i] = h[(i - 1) / 2];
+          h[(i - 1) / 2] = t;
+        }
+      return;
+    }
+  h = (GapCandidate *) heap->data;
+  if (!gap_better (c, &h[0]))
+    return;
+  h[0] = *c;
+  for (i = 0;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, worst = i;
+      if (l < heap->len && gap_better (&h[worst], &h[l]))
+        worst = l;
+      if (r < heap->len && gap_better (&h[worst], &h[r]))
+        worst = r;
+      if (worst == i)
+        break;
+      GapCandidate t = h[i];
+      h[i] = h[worst];
+      h[worst] = t;
+      i = worst;
+    }
+}
+
+static int
+compare_candidates (gconstpointer a, gconstpointer b)
+{
+  return gap_better (a, b) ? -1 : gap_better (b, a) ? 1 : 0;
+}
+
+static int
+compare_cpu (gconstpointer a, gconstpointer b)
+{
+  const SlGapCpu *x = a, *y = b;
+  if (x->overlap_ns != y->overlap_ns)
+    return x->overlap_ns > y->overlap_ns ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+/* API calls of process @pid overlapping [gs, ge), summed per name, top 3. */
+static void
+describe_cpu (const SlProfile *profile, const SlAttribution *attr, guint32 pid,
+              gint64 gs, gint64 ge, SlGap *gap)
+{
+  guint32 p = sl_profile_find_process (profile, pid);
+  g_autoptr(GHashTable) per_name = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SlGapCpu));
+  const SlSpans *spans = &profile->api.spans;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (p == SL_NONE)
+    return;
+  for (guint i = 0; i < profile->processes[p].n_threads; i++)
+    {
+      guint32 t = profile->processes[p].threads[i];
+      const SlThread *thread = &profile->threads[t];
+      guint lo = thread->api_first, hi = thread->api_first + thread->api_count;
+      guint a = sl_spans_lower_bound_in (spans, lo, hi, ge);
+      gint64 reach = gs - attr->api_max_dur[t];
+
+      /* Calls starting before ge; the longest call bounds how far back one
+       * can still reach into the gap. */
+      while (a > lo && spans->start[a - 1] >= reach)
+        {
+          gint64 s, e, overlap;
+          a--;
+          s = MAX (spans->start[a], gs);
+          e = MIN (sl_spans_end (spans, a), ge);
+          overlap = e - s;
+          if (overlap > 0)
+            {
+              gpointer name = GUINT_TO_POINTER (profile->api.name[a]);
+              gint64 *sum = g_hash_table_lookup (per_name, name);
+              if (sum == NULL)
+                {
+                  sum = g_new0 (gint64, 1);
+                  g_hash_table_insert (per_name, name, sum);
+                }
+              *sum += overlap;
+            }
+        }
+    }
+
+  g_hash_table_iter_init (&iter, per_name);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      SlGapCpu row = { (char *) sl_strings_get (profile->strings, GPOINTER_TO_UINT (key)),
+                       *(gint64 *) value };
+      g_array_append_val (rows, row);
+      g_free (value);
+    }
+  g_array_sort (rows, compare_cpu);
+  gap->n_cpu = MIN (rows->len, 3);
+  for (guint i = 0; i < gap->n_cpu; i++)
+    {
+      gap->cpu[i].name = g_strdup (g_array_index (rows, SlGapCpu, i).name);
+      gap->cpu[i].overlap_ns = g_array_index (rows, SlGapCpu, i).overlap_ns;
+    }
+}
+
+static gboolean
+device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
+             const SlGpu *gpu, gint64 min_gap, guint top, SlGapsDevice *out)
+{
+  g_autoptr(GArray) heap = g_array_new (FALSE, FALSE, sizeof (GapCandidate));
+  SlMerge merge;
+  SlUnion u;
+  guint tag, index, end_tag = 0, end_index = 0;
+  const SlSpans *spans;
+  gboolean any = FALSE;
+
+  out->device = gpu->device;
+  sl_merge_init (&merge);
+  for (guint i = 0; i < gpu->n_streams; i++)
+    {
+      guint32 s = gpu->streams[i];
+      const SlStream *stream = &profile->streams[s];
+      const SlSpans *lists[3] = { &stream->kernels.spans, &stream->memcpy.spans, &stream->memset.spans };
+
+      if (!sl_filter_match_stream (filter, stream))
+        continue;
+      for (guint type = 0; type < 3; type++)
+        {
+          guint first, last;
+          sl_filter_span_bounds (filter, lists[type], 0, lists[type]->n, &first, &last);
+          sl_merge_add (&merge, lists[type], first, last, s * 3 + type);
+        }
+    }
+  sl_merge_start (&merge);
+
+  sl_union_init (&u);
+  while (sl_merge_next (&merge, &tag, &spans, &index))
+    {
+      gint64 s = spans->start[index], e = sl_spans_end (spans, index);
+
+      if (!any)
+        {
+          out->first_start_ns = s;
+          out->last_end_ns = e;
+          any = TRUE;
+        }
+      if (e > out->last_end_ns)
+        out->last_end_ns = e;
+      if (u.open && s > u.cur_end)
+        {
+          gint64 d = s - u.cur_end;
+          if (d >= min_gap)
+            {
+              GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
+              out->n_gaps++;
+              out->gaps_total_ns += d;
+              keep_gap (heap, top, &c);
+            }
+        }
+      if (!u.open || s > u.cur_end || e > u.cur_end)
+        {
+          end_tag = tag;
+          end_index = index;
+        }
+      sl_union_add (&u, s, e);
+    }
+  sl_merge_clear (&merge);
+
+  out->busy_ns = sl_union_total (&u);
+  out->span_ns = any ? out->last_end_ns - out->first_start_ns : 0;
+  out->idle_ns = out->span_ns - out->busy_ns;
+  out->utilization_pct = sl_percent (out->busy_ns, out->span_ns);
+
+  g_array_sort (heap, compare_candidates);
+  out->n_top = heap->len;
+  out->gaps = g_new0 (SlGap, MAX (heap->len, 1));
+  for (guint i = 0; i < heap->len; i++)
+    {
+      const GapCandidate *c = &g_array_index (heap, GapCandidate, i);
+      SlGap *gap = &out->gaps[i];
+      guint32 before_stream = c->before_tag / 3, after_stream = c->after_tag / 3;
+
+      gap->start_ns = c->start;
+      gap->end_ns = c->end;
+      gap->dur_ns = c->end - c->start;
+      gap->before = sl_gpu_op_name (profile, before_stream, c->before_tag % 3, c->before_index);
+      gap->after = sl_gpu_op_name (profile, after_stream, c->after_tag % 3, c->after_index);
+      gap->pid = profile->streams[before_stream].pid;
+      describe_cpu (profile, attr, gap->pid, gap->start_ns, gap->end_ns, gap);
+    }
+  return any;
+}
+
+SlGaps *
+sl_gaps_compute (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top)
+{
+  SlGaps *self = g_new0 (SlGaps, 1);
+  const SlAttribution *attr = sl_attribution_get (profile);
+
+  if (min_gap_ns < 1)
+    min_gap_ns = 1;
+  self->devices = g_new0 (SlGapsDevice, MAX (profile->n_gpus, 1));
+  for (guint g = 0; g < profile->n_gpus; g++)
+    {
+      const SlGpu *gpu = &profile->gpus[g];
+      SlGapsDevice *dev = &self->devices[self->n_devices];
+      gboolean used = FALSE;
+
+      if (!sl_filter_match_device (filter, gpu->device))
+        continue;
+      for (guint i = 0; i < gpu->n_streams && !used; i++)
+        used = sl_filter_match_stream (filter, &profile->streams[gpu->streams[i]]);
+      if (!used)
+        continue;
+      if (!device_gaps (profile, attr, filter, gpu, min_gap_ns, top, dev))
+        {
+          /* nothing of this device inside the window */
+          g_free (dev->gaps);
+          memset (dev, 0, sizeof *dev);
+          continue;
+        }
+      self->n_devices++;
+    }
+  return self;
+}
+
+void
+sl_gaps_free (SlGaps *self)
+{
+  if (self == NULL)
+    return;
+  for (guint d = 0; d < self->n_devices; d++)
+    {
+      for (guint i = 0; i < self->devices[d].n_top; i++)
+        {
+          SlGap *gap = &self->devices[d].gaps[i];
+          g_free (gap->before);
+          g_free (gap->after);
+          for (guint c = 0; c < gap->n_cpu; c++)
+            g_free (gap->cpu[c].name);
+        }
+      g_free (self->devices[d].gaps);
+    }
+  g_free (self->devices);
+  g_free (self);
+}
+
+JsonNode *
+sl_gaps_to_json (const SlGaps *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint d = 0; d < self->n_devices; d++)
+    {
+      const SlGapsDevice *dev = &self->devices[d];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "device");
+      json_builder_add_int_value (b, dev->device);
+      json_builder_set_member_name (b, "span_ns");
+      json_builder_add_int_value (b, dev->span_ns);
+      json_builder_set_member_name (b, "busy_ns");
+      json_builder_add_int_value (b, dev->busy_ns);
+      json_builder_set_member_name (b, "idle_ns");
+      json_builder_add_int_value (b, dev->idle_ns);
+      json_builder_set_member_name (b, "utilization_pct");
+      json_builder_add_double_value (b, dev->utilization_pct);
+      json_builder_set_member_name (b, "gaps");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < dev->n_top; i++)
+        {
+          const SlGap *gap = &dev->gaps[i];
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "start_ns");
+          json_builder_add_int_value (b, gap->start_ns);
+          json_builder_set_member_name (b, "end_ns");
+          json_builder_add_int_value (b, gap->end_ns);
+          json_builder_set_member_name (b, "dur_ns");
+          json_builder_add_int_value (b, gap->dur_ns);
+          json_builder_set_member_name (b, "before");
+          sl_json_add_string (b, gap->before);
+          json_builder_set_member_name (b, "after");
+          sl_json_add_string (b, gap->after);
+          json_builder_set_member_name (b, "cpu");
+          json_builder_begin_array (b);
+          for (guint c = 0; c < gap->n_cpu; c++)
+            {
+              json_builder_begin_object (b);
+              json_builder_set_member_name (b, "name");
+              sl_json_add_string (b, gap->cpu[c].name);
+              json_builder_set_member_name (b, "overlap_ns");
+              json_builder_add_int_value (b, gap->cpu[c].overlap_ns);
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-intervals.h: walking several start-sorted event arrays as one (k-way
+ * merge) and measuring the union of intervals, the building blocks of the
+ * busy / idle / overlap analyses. */
+#pragma once
+
+#include <glib.h>
+#include "sl-profile.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const SlSpans *spans;
+  guint          pos;      /* next index */
+  guint          end;      /* one past the last index */
+  guint          tag;      /* caller's id of this source */
+} SlMergeSource;
+
+/* Events of all sources in start order (ties: lower source first). */
+typedef struct {
+  GArray  *sources;        /* SlMergeSource */
+  guint   *heap;           /* source indexes, min-heap on current start */
+  guint    heap_n;
+} SlMerge;
+
+void     sl_merge_init   (SlMerge *merge);
+void     sl_merge_clear  (SlMerge *merge);
+/* Adds spans[first, last) (sorted by start); empty slices are ignored. */
+void     sl_merge_add    (SlMerge *merge, const SlSpans *spans, guint first, guint last, guint tag);
+/* Call once after the last sl_merge_add(). */
+void     sl_merge_start  (SlMerge *merge);
+/* The next event: its source's tag, the spans and its index.  FALSE at the end. */
+gboolean sl_merge_next   (SlMerge *merge, guint *tag, const SlSpans **spans, guint *index);
+
+/* Union of intervals fed in start order. */
+typedef struct {
+  gboolean open;
+  gint64   cur_start;
+  gint64   cur_end;
+  gint64   busy;           /* length of the closed part of the union */
+  guint64  n_intervals;    /* disjoint intervals so far */
+} SlUnion;
+
+static inline void
+sl_union_init (SlUnion *u)
+{
+  u->open = FALSE;
+  u->cur_start = u->cur_end = 0;
+  u->busy = 0;
+  u->n_intervals = 0;
+}
+
+/* Returns TRUE when [s, e) starts a new disjoint interval (a gap before it,
+ * unless it is the first). */
+static inline gboolean
+sl_union_add (SlUnion *u, gint64 s, gint64 e)
+{
+  if (u->open && s <= u->cur_end)
+    {
+      if (e > u->cur_end)
+        u->cur_end = e;
+      return FALSE;
+    }
+  if (u->open)
+    u->busy += u->cur_end - u->cur_start;
+  u->open = TRUE;
+  u->cur_start = s;
+  u->cur_end = e;
+  u->n_intervals++;
+  return TRUE;
+}
+
+/* Total length including the still-open interval. */
+static inline gint64
+sl_union_total (const SlUnion *u)
+{
+  return u->busy + (u->open ? u->cur_end - u->cur_start : 0);
+}
+
+G_END_DECLS

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-iterations.h: training / inference steps ("sightline-cli iterations").
+ *
+ * With NVTX: the candidates are push/pop ranges at depth 0 of their thread,
+ * names normalised by replacing digit runs with '#' ("step 12" -> "step #"),
+ * occurring at least twice in a process; the name with the largest summed CPU
+ * duration wins (or the ranges whose name matches a given regex, outermost
+ * matches only).  An iteration's GPU work is every GPU operation of its
+ * process whose launching API call starts inside the range, whichever thread
+ * launched it.  Without such ranges, GPU activity of each process is split at
+ * its large idle gaps ("gpu-gaps"). */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "sl-profile.h"
+#include "sl-filter.h"
+#include "sl-stats.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SL_ITERATIONS_NVTX,
+  SL_ITERATIONS_GPU_GAPS,
+} SlIterationMethod;
+
+typedef struct {
+  guint    index;          /* from 0 within its process, by start */
+  guint32  pid;
+  char    *name;           /* the range's own name; NULL for gpu-gaps */
+  guint32  thread;         /* NVTX: thread index and local range index, else SL_NONE */
+  guint32  range;
+  gboolean has_cpu;        /* gpu-gaps: FALSE when no launching API call was found */
+  gint64   cpu_start_ns;
+  gint64   cpu_end_ns;
+  gboolean has_gpu;
+  gint64   gpu_start_ns;
+  gint64   gpu_end_ns;
+  guint64  kernels;
+  guint64  ops;            /* kernels + memcpy + memset */
+  gint64   gpu_busy_ns;    /* union of its GPU operations */
+  gint64   nccl_ns;        /* union of its NCCL kernels */
+  gint64   dur_ns;         /* NVTX: CPU duration; gpu-gaps: GPU span */
+} SlIteration;
+
+typedef struct {
+  SlIterationMethod method;
+  char             *name;          /* chosen normalised name or the regex; NULL for gpu-gaps */
+  gint64            gap_threshold_ns; /* gpu-gaps: gaps of at least this split iterations */
+  guint             n_iterations;
+  SlIteration      *iterations;    /* by pid, then index */
+  SlStats           summary;       /* of dur_ns */
+  guint             slowest;       /* position in iterations[], G_MAXUINT when none */
+} SlIterations;
+
+/* @name_regex (nullable) overrides the choice of name (a GRegex, unanchored).
+ * @min_gap_ns > 0 fixes the gpu-gaps split threshold, else it is found from
+ * the distribution of gaps.  Returns NULL with @error only for a bad regex. */
+SlIterations *sl_iterations_compute  (const SlProfile *profile, const SlFilter *filter,
+                                      const char *name_regex, gint64 min_gap_ns, GError **error);
+void          sl_iterations_free     (SlIterations *iterations);
+/* {"method": "nvtx"|"gpu-gaps", "name": str|null, "iterations": [{"index", "pid",
+ *  "name", "cpu_start_ns", "cpu_end_ns", "gpu_start_ns", "gpu_end_ns", "kernels",
+ *  "gpu_busy_ns", "nccl_ns"}], "summary": {"count", "mean_ns", "median_ns",
+ *  "min_ns", "max_ns", "stddev_ns", "slowest_index", "slowest_pid"}} */
+JsonNode     *sl_iterations_to_json  (const SlIterations *iterations);
+
+/* "step 12 / rank 3" -> "step # / rank #". (transfer full) */
+char         *sl_iterations_normalize_name (const char *name);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlIterations, sl_iterations_free)
+
+G_END_DECLS

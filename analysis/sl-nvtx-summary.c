@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-nvtx-summary.c: CPU time and GPU projection per NVTX range name. */
+#include "sl-nvtx-summary.h"
+#include "sl-attribution.h"
+
+#include <string.h>
+
+static int
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const SlNvtxRow *x = a, *y = b;
+
+  if (x->stats.total != y->stats.total)
+    return x->stats.total > y->stats.total ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+typedef struct {
+  const SlProfile *profile;
+  const SlFilter  *filter;
+  const gboolean  *thread_ok;
+  SlNameKeys       keys;
+  SlStatsTable     table;
+  gint64          *gpu_total;
+  guint64         *gpu_n;
+} Scan;
+
+enum { PASS_KEYS, PASS_STATS, PASS_VALUES };
+
+static void
+scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs, const gint64 *ge)
+{
+  const SlProfile *profile = sc->profile;
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlNvtxRanges *r = startend ? &profile->threads[t].nvtx_startend : &profile->threads[t].nvtx;
+
+      if (!sc->thread_ok[t] || r->spans.n == 0)
+        continue;
+      for (guint i = 0; i < r->spans.n; i++)
+        {
+          guint k;
+
+          if (!sl_filter_match_time (sc->filter, r->spans.start[i]))
+            continue;
+          k = sl_name_keys_get (&sc->keys, r->name[i]);
+          if (pass == PASS_KEYS)
+            continue;
+          if (pass == PASS_VALUES)
+            {
+              sl_stats_table_put (&sc->table, k, sl_spans_dur (&r->spans, i));
+              continue;
+            }
+          sl_stats_table_add (&sc->table, k, sl_spans_dur (&r->spans, i));
+          if (gs[base[t] + i] != SL_NO_GPU_START)
+            {
+              sc->gpu_total[k] += ge[base[t] + i] - gs[base[t] + i];
+              sc->gpu_n[k]++;
+            }
+        }
+    }
+}
+
+SlNvtxSummary *
+sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
+{
+  SlNvtxSummary *self = g_new0 (SlNvtxSummary, 1);
+  const SlAttribution *attr = sl_attribution_get (profile);
+  g_autofree gboolean *thread_ok = NULL;
+  g_autofree SlStats *stats = NULL;
+  gint64 *gs, *ge, *ses, *see;
+  gboolean owned;
+  guint n_keys;
+  Scan sc = { profile, filter, NULL, };
+
+  thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
+  for (guint t = 0; t < profile->n_threads; t++)
+    thread_ok[t] = sl_filter_match_thread (filter, profile, t);
+  sc.thread_ok = thread_ok;
+  sl_attribution_project (profile, filter, &gs, &ge, &ses, &see, &owned);
+
+  sl_name_keys_init (&sc.keys, sl_strings_count (profile->strings));
+  scan (&sc, FALSE, PASS_KEYS, NULL, NULL, NULL);
+  scan (&sc, TRUE, PASS_KEYS, NULL, NULL, NULL);
+  n_keys = sc.keys.ids->len;
+
+  sl_stats_table_init (&sc.table, n_keys);
+  sc.gpu_total = g_new0 (gint64, MAX (n_keys, 1));
+  sc.gpu_n = g_new0 (guint64, MAX (n_keys, 1));
+  scan (&sc, FALSE, PASS_STATS, attr->range_base, gs, ge);
+  scan (&sc, TRUE, PASS_STATS, attr->se_base, ses, see);
+  sl_stats_table_begin_values (&sc.table);
+  scan (&sc, FALSE, PASS_VALUES, NULL, NULL, NULL);
+  scan (&sc, TRUE, PASS_VALUES, NULL, NULL, NULL);
+
+  stats = g_new0 (SlStats, MAX (n_keys, 1));
+  sl_stats_table_finish (&sc.table, stats);
+  self->rows = g_new0 (SlNvtxRow, MAX (n_keys, 1));
+  for (guint k = 0; k < n_keys; k++)
+    {
+      SlNvtxRow *row = &self->rows[self->n_rows++];
+
+      row->name_id = g_array_index (sc.keys.ids, guint32, k);
+      row->name = g_strdup (sl_strings_get (profile->strings, row->name_id));
+      row->stats = stats[k];
+      row->gpu_total_ns = sc.gpu_total[k];
+      row->gpu_instances = sc.gpu_n[k];
+      self->total_ns += stats[k].total;
+      self->instances += stats[k].count;
+    }
+  for (guint r = 0; r < self->n_rows; r++)
+    self->rows[r].time_pct = sl_percent (self->rows[r].stats.total, self->total_ns);
+  qsort (self->rows, self->n_rows, sizeof (SlNvtxRow), compare_rows);
+  self->n_names = self->n_rows;
+  if (top > 0 && self->n_rows > top)
+    {
+      for (guint r = top; r < self->n_rows; r++)
+        g_free (self->rows[r].name);
+      self->n_rows = top;
+    }
+
+  if (owned)
+    {
+      g_free (gs);
+      g_free (ge);
+      g_free (ses);
+      g_free (see);
+    }
+  g_free (sc.gpu_total);
+  g_free (sc.gpu_n);
+  sl_stats_table_clear (&sc.table);
+  sl_name_keys_clear (&sc.keys);
+  return self;
+}
+
+void
+sl_nvtx_summary_free (SlNvtxSummary *self)
+{
+  if (self == NULL)
+    return;
+  for (guint r = 0; r < self->n_rows; r++)
+    g_free (self->rows[r].name);
+  g_free (self->rows);
+  g_free (self);
+}
+
+JsonNode *
+sl_nvtx_summary_to_json (const SlNvtxSummary *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "ranges");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < self->n_rows; r++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      sl_json_add_string (b, self->rows[r].name);
+      sl_stats_add_json_members (b, &self->rows[r].stats, self->total_ns);
+      json_builder_set_member_name (b, "gpu_total_ns");
+      json_builder_add_int_value (b, self->rows[r].gpu_total_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

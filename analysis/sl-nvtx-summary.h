@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-nvtx-summary.h: CPU time and GPU projection per NVTX range name
+ * ("sightline-cli nvtx"). */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "sl-profile.h"
+#include "sl-filter.h"
+#include "sl-stats.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char    *name;
+  guint32  name_id;
+  SlStats  stats;          /* of CPU durations */
+  double   time_pct;       /* share of all range time in the filter (nested ranges count twice) */
+  gint64   gpu_total_ns;   /* sum over instances of their GPU projection (last end - first start) */
+  guint64  gpu_instances;  /* instances that launched GPU work */
+} SlNvtxRow;
+
+typedef struct {
+  gint64     total_ns;
+  guint64    instances;
+  guint      n_rows;
+  SlNvtxRow *rows;         /* by total descending, then name */
+  guint      n_names;
+} SlNvtxSummary;
+
+/* Push/pop and start/end ranges of the threads in @filter started inside its
+ * window.  With GPUs in @filter, the projections count GPU work on those GPUs. */
+SlNvtxSummary *sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top);
+void           sl_nvtx_summary_free    (SlNvtxSummary *summary);
+/* {"ranges": [{"name", "instances", "total_ns", "avg_ns", "med_ns", "min_ns",
+ *  "max_ns", "stddev_ns", "time_pct", "gpu_total_ns"}]} */
+JsonNode      *sl_nvtx_summary_to_json (const SlNvtxSummary *summary);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNvtxSummary, sl_nvtx_summary_free)
+
+G_END_DECLS
