@@ -11,7 +11,7 @@ work="${TMPDIR:-/tmp}/sightline-fuzz"
 mkdir -p "$work/corpus" "$top/tests/fuzz/crashes"
 
 if [ ! -f "$build/build.ninja" ]; then
-  CC=clang meson setup "$build" "$top" -Dgui=false -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link \
+  CC=clang meson setup "$build" "$top" -Dgui=false -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
     -Dbuildtype=debugoptimized >/dev/null
 fi
 ninja -C "$build" tests/fuzz/fuzz-loader >/dev/null
