@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sightline-bench: how fast a large profile opens and how much memory it takes.
+ *
+ * For each size it makes a synthetic profile with sightline-gen (cached in
+ * $XDG_CACHE_HOME/sightline-bench/, reused while the parameters are the same),
+ * then measures it in a fresh child process (this binary re-executed with
+ * --measure) so peak resident memory is per size and nothing is shared between
+ * sizes.  Not a test: it never fails on time.
+ *
+ *   sightline-bench [--json] [--kernels N] [--threads 1|2] [--gen PATH] [--cache-dir DIR]
+ */
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "sl-profile.h"
+#include "sl-strings-private.h"
+
+/* Bump when sightline-gen's output changes, so stale cached profiles are remade. */
+#define BENCH_CACHE_VERSION 1
+
+/* ---- measurement sections -------------------------------------------------
+ * Each section runs on the loaded profile inside the child process and adds
+ * exactly one value (normally an object of timings) to the size's JSON object
+ * under its name, e.g. "analysis_ms": {"kernel_summary": 9.8, ...}.  Add a
+ * line to bench_sections to add a section; the table prints it compactly. */
+
+typedef void (*BenchSectionFunc) (SlProfile *profile, JsonBuilder *builder);
+
+typedef struct {
+  const char       *name;
+  BenchSectionFunc  run;
+} BenchSection;
+
+static const BenchSection bench_sections[] = {
+  /* { "analysis_ms", bench_analysis }, */
+  /* { "frame_ms",    bench_frame },    */
+  { NULL, NULL }
+};
+
+/* ---- memory ---------------------------------------------------------------- */
+
+/* A field of /proc/self/status ("VmRSS", "VmHWM") in bytes, -1 if unknown. */
+static gint64
+proc_status_bytes (const char *field)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL))
+    return -1;
+  gsize flen = strlen (field);
+  for (char *line = text; line && *line; )
+    {
+      char *nl = strchr (line, '\n');
+      if (strncmp (line, field, flen) == 0 && line[flen] == ':')
+        return g_ascii_strtoll (line + flen + 1, NULL, 10) * 1024;   /* "kB" */
+      line = nl ? nl + 1 : NULL;
+    }
+  return -1;
+}
+
+/* ---- child: load one profile and report ------------------------------------ */
+
+static int
+measure (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 rss_before = proc_status_bytes ("VmRSS");
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  gint64 t1 = g_get_monotonic_time ();
+
+  if (!profile)
+    {
+      g_printerr ("sightline-bench: %s\n", error->message);
+      return 1;
+    }
+
+  gint64 rss_after = proc_status_bytes ("VmRSS");
+  gint64 hwm = proc_status_bytes ("VmHWM");
+  gint64 strings = (gint64) _sl_strings_bytes (profile->strings);
+  /* What the loader freed but malloc kept: the app holds it too, unless trimmed. */
+  malloc_trim (0);
+  gint64 rss_trimmed = proc_status_bytes ("VmRSS");
+
+  const SlCounts *c = &profile->counts;
+  double open_s = (t1 - t0) / 1e6;
+  double mkernels = c->kernels / 1e6;
+  guint64 events = c->kernels + c->cuda_api;
+  GStatBuf st;
+  gint64 file_bytes = g_stat (path, &st) == 0 ? (gint64) st.st_size : -1;
+  const char *threads = g_getenv ("SL_LOADER_THREADS");
+
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, (v)); } while (0)
+#define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
+  INT ("kernels", (gint64) c->kernels);
+  INT ("cuda_api", (gint64) c->cuda_api);
+  INT ("nvtx_ranges", (gint64) c->nvtx_ranges);
+  INT ("memcpy", (gint64) c->memcpy);
+  INT ("events", (gint64) events);
+  INT ("file_bytes", file_bytes);
+  DBL ("open_s", open_s);
+  DBL ("open_s_per_million_kernels", mkernels > 0 ? open_s / mkernels : 0.0);
+  INT ("peak_rss_bytes", hwm);
+  INT ("rss_before_bytes", rss_before);
+  INT ("rss_after_bytes", rss_after);
+  INT ("rss_after_trim_bytes", rss_trimmed);
+  INT ("string_table_bytes", strings);
+  DBL ("bytes_per_event", events ? (double) (rss_after - rss_before - strings) / events : 0.0);
+  DBL ("bytes_per_event_trimmed", events ? (double) (rss_trimmed - rss_before - strings) / events : 0.0);
+  json_builder_set_member_name (b, "loader_threads");
+  if (threads)
+    json_builder_add_int_value (b, g_ascii_strtoll (threads, NULL, 10));
+  else
+    json_builder_add_null_value (b);
+  for (const BenchSection *s = bench_sections; s->name; s++)
+    {
+      json_builder_set_member_name (b, s->name);
+      s->run (profile, b);
+    }
+#undef INT
+#undef DBL
+  json_builder_end_object (b);
+
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  g_autofree char *out = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", out);
+  return 0;
+}
+
+/* ---- parent: profiles, children, report ------------------------------------ */
+
+typedef struct {
+  gboolean  json;
+  gint64    kernels;       /* 0: the default sizes */
+  int       threads;       /* 0: the loader's default */
+  char     *gen;
+  char     *cache_dir;
+} Options;
+
+static char *
+find_generator (const Options *o)
+{
+  if (o->gen)
+    return g_strdup (o->gen);
+  if (g_getenv ("SL_GEN"))
+    return g_strdup (g_getenv ("SL_GEN"));
+#ifdef SL_GEN_PATH
+  if (g_file_test (SL_GEN_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (SL_GEN_PATH);
+#endif
+  /* Beside us in a build tree: tests/bench/ -> tests/gen/. */
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self)
+    {
+      g_autofree char *dir = g_path_get_dirname (self);
+      char *p = g_build_filename (dir, "..", "gen", "sightline-gen", NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_EXECUTABLE))
+        return p;
+      g_free (p);
+      p = g_build_filename (dir, "sightline-gen", NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_EXECUTABLE))
+        return p;
+      g_free (p);
+    }
+  return g_find_program_in_path ("sightline-gen");
+}
+
+/* The shape of the benchmark profile of @kernels kernels: 8 GPUs x 4 streams,
+ * 2 processes, an API call per kernel, NVTX down to the op level. */
+static GPtrArray *
+gen_args (gint64 kernels)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
+  gint64 iterations = MAX (10, kernels / 100000);
+#define ARG(...) g_ptr_array_add (a, g_strdup_printf (__VA_ARGS__))
+  ARG ("--layout"); ARG ("current");
+  ARG ("--gpus"); ARG ("8");
+  ARG ("--streams"); ARG ("4");
+  ARG ("--processes"); ARG ("2");
+  ARG ("--threads"); ARG ("2");
+  ARG ("--iterations"); ARG ("%" G_GINT64_FORMAT, iterations);
+  ARG ("--kernels"); ARG ("%" G_GINT64_FORMAT, kernels);
+  ARG ("--nvtx-depth"); ARG ("5");
+  ARG ("--nccl");
+  ARG ("--memcpy"); ARG ("%" G_GINT64_FORMAT, kernels / 1000);
+  ARG ("--memset"); ARG ("%" G_GINT64_FORMAT, kernels / 5000);
+  ARG ("--gap-ns"); ARG ("2000000");
+  ARG ("--seed"); ARG ("1");
+#undef ARG
+  return a;
+}
+
+/* Returns the cached profile for @kernels, generating it when missing. */
+static char *
+ensure_profile (const Options *o, const char *gen, gint64 kernels, GError **error)
+{
+  g_autoptr (GPtrArray) args = gen_args (kernels);
+  g_autoptr (GString) key = g_string_new (NULL);
+  g_string_append_printf (key, "v%d", BENCH_CACHE_VERSION);
+  for (guint i = 0; i < args->len; i++)
+    g_string_append_printf (key, " %s", (char *) args->pdata[i]);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, key->str, -1);
+  g_autofree char *name = g_strdup_printf ("k%" G_GINT64_FORMAT "-%.12s.sqlite", kernels, hash);
+  char *path = g_build_filename (o->cache_dir, name, NULL);
+
+  /* The generator renames a finished file into place, so existing means complete. */
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return path;
+
+  if (g_mkdir_with_parents (o->cache_dir, 0755) != 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "cannot create %s: %s", o->cache_dir, g_strerror (errno));
+      g_free (path);
+      return NULL;
+    }
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) gen);
+  g_ptr_array_add (argv, path);
+  for (guint i = 0; i < args->len; i++)
+    g_ptr_array_add (argv, args->pdata[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_printerr ("sightline-bench: generating %s (%" G_GINT64_FORMAT " kernels)…\n", path, kernels);
+  gint64 t0 = g_get_monotonic_time ();
+  int status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_CHILD_INHERITS_STDIN,
+                     NULL, NULL, NULL, NULL, &status, error) ||
+      !g_spawn_check_wait_status (status, error))
+    {
+      g_prefix_error (error, "%s: ", gen);
+      g_free (path);
+      return NULL;
+    }
+  g_printerr ("sightline-bench: generated in %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
+  return path;
+}
+
+static JsonObject *
+run_child (const Options *o, const char *path, GError **error)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", error);
+  if (!self)
+    return NULL;
+  char *argv[] = { self, (char *) "--measure", (char *) path, NULL };
+  g_auto (GStrv) envp = g_get_environ ();
+  if (o->threads > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%d", o->threads);
+      envp = g_environ_setenv (envp, "SL_LOADER_THREADS", n, TRUE);
+    }
+  g_autofree char *out = NULL;
+  int status = 0;
+  if (!g_spawn_sync (NULL, argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, error) ||
+      !g_spawn_check_wait_status (status, error))
+    {
+      g_prefix_error (error, "measuring %s: ", path);
+      return NULL;
+    }
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, out, -1, error))
+    return NULL;
+  JsonNode *root = json_parser_get_root (parser);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "measuring %s: unexpected output", path);
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (root));
+}
+
+static void
+print_table (const Options *o, GPtrArray *results)
+{
+  const char *threads = o->threads > 0 ? (o->threads == 1 ? "1" : "2") : "loader default";
+  g_print ("Sightline loader benchmark (%s thread(s), %u core(s))\n\n", threads, g_get_num_processors ());
+  g_print ("%12s %12s %10s %9s %8s %12s %12s %12s %12s\n",
+           "kernels", "API calls", "NVTX", "file MB", "open s", "s/M kernels", "peak RSS MB", "bytes/event", "(trimmed)");
+  for (guint i = 0; i < results->len; i++)
+    {
+      JsonObject *r = results->pdata[i];
+      g_print ("%12" G_GINT64_FORMAT " %12" G_GINT64_FORMAT " %10" G_GINT64_FORMAT " %9.0f %8.2f %12.3f %12.0f %12.1f %12.1f\n",
+               json_object_get_int_member (r, "kernels"),
+               json_object_get_int_member (r, "cuda_api"),
+               json_object_get_int_member (r, "nvtx_ranges"),
+               json_object_get_int_member (r, "file_bytes") / 1e6,
+               json_object_get_double_member (r, "open_s"),
+               json_object_get_double_member (r, "open_s_per_million_kernels"),
+               json_object_get_int_member (r, "peak_rss_bytes") / 1e6,
+               json_object_get_double_member (r, "bytes_per_event"),
+               json_object_get_double_member (r, "bytes_per_event_trimmed"));
+    }
+  for (const BenchSection *s = bench_sections; s->name; s++)
+    for (guint i = 0; i < results->len; i++)
+      {
+        JsonObject *r = results->pdata[i];
+        if (!json_object_has_member (r, s->name))
+          continue;
+        g_autoptr (JsonGenerator) gen = json_generator_new ();
+        json_generator_set_root (gen, json_object_get_member (r, s->name));
+        g_autofree char *txt = json_generator_to_data (gen, NULL);
+        g_print ("\n%s (%" G_GINT64_FORMAT " kernels): %s", s->name, json_object_get_int_member (r, "kernels"), txt);
+      }
+  g_print ("\nbytes/event = (RSS after load - RSS before - string table) / (kernels + API calls);\n"
+           "(trimmed) is the same after malloc_trim().  Goals: <= 0.25 s per million kernels on\n"
+           "one core, <= 0.15 s on two, <= 24 bytes per event.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  Options o = { 0 };
+  g_autofree char *measure_path = NULL;
+  gint64 kernels = 0;
+  int threads = 0;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object (top-level fields: the largest size)", NULL },
+    { "kernels", 0, 0, G_OPTION_ARG_INT64, &kernels, "Only this size (default: 1 M and 10 M)", "N" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Loader threads (sets SL_LOADER_THREADS)", "1|2" },
+    { "gen", 0, 0, G_OPTION_ARG_FILENAME, &o.gen, "sightline-gen to use", "PATH" },
+    { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.cache_dir, "Where generated profiles are kept", "DIR" },
+    { "measure", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measure_path, "Internal: load one profile and report", "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("- loader speed and memory on large synthetic profiles");
+  g_autoptr (GError) error = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("sightline-bench: %s\n", error->message);
+      return 2;
+    }
+  if (measure_path)
+    return measure (measure_path);
+  if (threads != 0 && threads != 1 && threads != 2)
+    {
+      g_printerr ("sightline-bench: --threads must be 1 or 2\n");
+      return 2;
+    }
+  if (kernels < 0)
+    {
+      g_printerr ("sightline-bench: --kernels must be positive\n");
+      return 2;
+    }
+  o.json = json;
+  o.kernels = kernels;
+  o.threads = threads;
+  if (!o.cache_dir)
+    o.cache_dir = g_build_filename (g_get_user_cache_dir (), "sightline-bench", NULL);
+
+  g_autofree char *gen = find_generator (&o);
+  if (!gen)
+    {
+      g_printerr ("sightline-bench: sightline-gen not found; pass --gen PATH or set SL_GEN\n");
+      return 2;
+    }
+
+  gint64 sizes[2] = { 1000000, 10000000 };
+  int n_sizes = 2;
+  if (o.kernels > 0)
+    {
+      sizes[0] = o.kernels;
+      n_sizes = 1;
+    }
+
+  g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  for (int i = 0; i < n_sizes; i++)
+    {
+      g_autofree char *path = ensure_profile (&o, gen, sizes[i], &error);
+      if (!path)
+        {
+          g_printerr ("sightline-bench: %s\n", error->message);
+          return 1;
+        }
+      JsonObject *r = run_child (&o, path, &error);
+      if (!r)
+        {
+          g_printerr ("sightline-bench: %s\n", error->message);
+          return 1;
+        }
+      g_ptr_array_add (results, r);
+    }
+
+  if (!o.json)
+    {
+      print_table (&o, results);
+      return 0;
+    }
+
+  /* Top level: the largest size's fields; "sizes": every size. */
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  JsonObject *top = results->pdata[results->len - 1];
+  json_builder_begin_object (b);
+  JsonObjectIter it;
+  const char *member;
+  JsonNode *node;
+  json_object_iter_init (&it, top);
+  while (json_object_iter_next (&it, &member, &node))
+    {
+      json_builder_set_member_name (b, member);
+      json_builder_add_value (b, json_node_copy (node));
+    }
+  json_builder_set_member_name (b, "sizes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < results->len; i++)
+    {
+      JsonNode *n = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (n, results->pdata[i]);
+      json_builder_add_value (b, n);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  g_autoptr (JsonGenerator) jg = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (jg, root);
+  g_autofree char *txt = json_generator_to_data (jg, NULL);
+  g_print ("%s\n", txt);
+  g_free (o.gen);
+  g_free (o.cache_dir);
+  return 0;
+}
