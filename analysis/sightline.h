@@ -16,3 +16,8 @@
 #include "sl-overlap.h"
 #include "sl-nccl.h"
 #include "sl-iterations.h"
+#include "sl-launch.h"
+#include "sl-category-summary.h"
+#include "sl-compare.h"
+#include "sl-tree.h"
+#include "sl-search.h"

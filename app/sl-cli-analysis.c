@@ -55,7 +55,11 @@ sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *
   /* GOption takes one value per option: fold "--range START END" into one. */
   for (int i = 0; i < *argc; i++)
     {
-      if (g_str_equal ((*argv)[i], "--range") && i + 2 < *argc)
+      gint64 ignored;
+
+      /* Only when END is a time: "--range 1s PROFILE" must not eat PROFILE. */
+      if (g_str_equal ((*argv)[i], "--range") && i + 2 < *argc
+          && sl_parse_time ((*argv)[i + 2], &ignored, NULL))
         {
           g_ptr_array_add (args, g_strdup_printf ("--range=%s %s", (*argv)[i + 1], (*argv)[i + 2]));
           i += 2;
@@ -121,6 +125,23 @@ sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *
       sl_filter_set_range (common->filter, start, end);
     }
   return TRUE;
+}
+
+int
+sl_cli_prepare (const char *command, const char *usage, GOptionContext *context,
+                SlCliCommon *common, guint n_before, int *argc, char ***argv, SlProfile **profile)
+{
+  *profile = NULL;
+  if (!sl_cli_common_parse (command, context, common, argc, argv))
+    return SL_CLI_USAGE;
+  if (*argc != (int) n_before + 2)
+    {
+      sl_cli_error (command, _("wrong number of arguments; usage: sightline-cli %s [OPTIONS] %s"),
+                    command, usage);
+      return SL_CLI_USAGE;
+    }
+  *profile = sl_cli_open_profile ((*argv)[n_before + 1]);
+  return *profile != NULL ? -1 : SL_CLI_INPUT;
 }
 
 void

@@ -24,6 +24,13 @@ void      sl_cli_common_add    (GOptionContext *context, SlCliCommon *common);
 gboolean  sl_cli_common_parse  (const char *command, GOptionContext *context,
                                 SlCliCommon *common, int *argc, char ***argv);
 void      sl_cli_common_clear  (SlCliCommon *common);
+/* Parses the options and loads the profile, the last of 1 + @n_before
+ * positional arguments (argv[1 .. n_before] are left for the command);
+ * @usage is the positional part of the usage line ("PATTERN PROFILE").
+ * Returns -1 on success, else the exit status (the error is printed). */
+int       sl_cli_prepare       (const char *command, const char *usage, GOptionContext *context,
+                                SlCliCommon *common, guint n_before, int *argc, char ***argv,
+                                SlProfile **profile);
 /* " on GPU 0, 1 · pid 42 · 1.2 s – 3.4 s", or "" for no filter. (transfer full) */
 char     *sl_cli_common_describe (const SlCliCommon *common);
 /* Prints "No <what> in this profile." or "No <what> match the filter (...)." */

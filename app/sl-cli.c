@@ -13,6 +13,16 @@ static const SlCliCommand commands[] = {
   { "kernels", sl_cli_kernels, N_("GPU time per kernel name") },
   { "api", sl_cli_api, N_("CPU time per CUDA API function") },
   { "nvtx", sl_cli_nvtx, N_("CPU time and GPU projection per NVTX range name") },
+  { "memcpy", sl_cli_memcpy, N_("Memory copies and memsets per kind") },
+  { "gaps", sl_cli_gaps, N_("GPU busy and idle time, longest idle gaps") },
+  { "overlap", sl_cli_overlap, N_("NCCL / compute overlap per device") },
+  { "nccl", sl_cli_nccl, N_("NCCL kernels by device, stream and collective") },
+  { "iterations", sl_cli_iterations, N_("Training or inference steps") },
+  { "launch", sl_cli_launch, N_("Kernel launch overhead per kernel name") },
+  { "categories", sl_cli_categories, N_("GPU time per kernel category") },
+  { "compare", sl_cli_compare, N_("Several profiles side by side") },
+  { "tree", sl_cli_tree, N_("NVTX hierarchy with kernels as leaves") },
+  { "search", sl_cli_search, N_("Find kernels and NVTX ranges by name") },
 };
 
 static void

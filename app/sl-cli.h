@@ -44,5 +44,15 @@ int sl_cli_info (int argc, char **argv);
 int sl_cli_kernels    (int argc, char **argv);
 int sl_cli_api        (int argc, char **argv);
 int sl_cli_nvtx       (int argc, char **argv);
+int sl_cli_memcpy     (int argc, char **argv);
+int sl_cli_gaps       (int argc, char **argv);
+int sl_cli_overlap    (int argc, char **argv);
+int sl_cli_nccl       (int argc, char **argv);
+int sl_cli_iterations (int argc, char **argv);
+int sl_cli_launch     (int argc, char **argv);
+int sl_cli_categories (int argc, char **argv);
+int sl_cli_compare    (int argc, char **argv);
+int sl_cli_tree       (int argc, char **argv);
+int sl_cli_search     (int argc, char **argv);
 
 G_END_DECLS

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-launch.c: kernel launch overhead per kernel name. */
+#include "sl-launch.h"
+#include "sl-stats.h"
+
+#include <string.h>
+
+static int
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const SlLaunchRow *x = a, *y = b;
+
+  if (x->api_total_ns != y->api_total_ns)
+    return x->api_total_ns > y->api_total_ns ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+SlLaunch *
+sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top)
+{
+  SlLaunch *self = g_new0 (SlLaunch, 1);
+  const SlSpans *api = &profile->api.spans;
+  g_autofree guint32 *func_key = NULL;
+  g_autofree gint64 *api_total = NULL, *kernel_total = NULL;
+  SlNameKeys keys;
+  SlStatsTable queue;     /* queue delays per name: count, total, then values */
+  guint n_keys;
+  gint64 all_api = 0, all_kernel = 0;
+
+  sl_name_keys_init (&keys, sl_strings_count (profile->strings));
+  func_key = g_new (guint32, MAX (profile->n_funcs, 1));
+  for (guint f = 0; f < profile->n_funcs; f++)
+    func_key[f] = sl_name_keys_get (&keys, sl_kernel_func_name_id (profile, f, names));
+  n_keys = keys.ids->len;
+  api_total = g_new0 (gint64, MAX (n_keys, 1));
+  kernel_total = g_new0 (gint64, MAX (n_keys, 1));
+
+  sl_stats_table_init (&queue, n_keys);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        sl_stats_table_begin_values (&queue);
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlStream *stream = &profile->streams[s];
+          const SlKernels *k = &stream->kernels;
+          guint first, last;
+
+          if (!sl_filter_match_stream (filter, stream))
+            continue;
+          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
+          for (guint i = first; i < last; i++)
+            {
+              guint32 a = k->api[i];
+              guint key = func_key[k->func[i]];
+
+              if (a == SL_NONE)
+                {
+                  if (pass == 0)
+                    self->unlinked++;
+                  continue;
+                }
+              if (pass == 1)
+                {
+                  sl_stats_table_put (&queue, key, k->spans.start[i] - api->start[a]);
+                  continue;
+                }
+              sl_stats_table_add (&queue, key, k->spans.start[i] - api->start[a]);
+              api_total[key] += sl_spans_dur (api, a);
+              kernel_total[key] += sl_spans_dur (&k->spans, i);
+            }
+        }
+    }
+
+  self->rows = g_new0 (SlLaunchRow, MAX (n_keys, 1));
+  for (guint key = 0; key < n_keys; key++)
+    {
+      guint64 n = queue.count[key];
+      SlLaunchRow *row;
+
+      if (n == 0)
+        continue;
+      row = &self->rows[self->n_rows++];
+      row->name = g_strdup (sl_strings_get (profile->strings, g_array_index (keys.ids, guint32, key)));
+      row->launches = n;
+      row->api_total_ns = api_total[key];
+      row->api_mean_ns = (double) api_total[key] / (double) n;
+      row->queue_mean_ns = (double) queue.total[key] / (double) n;
+      row->queue_p95_ns = sl_stats_table_percentile (&queue, key, 95.0);
+      row->kernel_mean_ns = (double) kernel_total[key] / (double) n;
+      row->launch_bound = row->kernel_mean_ns < row->api_mean_ns;
+      self->n_launch_bound += row->launch_bound;
+      self->totals.launches += n;
+      self->totals.queue_mean_ns += (double) queue.total[key];
+      all_api += api_total[key];
+      all_kernel += kernel_total[key];
+    }
+  if (self->totals.launches > 0)
+    {
+      guint64 n = self->totals.launches;
+      guint64 rank = (guint64) ((95 * n + 99) / 100);   /* ceil (0.95 n) */
+      self->totals.api_total_ns = all_api;
+      self->totals.api_mean_ns = (double) all_api / (double) n;
+      self->totals.queue_mean_ns /= (double) n;
+      self->totals.kernel_mean_ns = (double) all_kernel / (double) n;
+      self->totals.launch_bound = self->totals.kernel_mean_ns < self->totals.api_mean_ns;
+      /* every queue delay sits in queue.values: select over all of them */
+      self->totals.queue_p95_ns = sl_select_nth (queue.values, n, MAX (rank, 1) - 1);
+    }
+  qsort (self->rows, self->n_rows, sizeof (SlLaunchRow), compare_rows);
+  self->n_names = self->n_rows;
+  if (top > 0 && self->n_rows > top)
+    {
+      for (guint r = top; r < self->n_rows; r++)
+        g_free (self->rows[r].name);
+      self->n_rows = top;
+    }
+
+  sl_stats_table_clear (&queue);
+  sl_name_keys_clear (&keys);
+  return self;
+}
+
+void
+sl_launch_free (SlLaunch *self)
+{
+  if (self == NULL)
+    return;
+  for (guint r = 0; r < self->n_rows; r++)
+    g_free (self->rows[r].name);
+  g_free (self->rows);
+  g_free (self);
+}
+
+static void
+add_row_members (JsonBuilder *b, const SlLaunchRow *row)
+{
+  json_builder_set_member_name (b, "launches");
+  json_builder_add_int_value (b, (gint64) row->launches);
+  json_builder_set_member_name (b, "api_mean_ns");
+  json_builder_add_int_value (b, sl_round_ns (row->api_mean_ns));
+  json_builder_set_member_name (b, "queue_mean_ns");
+  json_builder_add_int_value (b, sl_round_ns (row->queue_mean_ns));
+  json_builder_set_member_name (b, "queue_p95_ns");
+  json_builder_add_int_value (b, row->queue_p95_ns);
+  json_builder_set_member_name (b, "kernel_mean_ns");
+  json_builder_add_int_value (b, sl_round_ns (row->kernel_mean_ns));
+}
+
+JsonNode *
+sl_launch_to_json (const SlLaunch *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "totals");
+  json_builder_begin_object (b);
+  add_row_members (b, &self->totals);
+  json_builder_set_member_name (b, "launch_bound_names");
+  json_builder_add_int_value (b, self->n_launch_bound);
+  json_builder_set_member_name (b, "unlinked_kernels");
+  json_builder_add_int_value (b, (gint64) self->unlinked);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "kernels");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < self->n_rows; r++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      sl_json_add_string (b, self->rows[r].name);
+      add_row_members (b, &self->rows[r]);
+      json_builder_set_member_name (b, "launch_bound");
+      json_builder_add_boolean_value (b, self->rows[r].launch_bound);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

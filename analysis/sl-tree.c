@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-tree.c: the NVTX hierarchy with kernels as leaves. */
+#include "sl-tree.h"
+#include "sl-attribution.h"
+#include "sl-stats.h"
+
+#include <string.h>
+
+struct _SlTree {
+  SlProfile           *profile;     /* a reference */
+  SlFilter            *filter;
+  const SlAttribution *attr;
+  gint64              *gpu_start;   /* projections under the GPU filter */
+  gint64              *gpu_end;
+  gint64              *se_start;
+  gint64              *se_end;
+  gboolean             owned;
+  gboolean            *thread_ok;
+  /* kernels per range (CSR over global range ids), packed stream << 32 | index */
+  guint               *first;       /* n_ranges + 1 */
+  guint64             *kernels;
+  GArray              *roots;       /* SlTreeNode, by start */
+};
+
+static inline guint64
+pack (guint32 stream, guint32 index)
+{
+  return ((guint64) stream << 32) | index;
+}
+
+static gint64
+node_start (const SlProfile *profile, const SlTreeNode *n)
+{
+  if (n->kind == SL_TREE_KERNEL)
+    return profile->streams[n->owner].kernels.spans.start[n->index];
+  return profile->threads[n->owner].nvtx.spans.start[n->index];
+}
+
+static int
+compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SlProfile *profile = data;
+  const SlTreeNode *x = a, *y = b;
+  gint64 sx = node_start (profile, x), sy = node_start (profile, y);
+
+  if (sx != sy)
+    return sx < sy ? -1 : 1;
+  /* a range before the kernels it launched at the same instant */
+  if (x->kind != y->kind)
+    return x->kind == SL_TREE_RANGE ? -1 : 1;
+  if (x->owner != y->owner)
+    return x->owner < y->owner ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+}
+
+/* Ranges are kept when they overlap the window (so that the path to a kernel
+ * in it stays visible); kernels when they start in it. */
+static gboolean
+range_in_window (const SlFilter *filter, const SlSpans *spans, guint i)
+{
+  if (filter == NULL || !filter->has_range)
+    return TRUE;
+  return spans->start[i] < filter->range_end && sl_spans_end (spans, i) > filter->range_start;
+}
+
+/* Natural merge sort: the nodes come as a few sorted runs (one per stream or
+ * thread), so merging the runs pairwise costs N log(runs), not N log N. */
+static void
+sort_nodes (const SlProfile *profile, GArray *nodes)
+{
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree SlTreeNode *tmp = NULL;
+  SlTreeNode *v = (SlTreeNode *) nodes->data;
+  guint n = nodes->len, zero = 0;
+
+  if (n < 2)
+    return;
+  g_array_append_val (bounds, zero);
+  for (guint i = 1; i < n; i++)
+    if (compare_nodes (&v[i - 1], &v[i], (gpointer) profile) > 0)
+      g_array_append_val (bounds, i);
+  if (bounds->len == 1)
+    return;
+  g_array_append_val (bounds, n);
+
+  tmp = g_new (SlTreeNode, n);
+  while (bounds->len > 2)
+    {
+      g_autoptr(GArray) next = g_array_new (FALSE, FALSE, sizeof (guint));
+      guint *b = (guint *) bounds->data;
+      guint runs = bounds->len - 1;
+
+      for (guint r = 0; r < runs; r += 2)
+        {
+          guint lo = b[r], mid = b[r + 1], hi = r + 2 <= runs ? b[r + 2] : mid;
+          guint i = lo, j = mid, o = lo;
+
+          while (i < mid && j < hi)
+            tmp[o++] = compare_nodes (&v[j], &v[i], (gpointer) profile) < 0 ? v[j++] : v[i++];
+          while (i < mid)
+            tmp[o++] = v[i++];
+          while (j < hi)
+            tmp[o++] = v[j++];
+          g_array_append_val (next, lo);
+        }
+      g_array_append_val (next, n);
+      memcpy (v, tmp, n * sizeof (SlTreeNode));
+      g_array_unref (bounds);
+      bounds = g_steal_pointer (&next);
+    }
+}
+
+SlTree *
+sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
+{
+  SlTree *self = g_new0 (SlTree, 1);
+  const SlAttribution *attr;
+  gboolean all_threads = TRUE;
+  guint n_ranges;
+
+  self->profile = sl_profile_ref ((SlProfile *) profile);
+  self->filter = sl_filter_copy (filter);
+  self->attr = attr = sl_attribution_get (profile);
+  sl_attribution_project (profile, filter, &self->gpu_start, &self->gpu_end,
+                          &self->se_start, &self->se_end, &self->owned);
+  self->thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      self->thread_ok[t] = sl_filter_match_thread (filter, profile, t);
+      all_threads &= self->thread_ok[t];
+    }
+
+  n_ranges = attr->n_ranges;
+  self->first = g_new0 (guint, n_ranges + 1);
+  self->roots = g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
+
+  /* Kernels per innermost range: count, prefix sums, fill. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_autofree guint *cursor = NULL;
+
+      if (pass == 1)
+        {
+          for (guint r = 0; r < n_ranges; r++)
+            self->first[r + 1] += self->first[r];
+          self->kernels = g_new (guint64, MAX (self->first[n_ranges], 1));
+          cursor = g_memdup2 (self->first, (n_ranges + 1) * sizeof (guint));
+        }
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlStream *stream = &profile->streams[s];
+          const SlKernels *k = &stream->kernels;
+          guint lo, hi;
+
+          if (!sl_filter_match_stream (filter, stream))
+            continue;
+          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &lo, &hi);
+          for (guint i = lo; i < hi; i++)
+            {
+              guint32 a = k->api[i];
+              guint32 r = a == SL_NONE ? SL_NONE : attr->api_range[a];
+
+              /* a range of a filtered-out thread cannot hold the kernel */
+              if (r != SL_NONE && !all_threads
+                  && !self->thread_ok[sl_attribution_range_thread (attr, r, NULL)])
+                r = SL_NONE;
+              if (r == SL_NONE)
+                {
+                  if (pass == 0)
+                    {
+                      SlTreeNode node = { SL_TREE_KERNEL, s, i };
+                      g_array_append_val (self->roots, node);
+                    }
+                }
+              else if (pass == 0)
+                self->first[r + 1]++;
+              else
+                self->kernels[cursor[r]++] = pack (s, i);
+            }
+        }
+    }
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlNvtxRanges *r = &profile->threads[t].nvtx;
+
+      if (!self->thread_ok[t] || r->n_depths == 0)
+        continue;
+      for (guint i = r->depth_first[0]; i < r->depth_first[1]; i++)
+        if (range_in_window (self->filter, &r->spans, i))
+          {
+            SlTreeNode node = { SL_TREE_RANGE, t, i };
+            g_array_append_val (self->roots, node);
+          }
+    }
+  sort_nodes (profile, self->roots);
+  return self;
+}
+
+void
+sl_tree_free (SlTree *self)
+{
+  if (self == NULL)
+    return;
+  if (self->owned)
+    {
+      g_free (self->gpu_start);
+      g_free (self->gpu_end);
+      g_free (self->se_start);
+      g_free (self->se_end);
+    }
+  g_free (self->thread_ok);
+  g_free (self->first);
+  g_free (self->kernels);
+  g_array_unref (self->roots);
+  sl_filter_free (self->filter);
+  sl_profile_unref (self->profile);
+  g_free (self);
+}
+
+guint
+sl_tree_get_n_roots (const SlTree *self)
+{
+  return self->roots->len;
+}
+
+SlTreeNode
+sl_tree_get_root (const SlTree *self, guint i)
+{
+  SlTreeNode none = { SL_TREE_RANGE, SL_NONE, SL_NONE };
+
+  g_return_val_if_fail (i < self->roots->len, none);
+  return g_array_index (self->roots, SlTreeNode, i);
+}
+
+GArray *
+sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
+  const SlProfile *profile = self->profile;
+  const SlNvtxRanges *r;
+  guint depth, global;
+
+  if (node->kind != SL_TREE_RANGE || node->owner >= profile->n_threads)
+    return out;
+  r = &profile->threads[node->owner].nvtx;
+  depth = r->depth[node->index];
+  global = self->attr->range_base[node->owner] + node->index;
+
+  /* Child ranges: the slice of the next depth row inside this range. */
+  if (depth + 1 < r->n_depths)
+    {
+      guint lo = sl_spans_lower_bound_in (&r->spans, r->depth_first[depth + 1],
+                                          r->depth_first[depth + 2], r->spans.start[node->index]);
+      gint64 end = sl_spans_end (&r->spans, node->index);
+
+      for (guint i = lo; i < r->depth_first[depth + 2] && r->spans.start[i] < end; i++)
+        if (r->parent[i] == node->index && range_in_window (self->filter, &r->spans, i))
+          {
+            SlTreeNode child = { SL_TREE_RANGE, node->owner, i };
+            g_array_append_val (out, child);
+          }
+    }
+  for (guint i = self->first[global]; i < self->first[global + 1]; i++)
+    {
+      SlTreeNode child = { SL_TREE_KERNEL, (guint32) (self->kernels[i] >> 32),
+                           (guint32) (self->kernels[i] & 0xffffffffu) };
+      g_array_append_val (out, child);
+    }
+  sort_nodes (profile, out);
+  return out;
+}
+
+void
+sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info)
+{
+  const SlProfile *profile = self->profile;
+
+  memset (info, 0, sizeof *info);
+  if (node->kind == SL_TREE_RANGE)
+    {
+      const SlThread *thread = &profile->threads[node->owner];
+      const SlNvtxRanges *r = &thread->nvtx;
+      guint global = self->attr->range_base[node->owner] + node->index;
+
+      info->name = sl_strings_get (profile->strings, r->name[node->index]);
+      info->start_ns = r->spans.start[node->index];
+      info->end_ns = sl_spans_end (&r->spans, node->index);
+      info->has_gpu = self->gpu_start[global] != SL_NO_GPU_START;
+      info->gpu_start_ns = info->has_gpu ? self->gpu_start[global] : 0;
+      info->gpu_end_ns = info->has_gpu ? self->gpu_end[global] : 0;
+      info->pid = thread->pid;
+      info->tid = thread->tid;
+      info->has_tid = TRUE;
+      info->depth = r->depth[node->index];
+    }
+  else
+    {
+      const SlStream *stream = &profile->streams[node->owner];
+      const SlKernels *k = &stream->kernels;
+      guint32 a = k->api[node->index];
+
+      info->name = sl_profile_kernel_name (profile, k->func[node->index], FALSE);
+      info->start_ns = info->gpu_start_ns = k->spans.start[node->index];
+      info->end_ns = info->gpu_end_ns = sl_spans_end (&k->spans, node->index);
+      info->has_gpu = TRUE;
+      info->pid = stream->pid;
+      if (a != SL_NONE)
+        {
+          guint32 t = sl_profile_api_thread (profile, a);
+          if (t != SL_NONE)
+            {
+              info->tid = profile->threads[t].tid;
+              info->has_tid = TRUE;
+            }
+        }
+      info->device = stream->device;
+      info->stream = stream->stream;
+      info->correlation_id = k->corr[node->index];
+    }
+}
+
+static void
+node_to_json (const SlTree *self, JsonBuilder *b, const SlTreeNode *node, guint level,
+              guint max_depth, gint64 min_dur)
+{
+  SlTreeNodeInfo info;
+
+  sl_tree_get_info (self, node, &info);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, node->kind == SL_TREE_RANGE ? "range" : "kernel");
+  json_builder_set_member_name (b, "name");
+  sl_json_add_string (b, info.name);
+  json_builder_set_member_name (b, "start_ns");
+  json_builder_add_int_value (b, info.start_ns);
+  json_builder_set_member_name (b, "end_ns");
+  json_builder_add_int_value (b, info.end_ns);
+  json_builder_set_member_name (b, "gpu_start_ns");
+  if (info.has_gpu)
+    json_builder_add_int_value (b, info.gpu_start_ns);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "gpu_end_ns");
+  if (info.has_gpu)
+    json_builder_add_int_value (b, info.gpu_end_ns);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "pid");
+  json_builder_add_int_value (b, info.pid);
+  json_builder_set_member_name (b, "tid");
+  if (info.has_tid)
+    json_builder_add_int_value (b, info.tid);
+  else
+    json_builder_add_null_value (b);
+  if (node->kind == SL_TREE_KERNEL)
+    {
+      json_builder_set_member_name (b, "device");
+      json_builder_add_int_value (b, info.device);
+      json_builder_set_member_name (b, "stream");
+      json_builder_add_int_value (b, info.stream);
+      json_builder_set_member_name (b, "correlation_id");
+      json_builder_add_int_value (b, info.correlation_id);
+    }
+  json_builder_set_member_name (b, "children");
+  json_builder_begin_array (b);
+  if (node->kind == SL_TREE_RANGE && (max_depth == 0 || level < max_depth))
+    {
+      g_autoptr(GArray) children = sl_tree_get_children (self, node);
+      for (guint i = 0; i < children->len; i++)
+        {
+          const SlTreeNode *child = &g_array_index (children, SlTreeNode, i);
+          SlTreeNodeInfo ci;
+          sl_tree_get_info (self, child, &ci);
+          if (ci.end_ns - ci.start_ns >= min_dur)
+            node_to_json (self, b, child, level + 1, max_depth, min_dur);
+        }
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+JsonNode *
+sl_tree_to_json (const SlTree *self, guint max_depth, gint64 min_dur_ns)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "roots");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      const SlTreeNode *node = &g_array_index (self->roots, SlTreeNode, i);
+      SlTreeNodeInfo info;
+      sl_tree_get_info (self, node, &info);
+      if (info.end_ns - info.start_ns >= min_dur_ns)
+        node_to_json (self, b, node, 1, max_depth, min_dur_ns);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-tree.h: the NVTX hierarchy with kernels as leaves ("sightline-cli tree").
+ *
+ * A kernel hangs under the innermost push/pop range of its launching thread
+ * that contains the start of its launching API call (ranges of any domain;
+ * start/end ranges are not part of the stack).  Kernels with no launching
+ * call or no enclosing range sit at the top level.  Children are computed on
+ * demand, so a GUI can expand a huge tree lazily. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "sl-profile.h"
+#include "sl-filter.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SL_TREE_RANGE,
+  SL_TREE_KERNEL,
+} SlTreeKind;
+
+typedef struct {
+  SlTreeKind kind;
+  guint32    owner;        /* range: thread index; kernel: stream index */
+  guint32    index;        /* range: index in the thread's push/pop ranges; kernel: index in the stream */
+} SlTreeNode;
+
+typedef struct {
+  const char *name;        /* points into the profile */
+  gint64      start_ns;    /* range: CPU interval; kernel: GPU interval */
+  gint64      end_ns;
+  gboolean    has_gpu;
+  gint64      gpu_start_ns;
+  gint64      gpu_end_ns;
+  guint32     pid;
+  guint32     tid;         /* kernel: launching thread, 0 when unknown */
+  gboolean    has_tid;
+  guint32     device;      /* kernels only */
+  guint32     stream;      /* CUDA stream id */
+  guint32     correlation_id;
+  guint       depth;       /* range depth in its thread (0 = outermost) */
+} SlTreeNodeInfo;
+
+typedef struct _SlTree SlTree;
+
+/* Ranges overlapping the window of @filter, of threads in it; kernels starting
+ * in the window, on its GPUs and processes. (transfer full) */
+SlTree     *sl_tree_compute       (const SlProfile *profile, const SlFilter *filter);
+void        sl_tree_free          (SlTree *tree);
+guint       sl_tree_get_n_roots   (const SlTree *tree);
+SlTreeNode  sl_tree_get_root      (const SlTree *tree, guint i);
+/* Children of @node sorted by start: (transfer full) GArray of SlTreeNode. */
+GArray     *sl_tree_get_children  (const SlTree *tree, const SlTreeNode *node);
+void        sl_tree_get_info      (const SlTree *tree, const SlTreeNode *node, SlTreeNodeInfo *info);
+/* The whole tree as {"roots": [node...]}; a node is {"kind": "range"|"kernel",
+ * "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "pid", "tid",
+ * "children": [...]}, kernels add "device", "stream", "correlation_id".
+ * @max_depth > 0 stops after that many levels; nodes shorter than
+ * @min_dur_ns are left out. */
+JsonNode   *sl_tree_to_json       (const SlTree *tree, guint max_depth, gint64 min_dur_ns);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTree, sl_tree_free)
+
+G_END_DECLS
