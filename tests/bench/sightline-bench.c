@@ -68,8 +68,35 @@ proc_status_bytes (const char *field)
 
 /* ---- child: load one profile and report ------------------------------------ */
 
+/* Counts the loader must agree with, from sightline-gen --truth. */
+static gboolean
+check_truth (const SlProfile *profile, const char *truth_path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  if (!truth_path || !json_parser_load_from_file (parser, truth_path, NULL))
+    return FALSE;
+  JsonObject *c = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "counts");
+  const SlCounts *pc = &profile->counts;
+  struct { const char *name; guint64 loaded; } checks[] = {
+    { "kernels", pc->kernels }, { "cuda_api", pc->cuda_api }, { "memcpy", pc->memcpy },
+    { "memset", pc->memset }, { "nvtx_ranges", pc->nvtx_ranges }, { "nvtx_marks", pc->nvtx_marks },
+  };
+  gboolean ok = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      gint64 want = json_object_get_int_member (c, checks[i].name);
+      if ((gint64) checks[i].loaded != want)
+        {
+          g_printerr ("sightline-bench: %s: loader has %" G_GUINT64_FORMAT " %s, the generator wrote %" G_GINT64_FORMAT "\n",
+                      truth_path, checks[i].loaded, checks[i].name, want);
+          ok = FALSE;
+        }
+    }
+  return ok;
+}
+
 static int
-measure (const char *path)
+measure (const char *path, const char *truth_path)
 {
   g_autoptr (GError) error = NULL;
   gint64 rss_before = proc_status_bytes ("VmRSS");
@@ -122,6 +149,8 @@ measure (const char *path)
     json_builder_add_int_value (b, g_ascii_strtoll (threads, NULL, 10));
   else
     json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "truth_ok");
+  json_builder_add_boolean_value (b, check_truth (profile, truth_path));
   for (const BenchSection *s = bench_sections; s->name; s++)
     {
       json_builder_set_member_name (b, s->name);
@@ -214,9 +243,11 @@ ensure_profile (const Options *o, const char *gen, gint64 kernels, GError **erro
   g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, key->str, -1);
   g_autofree char *name = g_strdup_printf ("k%" G_GINT64_FORMAT "-%.12s.sqlite", kernels, hash);
   char *path = g_build_filename (o->cache_dir, name, NULL);
+  g_autofree char *truth = g_strconcat (path, ".truth.json", NULL);
 
-  /* The generator renames a finished file into place, so existing means complete. */
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  /* The generator renames a finished file into place and writes the truth
+   * after it, so both existing means complete. */
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR) && g_file_test (truth, G_FILE_TEST_IS_REGULAR))
     return path;
 
   if (g_mkdir_with_parents (o->cache_dir, 0755) != 0)
@@ -229,11 +260,13 @@ ensure_profile (const Options *o, const char *gen, gint64 kernels, GError **erro
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) gen);
   g_ptr_array_add (argv, path);
+  g_ptr_array_add (argv, (gpointer) "--truth");
+  g_ptr_array_add (argv, truth);
   for (guint i = 0; i < args->len; i++)
     g_ptr_array_add (argv, args->pdata[i]);
   g_ptr_array_add (argv, NULL);
 
-  g_printerr ("sightline-bench: generating %s (%" G_GINT64_FORMAT " kernels)…\n", path, kernels);
+  g_printerr ("sightline-bench: generating %s (%" G_GINT64_FORMAT " kernels)...\n", path, kernels);
   gint64 t0 = g_get_monotonic_time ();
   int status = 0;
   if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_CHILD_INHERITS_STDIN,
@@ -254,7 +287,8 @@ run_child (const Options *o, const char *path, GError **error)
   g_autofree char *self = g_file_read_link ("/proc/self/exe", error);
   if (!self)
     return NULL;
-  char *argv[] = { self, (char *) "--measure", (char *) path, NULL };
+  g_autofree char *truth = g_strconcat (path, ".truth.json", NULL);
+  char *argv[] = { self, (char *) "--measure", (char *) path, (char *) "--truth", truth, NULL };
   g_auto (GStrv) envp = g_get_environ ();
   if (o->threads > 0)
     {
@@ -318,11 +352,64 @@ print_table (const Options *o, GPtrArray *results)
            "one core, <= 0.15 s on two, <= 24 bytes per event.\n");
 }
 
+/* JSON text with members in insertion order and doubles at 6 significant
+ * digits (json-glib prints 17, "0.76677899999999999"). */
+static void
+json_write (GString *out, JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        g_autoptr (GList) members = json_object_get_members (json_node_get_object (node));
+        g_string_append_c (out, '{');
+        for (GList *l = members; l; l = l->next)
+          {
+            g_autoptr (JsonNode) key = json_node_init_string (json_node_alloc (), l->data);
+            g_autofree char *k = json_to_string (key, FALSE);
+            g_string_append_printf (out, "%s%s: ", l == members ? "" : ", ", k);
+            json_write (out, json_object_get_member (json_node_get_object (node), l->data));
+          }
+        g_string_append_c (out, '}');
+      }
+      break;
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *a = json_node_get_array (node);
+        g_string_append_c (out, '[');
+        for (guint i = 0; i < json_array_get_length (a); i++)
+          {
+            if (i)
+              g_string_append (out, ", ");
+            json_write (out, json_array_get_element (a, i));
+          }
+        g_string_append_c (out, ']');
+      }
+      break;
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", json_node_get_double (node)));
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
+    case JSON_NODE_NULL:
+    default:
+      {
+        g_autofree char *v = json_to_string (node, FALSE);
+        g_string_append (out, v);
+      }
+      break;
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   Options o = { 0 };
   g_autofree char *measure_path = NULL;
+  g_autofree char *truth_path = NULL;
   gint64 kernels = 0;
   int threads = 0;
   gboolean json = FALSE;
@@ -333,6 +420,7 @@ main (int argc, char **argv)
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &o.gen, "sightline-gen to use", "PATH" },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.cache_dir, "Where generated profiles are kept", "DIR" },
     { "measure", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measure_path, "Internal: load one profile and report", "FILE" },
+    { "truth", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &truth_path, "Internal: the generator's manifest for --measure", "FILE" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("- loader speed and memory on large synthetic profiles");
@@ -345,7 +433,7 @@ main (int argc, char **argv)
       return 2;
     }
   if (measure_path)
-    return measure (measure_path);
+    return measure (measure_path, truth_path);
   if (threads != 0 && threads != 1 && threads != 2)
     {
       g_printerr ("sightline-bench: --threads must be 1 or 2\n");
@@ -402,34 +490,28 @@ main (int argc, char **argv)
     }
 
   /* Top level: the largest size's fields; "sizes": every size. */
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (GString) out = g_string_new (NULL);
   JsonObject *top = results->pdata[results->len - 1];
-  json_builder_begin_object (b);
-  JsonObjectIter it;
-  const char *member;
-  JsonNode *node;
-  json_object_iter_init (&it, top);
-  while (json_object_iter_next (&it, &member, &node))
+  g_autoptr (GList) members = json_object_get_members (top);
+  g_string_append_c (out, '{');
+  for (GList *l = members; l; l = l->next)
     {
-      json_builder_set_member_name (b, member);
-      json_builder_add_value (b, json_node_copy (node));
+      g_autoptr (JsonNode) key = json_node_init_string (json_node_alloc (), l->data);
+      g_autofree char *k = json_to_string (key, FALSE);
+      g_string_append_printf (out, "%s: ", k);
+      json_write (out, json_object_get_member (top, l->data));
+      g_string_append (out, ", ");
     }
-  json_builder_set_member_name (b, "sizes");
-  json_builder_begin_array (b);
+  g_string_append (out, "\"sizes\": [");
   for (guint i = 0; i < results->len; i++)
     {
-      JsonNode *n = json_node_new (JSON_NODE_OBJECT);
-      json_node_set_object (n, results->pdata[i]);
-      json_builder_add_value (b, n);
+      g_autoptr (JsonNode) n = json_node_init_object (json_node_alloc (), results->pdata[i]);
+      if (i)
+        g_string_append (out, ", ");
+      json_write (out, n);
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-
-  g_autoptr (JsonGenerator) jg = json_generator_new ();
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-  json_generator_set_root (jg, root);
-  g_autofree char *txt = json_generator_to_data (jg, NULL);
-  g_print ("%s\n", txt);
+  g_string_append (out, "]}");
+  g_print ("%s\n", out->str);
   g_free (o.gen);
   g_free (o.cache_dir);
   return 0;
