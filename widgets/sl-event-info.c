@@ -87,7 +87,7 @@ sl_event_info_nvtx_path (const SlTimelineModel *model,
 static char *
 time_of (const SlTimelineModel *model, gint64 t)
 {
-  return sl_format_time ((double) (t - model->profile->start_ns), 1);
+  return sl_format_timestamp (t - model->profile->start_ns);
 }
 
 static void

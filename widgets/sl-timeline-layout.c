@@ -838,11 +838,12 @@ sl_timeline_layout_tick_step (const SlTimelineLayout *self,
 static void
 unit_for (gint64 precision, double *unit, const char **suffix, int *decimals)
 {
-  if (precision >= 1000000000)
+  /* the largest unit in which the precision needs at most one decimal */
+  if (precision >= 100000000)
     *unit = 1e9, *suffix = _("s");
-  else if (precision >= 1000000)
+  else if (precision >= 100000)
     *unit = 1e6, *suffix = _("ms");
-  else if (precision >= 1000)
+  else if (precision >= 100)
     *unit = 1e3, *suffix = _("µs");
   else
     *unit = 1, *suffix = _("ns");
@@ -876,6 +877,21 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
       decimals++;
     return g_strdup_printf ("%.*f %s", decimals, t / 1e9, _("s"));
   }
+}
+
+char *
+sl_format_timestamp (gint64 ns)
+{
+  gint64 a = ns < 0 ? -ns : ns;
+
+  /* to the nanosecond, in the unit of the magnitude */
+  if (a >= 1000000000)
+    return g_strdup_printf ("%.9f %s", ns / 1e9, _("s"));
+  if (a >= 1000000)
+    return g_strdup_printf ("%.6f %s", ns / 1e6, _("ms"));
+  if (a >= 1000)
+    return g_strdup_printf ("%.3f %s", ns / 1e3, _("µs"));
+  return g_strdup_printf ("%" G_GINT64_FORMAT " %s", ns, _("ns"));
 }
 
 char *

@@ -161,7 +161,9 @@ char             *sl_timeline_layout_format_tick  (const SlTimelineLayout *layou
 
 /* "1.234 ms", "17 ns", "2.5 s": three significant digits. */
 char             *sl_format_duration              (gint64 ns);
-/* Time with a unit fitting @precision_ns: "12.345678 s". */
+/* A point in time to the nanosecond: "1.715654320 s", "12.345 µs". */
+char             *sl_format_timestamp             (gint64 ns);
+/* Time with the largest unit that shows @precision_ns: "1.5 ms". */
 char             *sl_format_time                  (double ns,
                                                    gint64 precision_ns);
 

@@ -354,6 +354,29 @@ build_colors (SlTimelineModel *self)
     }
 }
 
+/* Bytes per event of the model's arrays (start, dur and the per-kind columns). */
+static gsize
+event_size (SlEventKind kind)
+{
+  switch (kind)
+    {
+    case SL_EVENT_KERNEL:
+      return 8 + 4 + 4 * 4;           /* func, corr, api, rowid */
+    case SL_EVENT_MEMCPY:
+    case SL_EVENT_MEMSET:
+      return 8 + 4 + 1 + 8 + 4 + 4;   /* kind, bytes, corr, api */
+    case SL_EVENT_API:
+      return 8 + 4 + 4 + 4;           /* name, corr */
+    case SL_EVENT_NVTX:
+    case SL_EVENT_NVTX_STARTEND:
+      return 8 + 4 + 4 + 4 + 2 + 2 + 4; /* name, color, domain, depth, parent */
+    case SL_EVENT_MARK:
+    case SL_EVENT_NONE:
+    default:
+      return 8 + 4;
+    }
+}
+
 SlTimelineModel *
 sl_timeline_model_new (SlProfile    *profile,
                        GCancellable *cancellable)
@@ -380,11 +403,7 @@ sl_timeline_model_new (SlProfile    *profile,
       if (g_cancellable_is_cancelled (cancellable))
         return NULL;
       for (guint k = 0; k < row->n_segs; k++)
-        {
-          const SlSpans *sp = row->segs[k].spans;
-          /* start + dur, plus the per-kind payload the row draws from */
-          self->event_bytes += (gsize) row->segs[k].count * (sizeof *sp->start + sizeof *sp->dur);
-        }
+        self->event_bytes += (gsize) row->segs[k].count * event_size (row->segs[k].kind);
       if (row->n_events < SL_LOD_MIN_EVENTS || row->n_segs == 0)
         continue;
       _sl_lod_build (&row->lod, self, row->segs, row->n_segs, profile->start_ns, profile->end_ns);

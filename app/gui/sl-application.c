@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-application.c: application actions, opening files, recent profiles. */
+#include "sl-application.h"
+
+#include <glib/gi18n.h>
+
+struct _SlApplication {
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
+
+#define MAX_RECENT 8
+
+char *
+sl_application_sample_path (void)
+{
+  const char *env = g_getenv ("SIGHTLINE_SAMPLE");
+  g_autofree char *installed = g_build_filename (PKGDATADIR, "sample.sqlite", NULL);
+
+  if (env && *env)
+    return g_strdup (env);
+  if (g_file_test (installed, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&installed);
+#ifdef SL_BUILD_SAMPLE
+  /* running from the build tree */
+  if (g_file_test (SL_BUILD_SAMPLE, G_FILE_TEST_IS_REGULAR))
+    return g_strdup (SL_BUILD_SAMPLE);
+#endif
+  return NULL;
+}
+
+static gint
+recent_cmp (gconstpointer a, gconstpointer b)
+{
+  GDateTime *ma = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  GDateTime *mb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+
+  return g_date_time_compare (mb, ma);
+}
+
+GList *
+sl_application_get_recent (SlApplication *self)
+{
+  GList *all = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  GList *mine = NULL;
+  guint n = 0;
+
+  for (GList *l = all; l; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      if (gtk_recent_info_has_application (info, "Sightline") && gtk_recent_info_is_local (info) &&
+          gtk_recent_info_exists (info))
+        mine = g_list_prepend (mine, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (all, (GDestroyNotify) gtk_recent_info_unref);
+  mine = g_list_sort (mine, recent_cmp);
+  for (GList *l = mine; l; l = l->next)
+    if (++n == MAX_RECENT && l->next)
+      {
+        GList *rest = l->next;
+        l->next = NULL;
+        rest->prev = NULL;
+        g_list_free_full (rest, (GDestroyNotify) gtk_recent_info_unref);
+        break;
+      }
+  return mine;
+}
+
+static void
+refresh_recent (SlApplication *self)
+{
+  GMenu *section = G_MENU (gtk_application_get_menu_by_id (GTK_APPLICATION (self), "recent-section"));
+  GList *items = sl_application_get_recent (self);
+
+  if (section)
+    {
+      g_menu_remove_all (section);
+      for (GList *l = items; l; l = l->next)
+        {
+          GtkRecentInfo *info = l->data;
+          g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+          g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+          g_menu_append_item (section, item);
+        }
+      if (items == NULL)
+        g_menu_append (section, _("No Recent Profiles"), "app.no-recent");
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  for (GList *w = gtk_application_get_windows (GTK_APPLICATION (self)); w; w = w->next)
+    if (SL_IS_WINDOW (w->data))
+      sl_window_refresh_recent (SL_WINDOW (w->data));
+}
+
+void
+sl_application_open_file (SlApplication *self,
+                          GFile         *file,
+                          SlWindow      *hint)
+{
+  SlWindow *window = NULL;
+
+  for (GList *w = gtk_application_get_windows (GTK_APPLICATION (self)); w; w = w->next)
+    {
+      GFile *shown;
+      if (!SL_IS_WINDOW (w->data))
+        continue;
+      shown = sl_window_get_file (SL_WINDOW (w->data));
+      if (shown && g_file_equal (shown, file))
+        {
+          gtk_window_present (GTK_WINDOW (w->data));
+          return;
+        }
+    }
+  /* one window per profile: reuse only a window that shows nothing */
+  if (hint && sl_window_is_empty (hint))
+    window = hint;
+  if (window == NULL)
+    for (GList *w = gtk_application_get_windows (GTK_APPLICATION (self)); w; w = w->next)
+      if (SL_IS_WINDOW (w->data) && sl_window_is_empty (SL_WINDOW (w->data)))
+        {
+          window = w->data;
+          break;
+        }
+  if (window == NULL)
+    window = sl_window_new (self);
+  sl_window_load (window, file);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+sl_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (sl_window_new (SL_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+sl_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    sl_application_open_file (SL_APPLICATION (app), files[i], NULL);
+}
+
+static void
+quit_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  g_application_quit (G_APPLICATION (data));
+}
+
+static void
+new_window_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_window_present (GTK_WINDOW (sl_window_new (SL_APPLICATION (data))));
+}
+
+static void
+open_sample_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlApplication *self = data;
+  g_autofree char *path = sl_application_sample_path ();
+  g_autoptr(GFile) file = NULL;
+  GtkWindow *active;
+
+  if (path == NULL)
+    return;
+  file = g_file_new_for_path (path);
+  active = gtk_application_get_active_window (GTK_APPLICATION (self));
+  sl_application_open_file (self, file, SL_IS_WINDOW (active) ? SL_WINDOW (active) : NULL);
+}
+
+static void
+about_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  static const char *authors[] = { "The Sightline authors", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (data)),
+                         "program-name", _("Sightline"),
+                         "logo-icon-name", SL_APP_ID,
+                         "version", SL_VERSION,
+                         "comments", _("Explore NVIDIA Nsight Systems profiles: every GPU, stream, "
+                                       "CUDA call and NVTX range on one fast timeline."),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+no_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+}
+
+static const GActionEntry app_entries[] = {
+  { "quit", quit_action },
+  { "new-window", new_window_action },
+  { "open-sample", open_sample_action },
+  { "about", about_action },
+  { "no-recent", no_recent_action },
+};
+
+static void
+set_accels (GtkApplication *app, const char *action, const char *first, ...)
+{
+  const char *accels[4] = { first, NULL, NULL, NULL };
+  va_list args;
+  guint n = 1;
+
+  va_start (args, first);
+  for (const char *a = va_arg (args, const char *); a && n < 3; a = va_arg (args, const char *))
+    accels[n++] = a;
+  va_end (args);
+  gtk_application_set_accels_for_action (app, action, accels);
+}
+
+static void
+sl_application_startup (GApplication *app)
+{
+  GtkApplication *gtk_app = GTK_APPLICATION (app);
+  g_autofree char *sample = NULL;
+
+  G_APPLICATION_CLASS (sl_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  sample = sl_application_sample_path ();
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "open-sample")),
+                               sample != NULL);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "no-recent")),
+                               FALSE);
+
+  set_accels (gtk_app, "app.quit", "<Control>q", NULL);
+  set_accels (gtk_app, "app.new-window", "<Control>n", NULL);
+  set_accels (gtk_app, "win.open", "<Control>o", NULL);
+  set_accels (gtk_app, "win.close", "<Control>w", NULL);
+  set_accels (gtk_app, "win.reload", "F5", "<Control>r", NULL);
+  set_accels (gtk_app, "win.export", "<Control>e", NULL);
+  set_accels (gtk_app, "win.zoom-in", "<Control>plus", "<Control>equal", NULL);
+  set_accels (gtk_app, "win.zoom-out", "<Control>minus", NULL);
+  set_accels (gtk_app, "win.fit", "<Control>0", NULL);
+  set_accels (gtk_app, "win.show-details", "F9", NULL);
+
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                           G_CALLBACK (refresh_recent), app, G_CONNECT_SWAPPED);
+  refresh_recent (SL_APPLICATION (app));
+}
+
+static void
+sl_application_class_init (SlApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = sl_application_activate;
+  app_class->open = sl_application_open;
+  app_class->startup = sl_application_startup;
+}
+
+static void
+sl_application_init (SlApplication *self)
+{
+  g_set_application_name (_("Sightline"));
+}
+
+SlApplication *
+sl_application_new (void)
+{
+  return g_object_new (SL_TYPE_APPLICATION,
+                       "application-id", SL_APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/sightline/Sightline",
+                       NULL);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-file-chooser.c: GtkFileChooserNative with profile filters. */
+#include "sl-file-chooser.h"
+
+#include <glib/gi18n.h>
+
+typedef struct {
+  SlFileChosenFunc callback;
+  gpointer         user_data;
+} Pending;
+
+static void
+response_cb (GtkNativeDialog *dialog,
+             int              response,
+             Pending         *pending)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  pending->callback (file, pending->user_data);
+  g_free (pending);
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+void
+sl_file_chooser_open (GtkWindow        *parent,
+                      SlFileChosenFunc  callback,
+                      gpointer          user_data)
+{
+  GtkFileChooserNative *native;
+  GtkFileFilter *filter;
+  Pending *pending;
+
+  native = gtk_file_chooser_native_new (_("Open Profile"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Nsight Systems profiles"));
+  gtk_file_filter_add_mime_type (filter, "application/vnd.sqlite3");
+  gtk_file_filter_add_mime_type (filter, "application/x-nsys-rep");
+  gtk_file_filter_add_suffix (filter, "sqlite");
+  gtk_file_filter_add_suffix (filter, "nsys-rep");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
+  g_object_unref (filter);
+
+  pending = g_new0 (Pending, 1);
+  pending->callback = callback;
+  pending->user_data = user_data;
+  g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-file-chooser.h: the Open dialog, in one place so that moving to
+ * GtkFileDialog (GTK 4.10) later is one change. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Called with the chosen file, or NULL when the user cancelled. */
+typedef void (*SlFileChosenFunc) (GFile *file, gpointer user_data);
+
+void sl_file_chooser_open (GtkWindow        *parent,
+                           SlFileChosenFunc  callback,
+                           gpointer          user_data);
+
+G_END_DECLS

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-bench-frames.c: timeline frame times, drawn by the widget's own renderer. */
+#include "sl-bench-frames.h"
+#include "sl-timeline-render.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define FRAME_W 1920
+#define FRAME_H 1080
+#define N_WINDOWS 50
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+render_ms (SlTimelineRenderer *r, SlTimelineLayout *l, const SlTimelineStyle *style,
+           cairo_surface_t *surface, SlRenderStats *stats)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  sl_timeline_renderer_draw (r, l, style, surface, stats);
+  cairo_surface_flush (surface);
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+void
+bench_frames (SlProfile *profile, JsonBuilder *b)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr(SlTimelineModel) model = sl_timeline_model_new (profile, NULL);
+  double model_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  SlTimelineLayout *layout = sl_timeline_layout_new (model);
+  g_autoptr(SlTimelineRenderer) renderer = sl_timeline_renderer_new ();
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240601);
+  SlTimelineStyle style;
+  SlRenderStats stats, worst = { 0 };
+  double full[5], sweep[N_WINDOWS], dur = (double) MAX (profile->end_ns - profile->start_ns, 1);
+  double full_ms, overview_ms;
+
+  sl_timeline_style_init (&style, FALSE, 1.0);
+  sl_timeline_layout_set_size (layout, FRAME_W, FRAME_H);
+
+  /* the first frame also builds fonts and the minimap: reported apart */
+  overview_ms = render_ms (renderer, layout, &style, surface, &stats);
+  for (guint i = 0; i < G_N_ELEMENTS (full); i++)
+    full[i] = render_ms (renderer, layout, &style, surface, &stats);
+  qsort (full, G_N_ELEMENTS (full), sizeof (double), cmp_double);
+  full_ms = full[G_N_ELEMENTS (full) / 2];
+
+  for (guint i = 0; i < N_WINDOWS; i++)
+    {
+      /* log-uniform widths from 1 us to the whole run, uniform positions */
+      double width = exp (g_rand_double_range (rand, log (1000.0), log (MAX (dur, 1001.0))));
+      double start = profile->start_ns + g_rand_double_range (rand, 0, MAX (dur - width, 0) + 1e-9);
+
+      sl_timeline_layout_zoom_to (layout, start, start + width, 0);
+      sweep[i] = render_ms (renderer, layout, &style, surface, &stats);
+      worst.n_boxes = MAX (worst.n_boxes, stats.n_boxes);
+      worst.n_labels = MAX (worst.n_labels, stats.n_labels);
+      worst.n_cairo = MAX (worst.n_cairo, stats.n_cairo);
+      worst.n_visited = MAX (worst.n_visited, stats.n_visited);
+    }
+  qsort (sweep, N_WINDOWS, sizeof (double), cmp_double);
+
+  json_builder_begin_object (b);
+#define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
+#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, (v)); } while (0)
+  DBL ("full", full_ms);
+  DBL ("p50", sweep[N_WINDOWS / 2]);
+  DBL ("p95", sweep[(int) ceil (0.95 * N_WINDOWS) - 1]);
+  DBL ("max", sweep[N_WINDOWS - 1]);
+  DBL ("first_frame", overview_ms);
+  DBL ("model_build", model_ms);
+  INT ("width", FRAME_W);
+  INT ("height", FRAME_H);
+  INT ("windows", N_WINDOWS);
+  INT ("rows", model->n_rows);
+  INT ("lod_bytes", (gint64) model->lod_bytes);
+  INT ("event_array_bytes", (gint64) model->event_bytes);
+  DBL ("lod_fraction", model->event_bytes ? (double) model->lod_bytes / model->event_bytes : 0.0);
+  INT ("max_cairo_calls", worst.n_cairo);
+  INT ("max_labels", worst.n_labels);
+  INT ("max_boxes", worst.n_boxes);
+#undef DBL
+#undef INT
+  json_builder_end_object (b);
+
+  cairo_surface_destroy (surface);
+  sl_timeline_layout_free (layout);
+}
