@@ -40,9 +40,15 @@ typedef struct {
   BenchSectionFunc  run;
 } BenchSection;
 
+#ifdef SL_BENCH_FRAMES
+#include "sl-bench-frames.h"
+#endif
+
 static const BenchSection bench_sections[] = {
   /* { "analysis_ms", bench_analysis }, */
-  /* { "frame_ms",    bench_frame },    */
+#ifdef SL_BENCH_FRAMES
+  { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
+#endif
   { NULL, NULL }
 };
 
