@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-stats.c: the statistics, time parsing, filter and interval helpers
+ * every analysis builds on, against naive computations. */
+#include <math.h>
+#include <string.h>
+
+#include "sl-test-util.h"
+
+static void
+test_select_nth (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+
+  for (int round = 0; round < 300; round++)
+    {
+      guint n = 1 + g_rand_int_range (rand, 0, round < 200 ? 60 : 5000);
+      /* few distinct values half of the time: equal durations are common */
+      gint32 spread = round % 2 ? 4 : 1000000;
+      g_autoptr(GArray) sorted = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autofree gint64 *v = g_new (gint64, n);
+      guint k = g_rand_int_range (rand, 0, n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          v[i] = g_rand_int_range (rand, -spread, spread);
+          g_array_append_val (sorted, v[i]);
+        }
+      SlTestStats ignored;
+      sl_test_stats (sorted, &ignored);
+      g_assert_cmpint (sl_select_nth (v, n, k), ==, g_array_index (sorted, gint64, k));
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_stats_table (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  const guint n_keys = 5;
+  SlStatsTable table;
+  SlStats stats[5];
+  GArray *per_key[5];
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint k = 0; k < n_keys; k++)
+    per_key[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* key 4 stays empty; key 3 gets one value; large values test exact sums */
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint k = g_rand_int_range (rand, 0, 3);
+      gint64 v = k == 2 ? G_GINT64_CONSTANT (5000000000) + g_rand_int_range (rand, 0, 7)
+                        : g_rand_int_range (rand, 0, 100000);
+      g_array_append_val (keys, k);
+      g_array_append_val (values, v);
+      g_array_append_val (per_key[k], v);
+    }
+  {
+    guint k = 3;
+    gint64 v = 123;
+    g_array_append_val (keys, k);
+    g_array_append_val (values, v);
+    g_array_append_val (per_key[3], v);
+  }
+
+  sl_stats_table_init (&table, n_keys);
+  for (guint i = 0; i < keys->len; i++)
+    sl_stats_table_add (&table, g_array_index (keys, guint, i), g_array_index (values, gint64, i));
+  sl_stats_table_begin_values (&table);
+  for (guint i = keys->len; i-- > 0;)
+    sl_stats_table_put (&table, g_array_index (keys, guint, i), g_array_index (values, gint64, i));
+  sl_stats_table_finish (&table, stats);
+
+  for (guint k = 0; k < n_keys; k++)
+    {
+      SlTestStats want;
+      g_autofree char *what = g_strdup_printf ("key %u", k);
+      sl_test_stats (per_key[k], &want);
+      sl_test_assert_stats (&stats[k], &want, what);
+    }
+  g_assert_cmpuint (stats[4].count, ==, 0);
+  g_assert_cmpfloat (stats[3].stddev, ==, 0.0);
+  /* key 2: values 5e9 + [0, 7): a naive sum-of-squares in doubles loses this */
+  g_assert_cmpfloat (stats[2].stddev, >, 1.5);
+  g_assert_cmpfloat (stats[2].stddev, <, 2.5);
+
+  /* nearest-rank percentile: the ceil(p n)-th smallest */
+  for (guint k = 0; k < 3; k++)
+    {
+      GArray *sorted = per_key[k];   /* sorted by sl_test_stats */
+      guint64 n = sorted->len;
+      guint64 rank = (guint64) ceil (0.95 * n);
+      g_assert_cmpint (sl_stats_table_percentile (&table, k, 95.0), ==, g_array_index (sorted, gint64, rank - 1));
+      g_assert_cmpint (sl_stats_table_percentile (&table, k, 100.0), ==, g_array_index (sorted, gint64, n - 1));
+    }
+  sl_stats_table_clear (&table);
+  for (guint k = 0; k < n_keys; k++)
+    g_array_unref (per_key[k]);
+  g_rand_free (rand);
+}
+
+static void
+test_median_even (void)
+{
+  gint64 v[] = { 10, 1, 4, 7 };
+  SlStats s;
+
+  sl_stats_compute (v, 4, &s);
+  g_assert_cmpfloat (s.median, ==, 5.5);
+  g_assert_cmpint (sl_round_ns (s.median), ==, 6);
+  g_assert_cmpfloat (s.avg, ==, 5.5);
+  /* sample stddev of 1, 4, 7, 10 = sqrt(15) */
+  g_assert_cmpfloat (fabs (s.stddev - sqrt (15.0)), <, 1e-12);
+}
+
+static void
+test_parse_time (void)
+{
+  static const struct { const char *text; gint64 ns; } good[] = {
+    { "0", 0 }, { "12345", 12345 }, { "17ns", 17 }, { "1.5us", 1500 }, { "2µs", 2000 },
+    { "39.98s", G_GINT64_CONSTANT (39980000000) }, { "40.5s", G_GINT64_CONSTANT (40500000000) },
+    { "0.000000001s", 1 }, { "1.2345678919s", G_GINT64_CONSTANT (1234567891) }, { "3ms", 3000000 },
+    { " 7 ms", 7000000 }, { "-2us", -2000 }, { ".5s", 500000000 },
+  };
+  static const char *bad[] = { "", "s", "1.2.3", "12 parsecs", "1e9", "abc", "1s2", "99999999999999999999" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      gint64 ns = -42;
+      g_autoptr(GError) error = NULL;
+      g_assert_true (sl_parse_time (good[i].text, &ns, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (ns, ==, good[i].ns);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      gint64 ns;
+      g_autoptr(GError) error = NULL;
+      g_assert_false (sl_parse_time (bad[i], &ns, &error));
+      g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+    }
+}
+
+static void
+test_filter_bounds (void)
+{
+  gint64 start[] = { 10, 20, 20, 30, 40 };
+  guint32 dur[] = { 5, 5, 5, 5, 5 };
+  SlSpans spans = { 5, start, dur, 0, NULL, NULL };
+  g_autoptr(SlFilter) filter = sl_filter_new ();
+  guint first, last;
+
+  sl_filter_span_bounds (NULL, &spans, 0, 5, &first, &last);
+  g_assert_cmpuint (first, ==, 0);
+  g_assert_cmpuint (last, ==, 5);
+  /* [20, 40): starts 20, 20, 30 */
+  sl_filter_set_range (filter, 20, 40);
+  sl_filter_span_bounds (filter, &spans, 0, 5, &first, &last);
+  g_assert_cmpuint (first, ==, 1);
+  g_assert_cmpuint (last, ==, 4);
+  g_assert_true (sl_filter_match_time (filter, 20));
+  g_assert_false (sl_filter_match_time (filter, 40));
+  /* a sub-slice */
+  sl_filter_span_bounds (filter, &spans, 2, 5, &first, &last);
+  g_assert_cmpuint (first, ==, 2);
+  g_assert_cmpuint (last, ==, 4);
+  sl_filter_add_gpu (filter, 3);
+  g_assert_true (sl_filter_match_device (filter, 3));
+  g_assert_false (sl_filter_match_device (filter, 0));
+  g_assert_true (sl_filter_match_pid (filter, 99));
+}
+
+/* The merge yields every event once in start order; the union length
+ * matches a brute-force count over a small time grid. */
+static void
+test_merge_union (void)
+{
+  GRand *rand = g_rand_new_with_seed (3);
+
+  for (int round = 0; round < 50; round++)
+    {
+      guint n_src = 1 + g_rand_int_range (rand, 0, 6), total = 0;
+      gint64 *starts[6];
+      guint32 *durs[6];
+      SlSpans spans[6];
+      SlMerge merge;
+      SlUnion u;
+      guint tag, index, seen = 0;
+      const SlSpans *sp;
+      gint64 last = G_MININT64;
+      g_autofree guint8 *covered = g_new0 (guint8, 2000);
+      gint64 brute = 0;
+
+      for (guint s = 0; s < n_src; s++)
+        {
+          guint n = g_rand_int_range (rand, 0, 40);
+          gint64 t = g_rand_int_range (rand, 0, 100);
+          starts[s] = g_new (gint64, MAX (n, 1));
+          durs[s] = g_new (guint32, MAX (n, 1));
+          for (guint i = 0; i < n; i++)
+            {
+              t += g_rand_int_range (rand, 0, 30);
+              starts[s][i] = t;
+              durs[s][i] = g_rand_int_range (rand, 0, 25);
+              for (gint64 x = t; x < t + durs[s][i]; x++)
+                covered[x] = 1;
+            }
+          spans[s] = (SlSpans) { n, starts[s], durs[s], 0, NULL, NULL };
+          total += n;
+        }
+      sl_merge_init (&merge);
+      for (guint s = 0; s < n_src; s++)
+        sl_merge_add (&merge, &spans[s], 0, spans[s].n, s);
+      sl_merge_start (&merge);
+      sl_union_init (&u);
+      while (sl_merge_next (&merge, &tag, &sp, &index))
+        {
+          g_assert_true (sp == &spans[tag]);
+          g_assert_cmpint (sp->start[index], >=, last);
+          last = sp->start[index];
+          sl_union_add (&u, sp->start[index], sl_spans_end (sp, index));
+          seen++;
+        }
+      sl_merge_clear (&merge);
+      g_assert_cmpuint (seen, ==, total);
+      for (guint x = 0; x < 2000; x++)
+        brute += covered[x];
+      g_assert_cmpint (sl_union_total (&u), ==, brute);
+      for (guint s = 0; s < n_src; s++)
+        {
+          g_free (starts[s]);
+          g_free (durs[s]);
+        }
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_name_keys (void)
+{
+  SlNameKeys keys;
+
+  sl_name_keys_init (&keys, 10);
+  g_assert_cmpuint (sl_name_keys_get (&keys, 7), ==, 0);
+  g_assert_cmpuint (sl_name_keys_get (&keys, 3), ==, 1);
+  g_assert_cmpuint (sl_name_keys_get (&keys, 7), ==, 0);
+  /* SL_NONE and ids past the table share the spare slot */
+  g_assert_cmpuint (sl_name_keys_get (&keys, SL_NONE), ==, 2);
+  g_assert_cmpuint (sl_name_keys_get (&keys, 12345), ==, 2);
+  g_assert_cmpuint (keys.ids->len, ==, 3);
+  sl_name_keys_clear (&keys);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/stats/select-nth", test_select_nth);
+  g_test_add_func ("/analysis/stats/table", test_stats_table);
+  g_test_add_func ("/analysis/stats/median-even", test_median_even);
+  g_test_add_func ("/analysis/filter/parse-time", test_parse_time);
+  g_test_add_func ("/analysis/filter/bounds", test_filter_bounds);
+  g_test_add_func ("/analysis/intervals/merge-union", test_merge_union);
+  g_test_add_func ("/analysis/stats/name-keys", test_name_keys);
+  return g_test_run ();
+}
