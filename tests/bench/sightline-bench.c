@@ -25,7 +25,7 @@
 #include "sl-strings-private.h"
 
 /* Bump when sightline-gen's output changes, so stale cached profiles are remade. */
-#define BENCH_CACHE_VERSION 1
+#define BENCH_CACHE_VERSION 2
 
 /* ---- measurement sections -------------------------------------------------
  * Each section runs on the loaded profile inside the child process and adds

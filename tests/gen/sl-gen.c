@@ -275,6 +275,7 @@ typedef struct {
   guint32  device;
   gint64   kernels, memcpy, memset;
   gint64   busy, compute, nccl, overlap;
+  gint64   max_idle;                /* longest idle time inside [start, end] */
   gint64   start, end;              /* G_MAXINT64 / G_MININT64 when unused */
   gint64   it_first, it_last;       /* this iteration */
   GArray  *gaps;                    /* Interval */
@@ -1384,20 +1385,6 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
   run_phase (g, pc, main_th, PH_FWD, 0, Uf, iter);
   nvtx_pop (g, main_th);
 
-  if (!g->o.no_gpu)
-    {
-      /* loss.item(): copy the loss back and wait for it. */
-      Lane *ln0 = &g->lanes[pc->lanes[0]];
-      for (int i = 0; i < pc->n_lanes; i++)
-        {
-          Lane *ln = &g->lanes[pc->lanes[i]];
-          gint64 n_dtoh = ln->mq[iter] - (ln->mq[iter] + 1) / 2;
-          for (gint64 k = 0; k < n_dtoh; k++)
-            launch_memcpy (g, pc, main_th, ln, FALSE, iter);
-        }
-      emit_sync (g, pc, main_th, ln0, FALSE);
-    }
-
   nvtx_push (g, main_th, 1, "backward", 0, 0, COLOR_BWD);
   if (bwd_th != main_th)
     {
@@ -1422,6 +1409,22 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
     }
   run_phase (g, pc, main_th, PH_OPT, Uf + Ub, Uo, iter);
   nvtx_pop (g, main_th);
+
+  if (!g->o.no_gpu)
+    {
+      /* Logging loss.item() at the end of the step: copy it back and wait for it
+       * on every device (synchronizing mid-step would make intra-step idle time
+       * that could be longer than the planted gaps). */
+      for (int i = 0; i < pc->n_lanes; i++)
+        {
+          Lane *ln = &g->lanes[pc->lanes[i]];
+          gint64 n_dtoh = ln->mq[iter] - (ln->mq[iter] + 1) / 2;
+          for (gint64 k = 0; k < n_dtoh; k++)
+            launch_memcpy (g, pc, main_th, ln, FALSE, iter);
+        }
+      for (int i = 0; i < pc->n_lanes; i++)
+        emit_sync (g, pc, main_th, &g->lanes[pc->lanes[i]], FALSE);
+    }
 
   if (!g->o.no_gpu)
     for (int i = 0; i < pc->n_lanes; i++)
@@ -1479,6 +1482,8 @@ finish_iteration_device (Gen *g, DevTruth *dt, GPtrArray *tracks)
             {
               if (open[c])
                 tot[c] += ce[c] - cs[c];
+              if (open[c] && c == 0)
+                dt->max_idle = max64 (dt->max_idle, iv.s - ce[c]);
               cs[c] = iv.s;
               ce[c] = iv.e;
               open[c] = TRUE;
@@ -1491,6 +1496,8 @@ finish_iteration_device (Gen *g, DevTruth *dt, GPtrArray *tracks)
 
   if (first == G_MAXINT64)
     return;
+  if (dt->end != G_MININT64)
+    dt->max_idle = max64 (dt->max_idle, first - dt->end);
   if (dt->end != G_MININT64 && g->o.gap_ns > 0)
     {
       Interval gap = { dt->end, first };
@@ -1844,6 +1851,10 @@ write_truth (Gen *g)
       CNT ("compute_ns", dt->compute);
       CNT ("nccl_ns", dt->nccl);
       CNT ("overlap_ns", dt->overlap);
+      CNT ("idle_ns", dt->end - dt->start - dt->busy);
+      /* Not always a planted gap: a device can wait on another one's sync. */
+      CNT ("max_idle_ns", dt->max_idle);
+      /* The idle time between iterations, each at least --gap-ns long. */
       json_builder_set_member_name (b, "gaps");
       json_builder_begin_array (b);
       for (guint k = 0; k < dt->gaps->len; k++)

@@ -107,6 +107,17 @@ union_ns (sqlite3 *db, const char *rows)
   return q1 (db, sql);
 }
 
+/* Longest stretch between the intervals of @rows with none of them running. */
+static gint64
+max_idle_ns (sqlite3 *db, const char *rows)
+{
+  g_autofree char *sql = g_strdup_printf (
+    "WITH iv(s, e) AS (%s), "
+    "o AS (SELECT s, MAX(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS pe FROM iv) "
+    "SELECT COALESCE(MAX(s - pe), 0) FROM o WHERE s > pe", rows);
+  return q1 (db, sql);
+}
+
 /* ---- checks -------------------------------------------------------------- */
 
 static void
@@ -215,6 +226,8 @@ check_truth (const char *db_path, const char *truth_path)
       g_assert_cmpint (q1 (db, mx), ==, tint (gd, "end_ns"));
       g_assert_cmpint (q1 (db, ns), ==, json_array_get_length (json_object_get_array_member (gd, "streams")));
       g_assert_cmpint (union_ns (db, ops), ==, tint (gd, "busy_ns"));
+      g_assert_cmpint (tint (gd, "idle_ns"), ==, tint (gd, "span_ns") - tint (gd, "busy_ns"));
+      g_assert_cmpint (max_idle_ns (db, ops), ==, tint (gd, "max_idle_ns"));
       gint64 comp = union_ns (db, kc), nccl = union_ns (db, kn), kern = union_ns (db, k);
       g_assert_cmpint (comp, ==, tint (gd, "compute_ns"));
       g_assert_cmpint (nccl, ==, tint (gd, "nccl_ns"));
