@@ -34,7 +34,7 @@ typedef enum { LAYOUT_CURRENT, LAYOUT_2022, LAYOUT_2020 } Layout;
 
 typedef struct {
   const char *out;
-  const char *truth;
+  char       *truth;
   Layout      layout;
   int         gpus, streams, processes, threads, iterations, nvtx_depth;
   gint64      kernels, memcpy, memset, bad_rows, gap_ns;
@@ -2060,6 +2060,39 @@ parse_args (int argc, char **argv, Options *o)
   return TRUE;
 }
 
+static void
+gen_free (Gen *g)
+{
+  for (int l = 0; l < g->n_lanes; l++)
+    {
+      Lane *ln = &g->lanes[l];
+      for (int s = 0; s <= g->o.streams; s++)
+        g_array_unref (ln->track[s]);
+      g_free (ln->track);
+      g_free (ln->stream_id);
+      g_free (ln->stream_free);
+      g_free (ln->stream_used);
+      g_free (ln->kq);
+      g_free (ln->mq);
+      g_free (ln->sq);
+    }
+  g_free (g->lanes);
+  for (int p = 0; p < g->o.processes; p++)
+    {
+      g_free (g->procs[p].th);
+      g_free (g->procs[p].lanes);
+      g_free (g->procs[p].iters);
+    }
+  g_free (g->procs);
+  for (int d = 0; d < g->o.gpus; d++)
+    g_array_unref (g->dev[d].gaps);
+  g_free (g->dev);
+  g_hash_table_unref (g->str_ids);
+  g_ptr_array_unref (g->str_values);
+  g_array_unref (g->str_idv);
+  g_free (g->o.truth);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2140,5 +2173,6 @@ main (int argc, char **argv)
 
   if (g.o.truth)
     write_truth (&g);
+  gen_free (&g);
   return 0;
 }
