@@ -346,16 +346,23 @@ compare_gap_desc (gconstpointer a, gconstpointer b)
   return x > y ? -1 : x < y ? 1 : 0;
 }
 
-/* The split threshold: the sharpest drop between consecutive gap lengths
- * (sorted descending) among the largest gaps; 0 when there is no clear
- * break (ratio below 3), meaning "one iteration". */
+/* The split threshold, from the gaps between busy intervals (sorted
+ * descending) and the number of GPU operations:
+ *  - the sharpest drop g[m-1] / g[m] of at least 3x among the largest gaps
+ *    (on equal ratios the later cut wins: more iterations rather than one
+ *    outlier pause);
+ *  - else, when all gaps are alike (largest <= 3x smallest), every gap, as
+ *    when each iteration keeps the GPU busy from end to end;
+ * in both cases only when the iterations average at least 4 operations (a
+ * launch-bound run has uniform gaps between single kernels).  0 = no split. */
 static gint64
-auto_threshold (GArray *gaps)
+auto_threshold (GArray *gaps, guint64 n_ops)
 {
   gint64 *g = (gint64 *) gaps->data;
   gsize n = gaps->len, k = MIN (n, 65536);
   double best_ratio = 0;
-  gint64 threshold = 0;
+  gint64 best = 0;
+  gsize best_m = 0;
 
   if (n == 0)
     return 0;
@@ -366,19 +373,21 @@ auto_threshold (GArray *gaps)
       memmove (g, g + (n - k), k * sizeof (gint64));
     }
   qsort (g, k, sizeof (gint64), compare_gap_desc);
-  /* Cut between g[m-1] (the smallest splitting gap) and g[m] (the largest
-   * gap left inside an iteration).  On equal ratios the later cut wins: more
-   * iterations rather than one outlier pause. */
   for (gsize m = 1; m < k; m++)
     {
       double ratio = (double) g[m - 1] / (double) MAX (g[m], 1);
       if (ratio >= best_ratio)
         {
           best_ratio = ratio;
-          threshold = g[m - 1];
+          best = g[m - 1];
+          best_m = m;
         }
     }
-  return best_ratio >= 3.0 ? threshold : 0;
+  if (best_ratio >= 3.0 && n_ops >= 4 * (best_m + 1))
+    return best;
+  if (k == n && g[0] <= 3 * MAX (g[n - 1], 1) && n_ops >= 4 * (n + 1))
+    return g[n - 1];
+  return 0;
 }
 
 static void
@@ -393,6 +402,7 @@ gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8
   SlUnion u;
   const SlSpans *spans;
   guint tag, index, first_out = out->len;
+  guint64 n_ops = 0;
 
   if (threshold <= 0)
     {
@@ -403,6 +413,7 @@ gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8
       while (sl_merge_next (&merge, &tag, &spans, &index))
         {
           gint64 s = spans->start[index];
+          n_ops++;
           if (u.open && s > u.cur_end)
             {
               gint64 d = s - u.cur_end;
@@ -411,7 +422,7 @@ gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8
           sl_union_add (&u, s, sl_spans_end (spans, index));
         }
       sl_merge_clear (&merge);
-      threshold = auto_threshold (gaps);
+      threshold = auto_threshold (gaps, n_ops);
       if (threshold == 0)
         threshold = G_MAXINT64;
     }

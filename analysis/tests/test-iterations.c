@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-iterations.c: iterations planted by the generator (with NVTX and
+ * without), --name, and the real exports against SQL. */
+#include <math.h>
+#include <string.h>
+
+#include "sl-test-util.h"
+
+#define NVTX_ARGS "--gpus 2 --streams 2 --processes 2 --threads 3 --iterations 6 --kernels 4000 " \
+                  "--nccl --memcpy 30 --gap-ns 1500000 --seed 21"
+#define PLAIN_ARGS NVTX_ARGS " --nvtx-depth 0"
+
+static const SlIteration *
+find (const SlIterations *its, guint32 pid, guint index)
+{
+  for (guint i = 0; i < its->n_iterations; i++)
+    if (its->iterations[i].pid == pid && its->iterations[i].index == index)
+      return &its->iterations[i];
+  return NULL;
+}
+
+static void
+check_against_truth (const SlTestFixture *f, const SlIterations *its, gboolean nvtx)
+{
+  JsonArray *procs = json_object_get_array_member (f->truth, "processes");
+  g_autoptr(GArray) durs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint total = 0;
+  SlTestStats want;
+
+  for (guint p = 0; p < json_array_get_length (procs); p++)
+    {
+      JsonObject *proc = json_array_get_object_element (procs, p);
+      JsonArray *list = json_object_get_array_member (proc, "iterations");
+      guint32 pid = json_object_get_int_member (proc, "pid");
+
+      for (guint i = 0; i < json_array_get_length (list); i++)
+        {
+          JsonObject *t = json_array_get_object_element (list, i);
+          const SlIteration *it = find (its, pid, json_object_get_int_member (t, "index"));
+          gint64 dur;
+
+          g_assert_nonnull (it);
+          g_assert_true (it->has_gpu);
+          g_assert_cmpint (it->gpu_start_ns, ==, json_object_get_int_member (t, "gpu_start"));
+          g_assert_cmpint (it->gpu_end_ns, ==, json_object_get_int_member (t, "gpu_end"));
+          g_assert_cmpint ((gint64) it->kernels, ==, json_object_get_int_member (t, "kernels"));
+          g_assert_cmpint (it->gpu_busy_ns, <=, it->gpu_end_ns - it->gpu_start_ns);
+          g_assert_cmpint (it->gpu_busy_ns, >, 0);
+          if (nvtx)
+            {
+              g_assert_cmpint (it->cpu_start_ns, ==, json_object_get_int_member (t, "cpu_start"));
+              g_assert_cmpint (it->cpu_end_ns, ==, json_object_get_int_member (t, "cpu_end"));
+              g_autofree char *name = g_strdup_printf ("iteration_%u", it->index);
+              g_assert_cmpstr (it->name, ==, name);
+              dur = it->cpu_end_ns - it->cpu_start_ns;
+            }
+          else
+            dur = json_object_get_int_member (t, "gpu_end") - json_object_get_int_member (t, "gpu_start");
+          g_assert_cmpint (it->dur_ns, ==, dur);
+          g_array_append_val (durs, dur);
+          total++;
+        }
+    }
+  g_assert_cmpuint (its->n_iterations, ==, total);
+  sl_test_stats (durs, &want);
+  g_assert_cmpuint (its->summary.count, ==, want.n);
+  g_assert_cmpfloat (its->summary.median, ==, want.median);
+  g_assert_cmpint (its->summary.max, ==, want.max);
+  g_assert_cmpint (its->summary.min, ==, want.min);
+  g_assert_cmpfloat (fabs (its->summary.stddev - want.stddev), <, 1e-6 * want.stddev + 1e-9);
+  g_assert_cmpint (its->iterations[its->slowest].dur_ns, ==, want.max);
+}
+
+static void
+test_nvtx_generated (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("nvtx", NVTX_ARGS);
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (its->method, ==, SL_ITERATIONS_NVTX);
+  g_assert_cmpstr (its->name, ==, "iteration_#");
+  check_against_truth (f, its, TRUE);
+
+  /* NCCL time inside an iteration: part of its busy time */
+  for (guint i = 0; i < its->n_iterations; i++)
+    {
+      g_assert_cmpint (its->iterations[i].nccl_ns, >, 0);
+      g_assert_cmpint (its->iterations[i].nccl_ns, <=, its->iterations[i].gpu_busy_ns);
+    }
+}
+
+static void
+test_gpu_gaps_generated (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("plain", PLAIN_ARGS);
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+  g_autoptr(SlIterations) fixed = sl_iterations_compute (profile, NULL, NULL, 1000000, NULL);
+  g_autoptr(SlIterations) huge = sl_iterations_compute (profile, NULL, NULL, 3600 * G_GINT64_CONSTANT (1000000000), NULL);
+
+  g_assert_cmpint (its->method, ==, SL_ITERATIONS_GPU_GAPS);
+  g_assert_null (its->name);
+  check_against_truth (f, its, FALSE);
+  /* an explicit --min-gap below the planted gap finds the same split */
+  check_against_truth (f, fixed, FALSE);
+  /* one above every gap leaves one iteration per process */
+  g_assert_cmpuint (huge->n_iterations, ==, json_array_get_length (json_object_get_array_member (f->truth, "processes")));
+}
+
+/* Independent check of an iteration's GPU work: every GPU operation of its
+ * process whose launching call (any thread) starts inside the range. */
+static void
+check_gpu_work_sql (sqlite3 *db, const SlIteration *it)
+{
+  g_autofree char *where = g_strdup_printf ("FROM t_gpu g JOIN t_api a ON a.pid = g.pid AND a.corr = g.corr "
+                                            "WHERE g.pid = %u AND a.start >= %" G_GINT64_FORMAT " AND a.start < %"
+                                            G_GINT64_FORMAT, it->pid, it->cpu_start_ns, it->cpu_end_ns);
+  g_autofree char *kernels = g_strdup_printf ("SELECT count(*) %s AND g.kind = 0", where);
+  g_autofree char *ops = g_strdup_printf ("SELECT count(*) %s", where);
+  g_autofree char *first = g_strdup_printf ("SELECT min(g.start) %s", where);
+  g_autofree char *last = g_strdup_printf ("SELECT max(g.end) %s", where);
+
+  g_assert_cmpint ((gint64) it->kernels, ==, sl_test_db_int (db, kernels));
+  g_assert_cmpint ((gint64) it->ops, ==, sl_test_db_int (db, ops));
+  if (it->ops > 0)
+    {
+      g_assert_cmpint (it->gpu_start_ns, ==, sl_test_db_int (db, first));
+      g_assert_cmpint (it->gpu_end_ns, ==, sl_test_db_int (db, last));
+    }
+}
+
+static void
+test_name_regex (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("nvtx", NVTX_ARGS);
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, "^layer_[0-9]+$", 0, &error);
+  g_autoptr(SlIterations) bad = NULL;
+  g_autoptr(SlIterations) none = NULL;
+  sqlite3 *db = sl_test_db_open (f->path);
+
+  g_assert_no_error (error);
+  sl_test_db_prepare (db);
+  g_assert_cmpint (its->method, ==, SL_ITERATIONS_NVTX);
+  g_assert_cmpint ((gint64) its->n_iterations, ==,
+                   sl_test_db_int (db, "SELECT count(*) FROM t_nvtx WHERE pushpop AND "
+                                       "(name GLOB 'layer_[0-9]' OR name GLOB 'layer_[0-9][0-9]')"));
+  g_assert_cmpuint (its->n_iterations, >, 0);
+  for (guint i = 0; i < its->n_iterations; i++)
+    {
+      const SlIteration *it = &its->iterations[i];
+      g_assert_true (g_regex_match_simple ("^layer_[0-9]+$", it->name, 0, 0));
+      check_gpu_work_sql (db, it);
+      if (i > 0 && its->iterations[i - 1].pid == it->pid)
+        {
+          g_assert_cmpuint (its->iterations[i - 1].index + 1, ==, it->index);
+          g_assert_cmpint (its->iterations[i - 1].cpu_start_ns, <=, it->cpu_start_ns);
+        }
+    }
+
+  /* outermost matches only: "layer" matches layer_N and the ops below them */
+  {
+    g_autoptr(SlIterations) outer = sl_iterations_compute (profile, NULL, "^(forward|layer_[0-9]+)$", 0, NULL);
+    g_assert_cmpint ((gint64) outer->n_iterations, ==,
+                     sl_test_db_int (db, "SELECT count(*) FROM t_nvtx WHERE pushpop AND name = 'forward'"));
+  }
+
+  bad = sl_iterations_compute (profile, NULL, "(unclosed", 0, &error);
+  g_assert_null (bad);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == G_REGEX_ERROR);
+  g_clear_error (&error);
+  none = sl_iterations_compute (profile, NULL, "^no such range$", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (none->n_iterations, ==, 0);
+  g_assert_cmpuint (none->slowest, ==, G_MAXUINT);
+  sqlite3_close (db);
+}
+
+static void
+test_filter (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("nvtx", NVTX_ARGS);
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  JsonObject *proc = json_array_get_object_element (json_object_get_array_member (f->truth, "processes"), 1);
+  guint32 pid = json_object_get_int_member (proc, "pid");
+  JsonArray *list = json_object_get_array_member (proc, "iterations");
+  g_autoptr(SlFilter) filter = sl_filter_new ();
+  g_autoptr(SlIterations) its = NULL;
+  gint64 s2 = json_object_get_int_member (json_array_get_object_element (list, 2), "cpu_start");
+  gint64 s4 = json_object_get_int_member (json_array_get_object_element (list, 4), "cpu_start");
+
+  sl_filter_add_pid (filter, pid);
+  sl_filter_set_range (filter, s2, s4);
+  its = sl_iterations_compute (profile, filter, NULL, 0, NULL);
+  /* iterations 2 and 3 of that process start in [s2, s4) */
+  g_assert_cmpuint (its->n_iterations, ==, 2);
+  for (guint i = 0; i < its->n_iterations; i++)
+    {
+      g_assert_cmpuint (its->iterations[i].pid, ==, pid);
+      g_assert_cmpstr (its->iterations[i].name, ==, i == 0 ? "iteration_2" : "iteration_3");
+      g_assert_cmpuint (its->iterations[i].index, ==, i);
+    }
+}
+
+static char *
+normalize (const char *name)
+{
+  g_autoptr(GRegex) digits = g_regex_new ("[0-9]+", 0, 0, NULL);
+  return g_regex_replace_literal (digits, name, -1, 0, "#", 0, NULL);
+}
+
+/* Real exports: the chosen name recomputed from SQL (depth-0 ranges, names
+ * normalised here, repeated in a process, largest CPU time) and each
+ * iteration's GPU work recomputed with SQL. */
+static void
+test_real (void)
+{
+  g_auto(GStrv) paths = sl_test_real_profiles ();
+
+  for (guint p = 0; paths[p] != NULL; p++)
+    {
+      g_autoptr(SlProfile) profile = sl_test_load (paths[p]);
+      g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+      g_autoptr(GHashTable) tally = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_autoptr(GHashTable) total = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      sqlite3 *db = sl_test_db_open (paths[p]);
+      sqlite3_stmt *stmt = NULL;
+      const char *best = NULL;
+      gint64 best_total = -1;
+      GHashTableIter iter;
+      gpointer key, value;
+
+      sl_test_db_prepare (db);
+      sqlite3_prepare_v2 (db, "SELECT n.pid, n.name, n.end - n.start FROM t_nvtx n WHERE n.pushpop AND NOT EXISTS "
+                              "(SELECT 1 FROM t_nvtx o WHERE o.gtid = n.gtid AND o.pushpop AND o.id != n.id "
+                              " AND o.start <= n.start AND o.end >= n.end AND (o.start < n.start OR o.end > n.end OR o.id < n.id))",
+                          -1, &stmt, NULL);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          g_autofree char *norm = normalize ((const char *) sqlite3_column_text (stmt, 1));
+          char *k = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", (gint64) sqlite3_column_int64 (stmt, 0), norm);
+          gint64 *c = g_hash_table_lookup (tally, k), *t = g_hash_table_lookup (total, k);
+          if (c == NULL)
+            {
+              c = g_new0 (gint64, 1);
+              t = g_new0 (gint64, 1);
+              g_hash_table_insert (tally, g_strdup (k), c);
+              g_hash_table_insert (total, g_strdup (k), t);
+            }
+          (*c)++;
+          *t += sqlite3_column_int64 (stmt, 2);
+          g_free (k);
+        }
+      sqlite3_finalize (stmt);
+      {
+        /* per normalised name: CPU time over the processes where it repeats */
+        g_autoptr(GHashTable) per_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+        g_hash_table_iter_init (&iter, tally);
+        while (g_hash_table_iter_next (&iter, &key, &value))
+          if (*(gint64 *) value >= 2)
+            {
+              const char *name = strchr (key, '\x1f') + 1;
+              gint64 *sum = g_hash_table_lookup (per_name, name);
+              if (sum == NULL)
+                {
+                  sum = g_new0 (gint64, 1);
+                  g_hash_table_insert (per_name, g_strdup (name), sum);
+                }
+              *sum += *(gint64 *) g_hash_table_lookup (total, key);
+            }
+        g_hash_table_iter_init (&iter, per_name);
+        while (g_hash_table_iter_next (&iter, &key, &value))
+          if (*(gint64 *) value > best_total || (*(gint64 *) value == best_total && strcmp (key, best) < 0))
+            {
+              best = key;
+              best_total = *(gint64 *) value;
+            }
+        if (best == NULL)
+          g_assert_cmpint (its->method, ==, SL_ITERATIONS_GPU_GAPS);
+        else
+          {
+            g_assert_cmpint (its->method, ==, SL_ITERATIONS_NVTX);
+            g_assert_cmpstr (its->name, ==, best);
+          }
+      }
+
+      for (guint i = 0; i < its->n_iterations; i++)
+        {
+          const SlIteration *it = &its->iterations[i];
+          if (its->method == SL_ITERATIONS_NVTX)
+            {
+              char *q = sqlite3_mprintf ("SELECT count(*) FROM t_nvtx WHERE pid = %u AND start = %lld AND end = %lld "
+                                         "AND name = %Q", it->pid, (long long) it->cpu_start_ns,
+                                         (long long) it->cpu_end_ns, it->name);
+              g_assert_cmpint (sl_test_db_int (db, q), >=, 1);
+              sqlite3_free (q);
+              check_gpu_work_sql (db, it);
+            }
+          else
+            g_assert_true (it->has_gpu);
+        }
+      if (strstr (paths[p], "cpu-sampling-only") != NULL)
+        g_assert_cmpuint (its->n_iterations, ==, 0);
+      sqlite3_close (db);
+    }
+}
+
+static void
+test_normalize (void)
+{
+  g_autofree char *a = sl_iterations_normalize_name ("step 12 / rank 3");
+  g_autofree char *b = sl_iterations_normalize_name ("iteration_0");
+  g_autofree char *c = sl_iterations_normalize_name ("");
+
+  g_assert_cmpstr (a, ==, "step # / rank #");
+  g_assert_cmpstr (b, ==, "iteration_#");
+  g_assert_cmpstr (c, ==, "");
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/iterations/normalize", test_normalize);
+  g_test_add_func ("/analysis/iterations/nvtx-generated", test_nvtx_generated);
+  g_test_add_func ("/analysis/iterations/gpu-gaps-generated", test_gpu_gaps_generated);
+  g_test_add_func ("/analysis/iterations/name-regex", test_name_regex);
+  g_test_add_func ("/analysis/iterations/filter", test_filter);
+  g_test_add_func ("/analysis/iterations/real", test_real);
+  status = g_test_run ();
+  sl_test_cleanup ();
+  return status;
+}
