@@ -388,6 +388,8 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
   cairo_t *cr;
   char *text;
 
+  gint64 begin = g_get_monotonic_time ();
+
   g_return_if_fail (cairo_image_surface_get_format (image) == CAIRO_FORMAT_ARGB32);
   g_return_if_fail (cairo_image_surface_get_width (image) >= W);
   g_return_if_fail (cairo_image_surface_get_height (image) >= H);
@@ -425,7 +427,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
       if (x >= 0 && x < bw)
         self->bgscan[hw + x] = opaque (style->grid);
     }
-  copy_lines (data, stride, MIN (by, H), H, self->bgscan, W);
+  /* body lines are written once, row by row, below */
 
   /* minimap: GPU activity over the whole run */
   sl_timeline_layout_overview (layout, &ov, &ov_color);
@@ -483,79 +485,82 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
         }
     }
 
-  /* rows */
-  for (guint r = 0; r < m->n_rows; r++)
-    {
-      const SlTimelineRow *row = &m->rows[r];
-      gboolean group = sl_timeline_layout_is_group (layout, r);
-      guint32 base = group ? style->group_bg : style->bg;
-      SlRowColumns cols;
-      int y, h, pad, y0, y1;
+  /* rows: every body line is written exactly once, one scanline per row */
+  {
+    int next_line = MIN (by, H);
 
-      if (!sl_timeline_layout_row_rect (layout, r, &y, &h))
-        continue;
-      if (y + h <= by)
-        continue;
-      if (y >= H)
-        break;
-      st.n_rows++;
+    for (guint r = 0; r < m->n_rows; r++)
+      {
+        const SlTimelineRow *row = &m->rows[r];
+        gboolean group = sl_timeline_layout_is_group (layout, r);
+        guint32 base = group ? style->group_bg : style->bg;
+        const guint32 *plain = group ? self->band : self->bgscan;
+        SlRowColumns cols;
+        int y, h, pad, y0, y1, top, bottom;
 
-      if (group)
-        {
+        if (!sl_timeline_layout_row_rect (layout, r, &y, &h))
+          continue;
+        if (y + h <= by)
+          continue;
+        if (y >= H)
+          break;
+        st.n_rows++;
+        top = MAX (y, by);
+        bottom = MIN (y + h, H);
+        if (top > next_line)
+          copy_lines (data, stride, next_line, top, self->bgscan, W);
+        next_line = MAX (next_line, bottom);
+
+        if (group)
           fill_span (self->band, 0, W, opaque (style->group_bg));
-          copy_lines (data, stride, MAX (y, by), MIN (y + h, H), self->band, W);
-          if (y >= by && y < H)
+        memcpy (self->scan, plain, W * sizeof (guint32));
+
+        sl_timeline_layout_row_columns (layout, r, &cols);
+        st.n_visited += cols.n_visited;
+
+        for (int c = 0; c < cols.n_cols; c++)
+          if (cols.cov[c] > 0)
             {
-              guint32 *line = (guint32 *) (void *) (data + (gsize) y * stride);
-              fill_span (line, 0, W, opaque (mix (style->group_bg, style->fg, 0.12f)));
+              float a = 0.4f + 0.6f * MIN (cols.cov[c], 1.0f);
+              self->scan[hw + c] = opaque (mix (base, sl_timeline_color_rgb (cols.color[c]), a));
+              st.n_columns++;
             }
-          memcpy (self->scan, self->band, W * sizeof (guint32));
-        }
-      else
-        memcpy (self->scan, self->bgscan, W * sizeof (guint32));
-
-      sl_timeline_layout_row_columns (layout, r, &cols);
-      st.n_visited += cols.n_visited;
-      if (group && !sl_timeline_layout_get_collapsed (layout, r))
-        continue;
-
-      for (int c = 0; c < cols.n_cols; c++)
-        if (cols.cov[c] > 0)
+        for (guint k = 0; k < cols.n_boxes; k++)
           {
-            float a = 0.4f + 0.6f * MIN (cols.cov[c], 1.0f);
-            self->scan[hw + c] = opaque (mix (base, sl_timeline_color_rgb (cols.color[c]), a));
-            st.n_columns++;
+            const SlBox *b = &cols.boxes[k];
+            int wd = b->x1 - b->x0;
+
+            fill_span (self->scan, hw + b->x0, hw + b->x1, opaque (b->rgb));
+            /* a darker left edge separates back-to-back events */
+            if (wd >= 3 * s)
+              self->scan[hw + b->x0] = opaque (mix (b->rgb, 0x000000, 0.35f));
+            if (wd >= min_label && !group)
+              {
+                Label l;
+                l.text = box_text (m, row, b);
+                l.x = hw + b->x0 + 3 * s;
+                l.max_w = wd - 5 * s;
+                l.baseline = y + (h + self->label.ascent - self->label.descent) / 2;
+                l.rgb = sl_timeline_color_luminance (b->rgb) > 0.55 ? 0x1a1a1a : 0xffffff;
+                g_array_append_val (self->labels, l);
+              }
           }
-      for (guint k = 0; k < cols.n_boxes; k++)
-        {
-          const SlBox *b = &cols.boxes[k];
-          int wd = b->x1 - b->x0;
+        st.n_boxes += cols.n_boxes;
 
-          fill_span (self->scan, hw + b->x0, hw + b->x1, opaque (b->rgb));
-          /* a darker left edge separates back-to-back events */
-          if (wd >= 3 * s)
-            self->scan[hw + b->x0] = opaque (mix (b->rgb, 0x000000, 0.35f));
-          if (wd >= min_label && !group)
-            {
-              Label l;
-              l.text = box_text (m, row, b);
-              l.x = hw + b->x0 + 3 * s;
-              l.max_w = wd - 5 * s;
-              l.baseline = y + (h + self->label.ascent - self->label.descent) / 2;
-              l.rgb = sl_timeline_color_luminance (b->rgb) > 0.55 ? 0x1a1a1a : 0xffffff;
-              g_array_append_val (self->labels, l);
-            }
-        }
-      st.n_boxes += cols.n_boxes;
-
-      pad = group ? pad_group : pad_track;
-      y0 = MAX (y + pad, by);
-      y1 = MIN (y + h - pad, H);
-      /* only the body part: the header keeps its own background */
-      for (int yy = y0; yy < y1; yy++)
-        memcpy (data + (gsize) yy * stride + hw * sizeof (guint32), self->scan + hw,
-                bw * sizeof (guint32));
-    }
+        pad = group ? pad_group : pad_track;
+        y0 = CLAMP (y + pad, top, bottom);
+        y1 = CLAMP (y + h - pad, y0, bottom);
+        copy_lines (data, stride, top, y0, plain, W);
+        copy_lines (data, stride, y0, y1, self->scan, W);
+        copy_lines (data, stride, y1, bottom, plain, W);
+        if (group && y >= by && y < H)
+          fill_span ((guint32 *) (void *) (data + (gsize) y * stride), 0, W,
+                     opaque (mix (style->group_bg, style->fg, 0.12f)));
+      }
+    if (next_line < H)
+      copy_lines (data, stride, next_line, H, self->bgscan, W);
+  }
+  st.pixel_ms = (g_get_monotonic_time () - begin) / 1000.0;
 
   cairo_surface_mark_dirty (image);
   cr = cairo_create (image);
@@ -669,6 +674,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
 
   cairo_destroy (cr);
   st.n_cairo += st.n_labels;
+  st.text_ms = (g_get_monotonic_time () - begin) / 1000.0 - st.pixel_ms;
   if (stats)
     *stats = st;
 }

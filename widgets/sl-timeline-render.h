@@ -32,6 +32,8 @@ typedef struct {
   guint n_labels;          /* text runs shown */
   guint n_cairo;           /* cairo drawing calls (fills, strokes, glyph runs) */
   guint n_visited;         /* events and pyramid buckets read */
+  double pixel_ms;         /* culling, merging and pixel writes */
+  double text_ms;          /* cairo: labels, headers, ruler */
 } SlRenderStats;
 
 typedef struct _SlTimelineRenderer SlTimelineRenderer;

@@ -52,6 +52,8 @@ struct _SlWindow {
   guint            stall_source;
   gint64           stall_last;
   gint64           stall_max;
+  gint64           stall_begin;
+  guint            stall_frames;
 
   guint            state_idle;   /* SIGHTLINE_TEST_STATE */
 };
@@ -121,13 +123,32 @@ set_titles (SlWindow *self, const char *title, const char *subtitle)
 /* ---- stall measurement ---------------------------------------------------- */
 
 static gboolean
+stall_frame_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       data)
+{
+  SlWindow *self = SL_WINDOW (widget);
+
+  return ++self->stall_frames < 3 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static gboolean
 stall_tick_cb (gpointer data)
 {
   SlWindow *self = data;
   gint64 now = g_get_monotonic_time ();
 
-  if (self->stall_last != 0)
-    self->stall_max = MAX (self->stall_max, now - self->stall_last);
+  /* a new window's first frames (GL set-up, fonts) are start-up, not loading */
+  if (self->stall_frames < 3)
+    {
+      self->stall_last = now;
+      return G_SOURCE_CONTINUE;
+    }
+
+  self->stall_max = MAX (self->stall_max, now - self->stall_last);
+  if (now - self->stall_last > 16000 && g_strcmp0 (g_getenv ("SIGHTLINE_MEASURE_STALL"), "verbose") == 0)
+    g_printerr ("sightline: main loop stalled %.1f ms (at +%.1f ms)\n", (now - self->stall_last) / 1000.0,
+                (now - self->stall_begin) / 1000.0);
   self->stall_last = now;
   return G_SOURCE_CONTINUE;
 }
@@ -138,8 +159,10 @@ stall_start (SlWindow *self)
   if (g_getenv ("SIGHTLINE_MEASURE_STALL") == NULL)
     return;
   g_clear_handle_id (&self->stall_source, g_source_remove);
-  self->stall_last = 0;
+  self->stall_last = self->stall_begin = g_get_monotonic_time ();
   self->stall_max = 0;
+  if (self->stall_frames < 3)
+    gtk_widget_add_tick_callback (GTK_WIDGET (self), stall_frame_cb, NULL, NULL);
   /* a 2 ms timer: the longest gap between its runs is the longest stall */
   self->stall_source = g_timeout_add (2, stall_tick_cb, self);
 }
@@ -149,9 +172,26 @@ stall_stop (SlWindow *self, const char *what)
 {
   if (self->stall_source == 0)
     return;
+  stall_tick_cb (self);
   g_clear_handle_id (&self->stall_source, g_source_remove);
   g_printerr ("sightline: longest main-loop stall while loading %s: %.1f ms\n",
               what, self->stall_max / 1000.0);
+}
+
+static gboolean
+stall_after_frame_cb (GtkWidget     *timeline,
+                      GdkFrameClock *clock,
+                      gpointer       data)
+{
+  SlWindow *self = data;
+  g_autofree char *basename = NULL;
+
+  if (++self->stall_frames < 5)
+    return G_SOURCE_CONTINUE;
+  basename = self->file ? g_file_get_basename (self->file) : g_strdup ("?");
+  stall_stop (self, basename);
+  schedule_test_state (self);
+  return G_SOURCE_REMOVE;
 }
 
 /* ---- test state (SIGHTLINE_TEST_STATE) ------------------------------------ */
@@ -499,10 +539,10 @@ load_done_cb (GObject      *source,
     return;   /* a newer load replaced this one */
   g_clear_object (&self->cancellable);
   basename = g_file_get_basename (self->file);
-  stall_stop (self, basename);
 
   if (!g_task_propagate_boolean (task, &error))
     {
+      stall_stop (self, basename);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
           g_error_matches (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED))
         {
@@ -531,6 +571,9 @@ load_done_cb (GObject      *source,
   }
   add_recent (self->file);
   set_page (self, "profile");
+  /* the stall measurement ends once the timeline's first frame is out */
+  if (self->stall_source)
+    gtk_widget_add_tick_callback (self->timeline, stall_after_frame_cb, g_object_ref (self), g_object_unref);
 }
 
 void

@@ -510,7 +510,7 @@ test_pyramid (void)
   g_assert_cmpfloat (l->px_ns, ==, 256);
   sl_timeline_layout_row_columns (l, 1, &c);
   g_assert_cmpint (c.lod_level, ==, 2);
-  g_assert_cmpuint (c.n_visited, ==, 512);
+  g_assert_cmpuint (c.n_visited, ==, 128 * 5);
   for (int x = 0; x < 128; x++)
     {
       g_assert_cmpfloat_with_epsilon (c.cov[x], want, 1e-5);

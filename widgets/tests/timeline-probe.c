@@ -18,8 +18,9 @@ frame (SlTimelineRenderer *r, SlTimelineLayout *l, SlTimelineStyle *style, cairo
 
   sl_timeline_renderer_draw (r, l, style, s, &st);
   ms = (g_get_monotonic_time () - t0) / 1000.0;
-  g_print ("%-12s %7.2f ms  rows %u boxes %u cols %u labels %u cairo %u visited %u\n", name, ms,
-           st.n_rows, st.n_boxes, st.n_columns, st.n_labels, st.n_cairo, st.n_visited);
+  g_print ("%-12s %7.2f ms (pixels %.2f text %.2f)  rows %u boxes %u cols %u labels %u cairo %u visited %u\n",
+           name, ms, st.pixel_ms, st.text_ms, st.n_rows, st.n_boxes, st.n_columns, st.n_labels, st.n_cairo,
+           st.n_visited);
   if (prefix)
     {
       g_autofree char *path = g_strdup_printf ("%s-%s.png", prefix, name);

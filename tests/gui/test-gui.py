@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The real sightline app under Xvfb, driven with xdotool.
+
+The app writes its state (page, visible range, selection, rows and where the
+timeline sits in the window) to $SIGHTLINE_TEST_STATE whenever it changes;
+real X events come from xdotool and screenshots from ImageMagick's import.
+
+  xvfb-run -a python3 test-gui.py APP GEN PROFILES_DIR OUT_DIR
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+APP, GEN, PROFILES, OUT = sys.argv[1:5]
+REAL = os.path.join(PROFILES, 'nsysai-h100-2gpu-1s.sqlite')
+PASSED = FAILED = 0
+
+
+def log(*args):
+    print(*args, flush=True)
+
+
+def check(cond, what):
+    global PASSED, FAILED
+    if cond:
+        PASSED += 1
+        log('ok -', what)
+    else:
+        FAILED += 1
+        log('FAIL -', what)
+    return cond
+
+
+class App:
+    def __init__(self, tmp, *args, env=None):
+        self.state_path = os.path.join(tmp, 'state.json')
+        if os.path.exists(self.state_path):
+            os.unlink(self.state_path)
+        e = dict(os.environ)
+        e.update({'GDK_BACKEND': 'x11', 'GTK_A11Y': 'none', 'NO_AT_BRIDGE': '1',
+                  'GSETTINGS_BACKEND': 'memory', 'SIGHTLINE_TEST_STATE': self.state_path,
+                  'SIGHTLINE_MEASURE_STALL': '1',
+                  'XDG_DATA_HOME': os.path.join(tmp, 'data'),
+                  'XDG_CONFIG_HOME': os.path.join(tmp, 'config'),
+                  'XDG_CACHE_HOME': os.path.join(tmp, 'cache'),
+                  'GTK_THEME': 'Adwaita'})
+        e.update(env or {})
+        self.log = open(os.path.join(tmp, 'app.log'), 'w')
+        self.proc = subprocess.Popen([APP, *args], env=e, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def state(self):
+        try:
+            with open(self.state_path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None
+
+    def wait(self, pred, timeout=60.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.state()
+            if s is not None and pred(s):
+                return s
+            if self.proc.poll() is not None:
+                return None
+            time.sleep(0.1)
+        return None
+
+    def settle(self, quiet=0.4, timeout=10.0):
+        """The state once it has not changed for @quiet seconds."""
+        end = time.time() + timeout
+        last, since = None, time.time()
+        while time.time() < end:
+            s = self.state()
+            if s != last:
+                last, since = s, time.time()
+            elif time.time() - since >= quiet:
+                return s
+            time.sleep(0.05)
+        return last
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def xdo(*args):
+    subprocess.run(['xdotool', *map(str, args)], check=True)
+
+
+def screenshot(xid, path):
+    """The window's pixels as (width, height, rows of RGB bytes), and a PNG for people."""
+    ppm = path + '.ppm'
+    subprocess.run(['import', '-window', str(xid), 'ppm:' + ppm], check=True)
+    subprocess.run(['convert', ppm, path], check=False)
+    with open(ppm, 'rb') as f:
+        data = f.read()
+    os.unlink(ppm)
+    # binary PPM: P6 w h max \n pixels
+    parts = data.split(maxsplit=4)
+    w, h = int(parts[1]), int(parts[2])
+    pix = parts[4]
+    return w, h, pix
+
+
+def pixel(img, x, y):
+    w, h, pix = img
+    i = (y * w + x) * 3
+    return tuple(pix[i:i + 3])
+
+
+def colored_pixels(img, x0, x1, y0, y1):
+    """Pixels that are neither background white nor a grey (grid, text)."""
+    n = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            r, g, b = pixel(img, x, y)
+            if max(r, g, b) - min(r, g, b) > 30:
+                n += 1
+    return n
+
+
+def timeline_geometry(s):
+    tl = s['timeline']
+    sc = tl['scale']
+    return tl, sc
+
+
+def body_point(s, frac_x, row):
+    """Window coordinates of a point in the body at fraction frac_x of its width, in a row."""
+    tl, sc = timeline_geometry(s)
+    body_w = tl['width'] - tl['header_width']
+    bx = int(body_w * frac_x)
+    x = tl['x'] + (tl['header_width'] + bx) / sc
+    y = tl['y'] + (row['y'] + row['height'] / 2) / sc
+    return int(round(x)), int(round(y))
+
+
+def body_x_of(s, wx):
+    tl, sc = timeline_geometry(s)
+    return (wx - tl['x']) * sc - tl['header_width']
+
+
+def time_at(s, wx):
+    tl, _ = timeline_geometry(s)
+    return tl['t0'] + body_x_of(s, wx) * tl['px_ns']
+
+
+def track_rows(s, kinds=('stream',)):
+    return [r for r in s['timeline']['rows'] if r['kind'] in kinds and r['y'] >= s['timeline']['body_y']]
+
+
+def check_rows_drawn(app, s, name):
+    img = screenshot(s['xid'], os.path.join(OUT, name + '.png'))
+    tl, sc = timeline_geometry(s)
+    x0 = int(tl['x'] + tl['header_width'] / sc) + 1
+    x1 = int(tl['x'] + tl['width'] / sc) - 1
+    drawn = 0
+    rows = track_rows(s, ('stream', 'api', 'nvtx'))
+    for r in rows:
+        y0 = int(tl['y'] + r['y'] / sc) + 2
+        y1 = int(tl['y'] + (r['y'] + r['height']) / sc) - 2
+        if y1 > img[1] or y0 >= y1:
+            continue
+        if colored_pixels(img, x0, x1, y0, y1) >= 10:
+            drawn += 1
+    check(len(rows) > 0 and drawn >= max(1, len(rows) // 2),
+          f'{name}: {drawn} of {len(rows)} visible track rows have coloured pixels')
+    return img
+
+
+def test_generated(tmp):
+    profile = os.path.join(tmp, 'generated.sqlite')
+    subprocess.run([GEN, profile, '--gpus', '2', '--streams', '2', '--processes', '1', '--threads', '2',
+                    '--iterations', '6', '--kernels', '30000', '--nvtx-depth', '3', '--nccl',
+                    '--memcpy', '300', '--seed', '7'], check=True, stdout=subprocess.DEVNULL)
+    app = App(tmp, profile)
+    try:
+        s = app.wait(lambda s: s['page'] == 'profile')
+        if not check(s is not None, 'generated profile opens'):
+            return
+        log('# longest main-loop stall while loading: %.1f ms' % s['stall_ms'])
+        s = app.wait(lambda s: s['timeline']['width'] > 0)
+        check_rows_drawn(app, s, 'generated')
+
+        # Ctrl+wheel zooms in around the pointer
+        streams = track_rows(s)
+        px, py = body_point(s, 0.4, streams[0])
+        xdo('mousemove', '--window', s['xid'], px, py)
+        time.sleep(0.3)
+        before = app.state()
+        anchor = time_at(before, px)
+        xdo('keydown', 'ctrl', 'click', 4, 'keyup', 'ctrl')
+        after = app.wait(lambda s: s['timeline']['px_ns'] < before['timeline']['px_ns'] * 0.99, 10)
+        if check(after is not None, 'Ctrl+scroll zooms in'):
+            ratio = before['timeline']['px_ns'] / after['timeline']['px_ns']
+            check(abs(ratio - 1.25) < 0.01, f'one wheel step zooms by 1.25 (got {ratio:.3f})')
+            moved = abs(time_at(after, px) - anchor) / before['timeline']['px_ns']
+            check(moved <= 1.0, f'the time under the pointer stays there (moved {moved:.2f} px)')
+
+        # Shift+drag selects a time range
+        s = app.state()
+        x1, y = body_point(s, 0.2, streams[0])
+        x2, _ = body_point(s, 0.5, streams[0])
+        xdo('mousemove', '--window', s['xid'], x1, y)
+        xdo('keydown', 'shift', 'mousedown', 1)
+        for x in range(x1, x2 + 1, max(1, (x2 - x1) // 6)):
+            xdo('mousemove', '--window', s['xid'], x, y)
+            time.sleep(0.03)
+        xdo('mousemove', '--window', s['xid'], x2, y)
+        time.sleep(0.1)
+        xdo('mouseup', 1, 'keyup', 'shift')
+        sel = app.wait(lambda s: s['timeline']['range'] is not None, 10)
+        if check(sel is not None, 'Shift+drag selects a range'):
+            a, b = sel['timeline']['range']
+            px_ns = sel['timeline']['px_ns']
+            check(abs(a - time_at(s, x1)) <= 3 * px_ns and abs(b - time_at(s, x2)) <= 3 * px_ns,
+                  'the range spans the dragged pixels')
+            check(abs(sel['timeline']['t0'] - s['timeline']['t0']) < 1e-6 * px_ns + 1,
+                  'selecting does not pan')
+        # Z zooms to the selection
+        xdo('key', 'z')
+        z = app.wait(lambda s: abs(s['timeline']['t0'] - sel['timeline']['range'][0]) < 2 * s['timeline']['px_ns'], 10)
+        check(z is not None, 'Z zooms to the selected range')
+        # Escape clears it
+        xdo('key', 'Escape')
+        check(app.wait(lambda s: s['timeline']['range'] is None, 10) is not None, 'Escape clears the range')
+
+        # Home fits everything again
+        xdo('key', 'Home')
+        fit = app.wait(lambda s: abs(s['timeline']['t0'] - s['timeline']['start_ns']) < 1
+                       and abs(s['timeline']['t0'] + s['timeline']['px_ns'] * (s['timeline']['width'] - s['timeline']['header_width']) - s['timeline']['end_ns']) < 2 * s['timeline']['px_ns'], 10)
+        check(fit is not None, 'Home fits the whole profile')
+
+        # a plain drag pans
+        s = app.state()
+        x1, y = body_point(s, 0.6, streams[0])
+        xdo('key', 'w', 'key', 'w')
+        s = app.wait(lambda t: t['timeline']['px_ns'] < s['timeline']['px_ns'] / 2.2, 10)
+        if check(s is not None, 'W zooms in'):
+            xdo('mousemove', '--window', s['xid'], x1, y, 'mousedown', 1)
+            for dx in range(0, 121, 20):
+                xdo('mousemove', '--window', s['xid'], x1 - dx, y)
+                time.sleep(0.03)
+            xdo('mouseup', 1)
+            panned = app.wait(lambda t: t['timeline']['t0'] > s['timeline']['t0'], 10) and app.settle()
+            if check(panned is not None, 'dragging the background pans'):
+                shift = (panned['timeline']['t0'] - s['timeline']['t0']) / s['timeline']['px_ns'] / s['timeline']['scale']
+                check(abs(shift - 120) <= 3, f'the view follows the pointer ({shift:.1f} of 120 px)')
+
+        # clicking an event selects it: find a coloured pixel in a stream row
+        s = app.state()
+        img = screenshot(s['xid'], os.path.join(OUT, 'generated-zoomed.png'))
+        tl, sc = timeline_geometry(s)
+        target = None
+        for r in track_rows(s):
+            y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
+            for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2, 2):
+                c = pixel(img, x, y)
+                if max(c) - min(c) > 60:
+                    target = (x, y)
+                    break
+            if target:
+                break
+        if check(target is not None, 'a kernel is visible to click'):
+            xdo('mousemove', '--window', s['xid'], *target, 'click', 1)
+            sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
+            if check(sel is not None, 'clicking an event selects it'):
+                check(sel['timeline']['selected']['kind'] in ('kernel', 'memcpy', 'memset'),
+                      'the selected event is a GPU operation: ' + sel['timeline']['selected']['name'][:60])
+                screenshot(s['xid'], os.path.join(OUT, 'generated-selected.png'))
+    finally:
+        app.close()
+
+
+def test_real(tmp):
+    if not os.path.exists(REAL):
+        log('# skip: no', REAL)
+        return
+    app = App(tmp, REAL)
+    try:
+        s = app.wait(lambda s: s['page'] in ('profile', 'error'))
+        if check(s is not None and s['page'] == 'profile', 'a real export opens'):
+            check_rows_drawn(app, s, 'real')
+    finally:
+        app.close()
+
+
+def test_bad_file(tmp):
+    bad = os.path.join(tmp, 'notes.sqlite')
+    with open(bad, 'w') as f:
+        f.write('this is not a database\n' * 50)
+    app = App(tmp, bad)
+    try:
+        s = app.wait(lambda s: s['page'] in ('profile', 'error'))
+        if check(s is not None and s['page'] == 'error', 'a bad file shows the error page'):
+            check('notes.sqlite' in s['error'], 'the error names the file: ' + s['error'][:100])
+            screenshot(s['xid'], os.path.join(OUT, 'error.png'))
+    finally:
+        app.close()
+
+
+def test_welcome(tmp):
+    app = App(tmp)
+    try:
+        s = app.wait(lambda s: s['page'] == 'welcome', 30)
+        if check(s is not None, 'without a file the welcome page shows'):
+            time.sleep(0.5)
+            screenshot(s['xid'], os.path.join(OUT, 'welcome.png'))
+    finally:
+        app.close()
+
+
+def main():
+    for tool in ('xdotool', 'import', 'convert'):
+        if shutil.which(tool) is None:
+            log(f'# skip: {tool} is not installed')
+            return 77
+    if not os.environ.get('DISPLAY'):
+        log('# skip: no X display (run under xvfb-run)')
+        return 77
+    os.makedirs(OUT, exist_ok=True)
+    for test in (test_welcome, test_bad_file, test_real, test_generated):
+        with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
+            log('#', test.__name__)
+            try:
+                test(tmp)
+            except Exception as e:  # report and go on with the next case
+                check(False, f'{test.__name__} raised {e!r}')
+    log(f'{PASSED} passed, {FAILED} failed')
+    log(f'# screenshots in {OUT}')
+    return 1 if FAILED else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
