@@ -3,6 +3,7 @@
  * NVTX ranges and marks, thread and process names).  Runs in its own
  * worker; it is the only code that adds strings during the event phase. */
 #include "sl-loader-private.h"
+#include "sl-table-scan.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -73,46 +74,47 @@ finish_statement (SlLoader *loader, sqlite3 *db, sqlite3_stmt *stmt, int rc, con
 
 /* ---- CUDA API ----------------------------------------------------------- */
 
+enum { A_START, A_END, A_CLASS, A_TID, A_CORR, A_NAME, A_N };
+
 static gboolean
 load_api (SlLoader *loader, sqlite3 *db, GError **error)
 {
+  static const char *const columns[A_N] = {
+    "start", "end", "eventClass", "globalTid", "correlationId", "nameId",
+  };
   const char *table = "CUPTI_ACTIVITY_KIND_RUNTIME";
-  g_autofree char *sql = NULL;
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GError) local = NULL;
+  SlTableScan *scan;
+  gint64 v[A_N];
+  guint64 nulls;
   gint64 rows = 0;
   int rc;
 
   if (!_sl_loader_has_table (loader, table))
     return TRUE;
-  /* Calls with a collected backtrace appear a second time as eventClass 67
-   * (same correlationId): keep only runtime (0) and driver (1) rows. */
-  sql = g_strdup_printf ("SELECT start, end, %s, %s, %s FROM %s%s",
-                         _sl_loader_column_or_null (loader, table, "globalTid"),
-                         _sl_loader_column_or_null (loader, table, "correlationId"),
-                         _sl_loader_column_or_null (loader, table, "nameId"),
-                         table,
-                         _sl_loader_has_column (loader, table, "eventClass") ? " WHERE eventClass IN (0, 1)" : "");
-  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    return finish_statement (loader, db, stmt, rc, _("the CUDA API calls"), error);
+  scan = _sl_table_scan_open (db, loader->db_path, table, columns, A_N, &local);
+  if (scan == NULL)
+    return _sl_loader_step_error (loader, db, sqlite3_errcode (db), _("the CUDA API calls"), error);
 
   SlThreadBuilder *last = NULL;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while (_sl_table_scan_next (scan, v, &nulls))
     {
-      gint64 start = sqlite3_column_int64 (stmt, 0);
-      gint64 end = sqlite3_column_int64 (stmt, 1);
-      guint64 tid = (guint64) sqlite3_column_int64 (stmt, 2);
+      guint64 tid = (guint64) v[A_TID];
       guint32 name;
+      gint64 dur;
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      gint64 dur;
-      if (G_UNLIKELY (sqlite3_column_type (stmt, 1) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
+      /* Calls with a collected backtrace appear a second time as eventClass
+       * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
+      if ((nulls & (1u << A_CLASS)) == 0 && v[A_CLASS] != 0 && v[A_CLASS] != 1)
+        continue;
+      if (G_UNLIKELY ((nulls & (1u << A_END)) || !_sl_duration (v[A_START], v[A_END], &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
         }
-      name = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, 4));
+      name = (nulls & (1u << A_NAME)) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
       if (G_UNLIKELY (name == SL_NONE))
         {
           g_atomic_int_inc (&loader->skipped_bad_string);
@@ -128,11 +130,17 @@ load_api (SlLoader *loader, sqlite3 *db, GError **error)
           b->api.corr = g_renew (guint32, b->api.corr, b->api_cap);
         }
       guint i = b->api.spans.n;
-      _sl_spans_append (&b->api.spans, start, dur);
+      _sl_spans_append (&b->api.spans, v[A_START], dur);
       b->api.name[i] = name;
-      b->api.corr[i] = (guint32) sqlite3_column_int64 (stmt, 3);
+      b->api.corr[i] = (guint32) v[A_CORR];
     }
-  return finish_statement (loader, db, stmt, rc, _("the CUDA API calls"), error);
+  rc = _sl_table_scan_error (scan);
+  _sl_table_scan_free (scan);
+  if (*error != NULL)
+    return FALSE;
+  if (rc != SQLITE_OK)
+    return _sl_loader_step_error (loader, NULL, rc, _("the CUDA API calls"), error);
+  return TRUE;
 }
 
 /* ---- NVTX --------------------------------------------------------------- */
@@ -357,8 +365,14 @@ load_process_names (SlLoader *loader, sqlite3 *db)
 gboolean
 _sl_load_cpu (SlLoader *loader, sqlite3 *db, GError **error)
 {
-  if (!_sl_loader_tick (loader, 0, error) || !load_api (loader, db, error) || !load_nvtx (loader, db, error))
+  gint64 t0 = g_get_monotonic_time ();
+  if (!_sl_loader_tick (loader, 0, error) || !load_api (loader, db, error))
     return FALSE;
+  _sl_loader_phase (loader, "api", t0);
+  t0 = g_get_monotonic_time ();
+  if (!load_nvtx (loader, db, error))
+    return FALSE;
+  _sl_loader_phase (loader, "nvtx", t0);
   load_thread_names (loader, db);
   load_process_names (loader, db);
   return TRUE;

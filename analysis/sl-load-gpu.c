@@ -3,6 +3,7 @@
  * synchronization) into per-stream arrays.  Runs in its own worker thread
  * with its own connection; it only reads the loader's string map. */
 #include "sl-loader-private.h"
+#include "sl-table-scan.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -121,65 +122,74 @@ reserve_copies (SlCopies *c, guint *cap)
     }
 }
 
+/* Finishes a scan: TRUE at a clean end, else sets @error (a tick may
+ * already have set it, for cancellation). */
 static gboolean
-finish_statement (SlLoader *loader, sqlite3 *db, sqlite3_stmt *stmt, int rc, const char *what, GError **error)
+finish_scan (SlLoader *loader, SlTableScan *scan, const char *what, GError **error)
 {
-  sqlite3_finalize (stmt);
-  if (rc == SQLITE_DONE)
-    return TRUE;
-  if (rc == SQLITE_ROW) /* stopped early: the tick set the error */
+  int rc = _sl_table_scan_error (scan);
+
+  _sl_table_scan_free (scan);
+  if (error != NULL && *error != NULL)
     return FALSE;
-  return _sl_loader_step_error (loader, db, rc, what, error);
+  if (rc == SQLITE_OK)
+    return TRUE;
+  return _sl_loader_step_error (loader, NULL, rc, what, error);
 }
+
+static SlTableScan *
+open_scan (SlLoader *loader, sqlite3 *db, const char *table, const char *const *columns, guint n,
+           const char *what, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  SlTableScan *scan = _sl_table_scan_open (db, loader->db_path, table, columns, n, &local);
+
+  if (scan == NULL)
+    _sl_loader_step_error (loader, db, sqlite3_errcode (db), what, error);
+  return scan;
+}
+
+enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
 static gboolean
 load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
 {
+  static const char *const columns[K_N] = {
+    "rowid", "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId",
+    "shortName", "demangledName",
+  };
   const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
-  g_autofree char *sql = NULL;
-  sqlite3_stmt *stmt = NULL;
+  SlTableScan *scan;
+  gint64 v[K_N];
+  guint64 nulls;
   gint64 rows = 0;
-  int rc;
 
   if (!_sl_loader_has_table (loader, table))
     return TRUE;
-  /* Narrow SELECT, no ORDER BY: per-stream order is restored in C. */
-  sql = g_strdup_printf ("SELECT rowid, start, end, %s, %s, %s, %s, %s, %s, %s FROM %s",
-                         _sl_loader_column_or_null (loader, table, "deviceId"),
-                         _sl_loader_column_or_null (loader, table, "contextId"),
-                         _sl_loader_column_or_null (loader, table, "streamId"),
-                         _sl_loader_column_or_null (loader, table, "globalPid"),
-                         _sl_loader_column_or_null (loader, table, "correlationId"),
-                         _sl_loader_column_or_null (loader, table, "shortName"),
-                         _sl_loader_column_or_null (loader, table, "demangledName"),
-                         table);
-  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    return finish_statement (loader, db, stmt, rc, _("the kernels"), error);
+  scan = open_scan (loader, db, table, columns, K_N, _("the kernels"), error);
+  if (scan == NULL)
+    return FALSE;
 
   SlStreamBuilder *last = NULL;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while (_sl_table_scan_next (scan, v, &nulls))
     {
-      sqlite3_int64 rowid = sqlite3_column_int64 (stmt, 0);
-      gint64 start = sqlite3_column_int64 (stmt, 1);
-      gint64 end = sqlite3_column_int64 (stmt, 2);
-      guint32 device = (guint32) sqlite3_column_int64 (stmt, 3);
-      guint32 context = (guint32) sqlite3_column_int64 (stmt, 4);
-      guint32 stream = (guint32) sqlite3_column_int64 (stmt, 5);
-      guint32 pid = _sl_pid_of ((guint64) sqlite3_column_int64 (stmt, 6));
-      guint32 corr = (guint32) sqlite3_column_int64 (stmt, 7);
+      guint32 device = (guint32) v[K_DEVICE];
+      guint32 context = (guint32) v[K_CONTEXT];
+      guint32 stream = (guint32) v[K_STREAM];
+      guint32 pid = _sl_pid_of ((guint64) v[K_PID]);
       gboolean dangling = FALSE;
       guint32 func;
+      gint64 dur;
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      gint64 dur;
-      if (G_UNLIKELY (sqlite3_column_type (stmt, 2) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
+      if (G_UNLIKELY ((nulls & (1u << K_END)) || !_sl_duration (v[K_START], v[K_END], &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
         }
-      func = kernel_func (loader, sqlite3_column_int64 (stmt, 8), sqlite3_column_int64 (stmt, 9), &dangling);
+      func = kernel_func (loader, (nulls & (1u << K_SHORT)) ? -1 : v[K_SHORT],
+                          (nulls & (1u << K_DEMANGLED)) ? -1 : v[K_DEMANGLED], &dangling);
       if (G_UNLIKELY (dangling))
         {
           g_atomic_int_inc (&loader->skipped_bad_string);
@@ -191,105 +201,89 @@ load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
       reserve_kernels (b);
       SlKernels *k = &b->stream.kernels;
       guint i = k->spans.n;
-      _sl_spans_append (&k->spans, start, dur);
+      _sl_spans_append (&k->spans, v[K_START], dur);
       k->func[i] = func;
-      k->corr[i] = corr;
-      k->rowid[i] = rowid >= 0 && rowid < G_MAXUINT32 ? (guint32) rowid : SL_NONE;
+      k->corr[i] = (guint32) v[K_CORR];
+      k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
     }
-  return finish_statement (loader, db, stmt, rc, _("the kernels"), error);
+  return finish_scan (loader, scan, _("the kernels"), error);
 }
+
+enum { C_START, C_END, C_DEVICE, C_CONTEXT, C_STREAM, C_PID, C_CORR, C_BYTES, C_KIND, C_N };
 
 static gboolean
 load_copies (SlLoader *loader, sqlite3 *db, SlCopyType type, GError **error)
 {
   const char *table = type == SL_COPY_MEMCPY ? "CUPTI_ACTIVITY_KIND_MEMCPY" : "CUPTI_ACTIVITY_KIND_MEMSET";
   const char *what = type == SL_COPY_MEMCPY ? _("the memory copies") : _("the memsets");
-  g_autofree char *sql = NULL;
-  sqlite3_stmt *stmt = NULL;
+  const char *const columns[C_N] = {
+    "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId", "bytes",
+    type == SL_COPY_MEMCPY ? "copyKind" : "memKind",
+  };
+  SlTableScan *scan;
+  gint64 v[C_N];
+  guint64 nulls;
   gint64 rows = 0;
-  int rc;
 
   if (!_sl_loader_has_table (loader, table))
     return TRUE;
-  sql = g_strdup_printf ("SELECT start, end, %s, %s, %s, %s, %s, %s, %s FROM %s",
-                         _sl_loader_column_or_null (loader, table, "deviceId"),
-                         _sl_loader_column_or_null (loader, table, "contextId"),
-                         _sl_loader_column_or_null (loader, table, "streamId"),
-                         _sl_loader_column_or_null (loader, table, "globalPid"),
-                         _sl_loader_column_or_null (loader, table, "correlationId"),
-                         _sl_loader_column_or_null (loader, table, "bytes"),
-                         _sl_loader_column_or_null (loader, table, type == SL_COPY_MEMCPY ? "copyKind" : "memKind"),
-                         table);
-  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    return finish_statement (loader, db, stmt, rc, what, error);
+  scan = open_scan (loader, db, table, columns, C_N, what, error);
+  if (scan == NULL)
+    return FALSE;
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while (_sl_table_scan_next (scan, v, &nulls))
     {
-      gint64 start = sqlite3_column_int64 (stmt, 0);
-      gint64 end = sqlite3_column_int64 (stmt, 1);
-      guint32 device = (guint32) sqlite3_column_int64 (stmt, 2);
-      guint32 context = (guint32) sqlite3_column_int64 (stmt, 3);
-      guint32 stream = (guint32) sqlite3_column_int64 (stmt, 4);
-      guint32 pid = _sl_pid_of ((guint64) sqlite3_column_int64 (stmt, 5));
-      sqlite3_int64 bytes = sqlite3_column_int64 (stmt, 7);
-      sqlite3_int64 kind = sqlite3_column_int64 (stmt, 8);
+      gint64 dur;
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      gint64 dur;
-      if (G_UNLIKELY (sqlite3_column_type (stmt, 1) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
+      if (G_UNLIKELY ((nulls & (1u << C_END)) || !_sl_duration (v[C_START], v[C_END], &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
         }
-      SlStreamBuilder *b = stream_builder (loader, pid, device, context, stream);
+      SlStreamBuilder *b = stream_builder (loader, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
+                                           (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
       SlCopies *c = type == SL_COPY_MEMCPY ? &b->stream.memcpy : &b->stream.memset;
       guint *cap = type == SL_COPY_MEMCPY ? &b->memcpy_cap : &b->memset_cap;
       reserve_copies (c, cap);
       guint i = c->spans.n;
-      _sl_spans_append (&c->spans, start, dur);
-      c->kind[i] = kind >= 0 && kind < 255 ? (guint8) kind : 0;
-      c->bytes[i] = bytes > 0 ? (guint64) bytes : 0;
-      c->corr[i] = (guint32) sqlite3_column_int64 (stmt, 6);
+      _sl_spans_append (&c->spans, v[C_START], dur);
+      c->kind[i] = v[C_KIND] >= 0 && v[C_KIND] < 255 ? (guint8) v[C_KIND] : 0;
+      c->bytes[i] = v[C_BYTES] > 0 ? (guint64) v[C_BYTES] : 0;
+      c->corr[i] = (guint32) v[C_CORR];
     }
-  return finish_statement (loader, db, stmt, rc, what, error);
+  return finish_scan (loader, scan, what, error);
 }
+
+enum { S_START, S_END, S_DEVICE, S_STREAM, S_PID, S_TYPE, S_CORR, S_N };
 
 static gboolean
 load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
 {
+  static const char *const columns[S_N] = {
+    "start", "end", "deviceId", "streamId", "globalPid", "syncType", "correlationId",
+  };
   const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
   SlSyncs *s = &loader->profile->syncs;
-  g_autofree char *sql = NULL;
-  sqlite3_stmt *stmt = NULL;
+  SlTableScan *scan;
+  gint64 v[S_N];
+  guint64 nulls;
   gint64 rows = 0;
-  int rc;
 
   if (!_sl_loader_has_table (loader, table))
     return TRUE;
-  sql = g_strdup_printf ("SELECT start, end, %s, %s, %s, %s, %s FROM %s",
-                         _sl_loader_column_or_null (loader, table, "deviceId"),
-                         _sl_loader_column_or_null (loader, table, "streamId"),
-                         _sl_loader_column_or_null (loader, table, "globalPid"),
-                         _sl_loader_column_or_null (loader, table, "syncType"),
-                         _sl_loader_column_or_null (loader, table, "correlationId"),
-                         table);
-  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    return finish_statement (loader, db, stmt, rc, _("the synchronization events"), error);
+  scan = open_scan (loader, db, table, columns, S_N, _("the synchronization events"), error);
+  if (scan == NULL)
+    return FALSE;
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while (_sl_table_scan_next (scan, v, &nulls))
     {
-      gint64 start = sqlite3_column_int64 (stmt, 0);
-      gint64 end = sqlite3_column_int64 (stmt, 1);
-      sqlite3_int64 stream = sqlite3_column_int64 (stmt, 3);
-      sqlite3_int64 type = sqlite3_column_int64 (stmt, 5);
+      gint64 dur;
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      gint64 dur;
-      if (G_UNLIKELY (sqlite3_column_type (stmt, 1) == SQLITE_NULL || !_sl_duration (start, end, &dur)))
+      if (G_UNLIKELY ((nulls & (1u << S_END)) || !_sl_duration (v[S_START], v[S_END], &dur)))
         {
           g_atomic_int_inc (&loader->skipped_bad_time);
           continue;
@@ -305,23 +299,25 @@ load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
           s->corr = g_renew (guint32, s->corr, loader->sync_cap);
         }
       guint i = s->spans.n;
-      _sl_spans_append (&s->spans, start, dur);
-      s->device[i] = (guint32) sqlite3_column_int64 (stmt, 2);
+      _sl_spans_append (&s->spans, v[S_START], dur);
+      s->device[i] = (guint32) v[S_DEVICE];
       /* UINT32_MAX already means "not applicable" in the file. */
-      s->stream[i] = stream >= 0 && stream <= G_MAXUINT32 ? (guint32) stream : SL_NONE;
-      s->pid[i] = _sl_pid_of ((guint64) sqlite3_column_int64 (stmt, 4));
-      s->sync_type[i] = type >= 0 && type < 255 ? (guint8) type : 0;
-      s->corr[i] = (guint32) sqlite3_column_int64 (stmt, 6);
+      s->stream[i] = v[S_STREAM] >= 0 && v[S_STREAM] <= G_MAXUINT32 ? (guint32) v[S_STREAM] : SL_NONE;
+      s->pid[i] = _sl_pid_of ((guint64) v[S_PID]);
+      s->sync_type[i] = v[S_TYPE] >= 0 && v[S_TYPE] < 255 ? (guint8) v[S_TYPE] : 0;
+      s->corr[i] = (guint32) v[S_CORR];
     }
-  return finish_statement (loader, db, stmt, rc, _("the synchronization events"), error);
+  return finish_scan (loader, scan, _("the synchronization events"), error);
 }
 
 gboolean
 _sl_load_gpu (SlLoader *loader, sqlite3 *db, GError **error)
 {
-  return _sl_loader_tick (loader, 0, error) &&
-         load_kernels (loader, db, error) &&
-         load_copies (loader, db, SL_COPY_MEMCPY, error) &&
+  gint64 t0 = g_get_monotonic_time ();
+  if (!_sl_loader_tick (loader, 0, error) || !load_kernels (loader, db, error))
+    return FALSE;
+  _sl_loader_phase (loader, "kernels", t0);
+  return load_copies (loader, db, SL_COPY_MEMCPY, error) &&
          load_copies (loader, db, SL_COPY_MEMSET, error) &&
          load_syncs (loader, db, error);
 }

@@ -75,6 +75,8 @@ typedef struct {
 } SlLoader;
 
 /* sl-loader.c */
+/* With SL_LOADER_TIMING set, prints how long each phase took (stderr). */
+void        _sl_loader_phase          (SlLoader *loader, const char *phase, gint64 since_us);
 sqlite3    *_sl_loader_open_db        (SlLoader *loader, GError **error);
 gboolean    _sl_loader_has_table      (SlLoader *loader, const char *table);
 gboolean    _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);

@@ -26,6 +26,17 @@ static const char *const nsight_tables[] = {
 /* ---- small helpers ------------------------------------------------------ */
 
 void
+_sl_loader_phase (SlLoader *loader, const char *phase, gint64 since_us)
+{
+  static int enabled = -1;
+
+  if (enabled < 0)
+    enabled = g_getenv ("SL_LOADER_TIMING") != NULL;
+  if (enabled)
+    g_printerr ("sl-loader: %-24s %8.3f s\n", phase, (double) (g_get_monotonic_time () - since_us) / 1e6);
+}
+
+void
 _sl_loader_warn (SlLoader *loader, const char *format, ...)
 {
   va_list args;
@@ -759,8 +770,10 @@ sl_profile_load (const char     *path,
 
   if (progress != NULL)
     progress (0.02, _("Reading names"), progress_data);
+  gint64 t0 = g_get_monotonic_time ();
   if (!read_strings (&loader, db, error))
     goto out;
+  _sl_loader_phase (&loader, "strings", t0);
   sqlite3_close (db);
   db = NULL;
 
@@ -774,15 +787,19 @@ sl_profile_load (const char     *path,
   sl_id_map_init (&loader.thread_name_override, 16);
   loader.process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
+  t0 = g_get_monotonic_time ();
   if (!load_events (&loader, error))
     goto out;
+  _sl_loader_phase (&loader, "events", t0);
 
   if (progress != NULL)
     progress (0.95, _("Linking GPU work to CPU calls"), progress_data);
   profile->n_gpus = gpus->len;
   profile->gpus = (SlGpu *) g_array_free (gpus, FALSE);
   gpus = NULL;
+  t0 = g_get_monotonic_time ();
   _sl_profile_assemble (&loader);
+  _sl_loader_phase (&loader, "assemble", t0);
   add_skip_warnings (&loader);
   if (progress != NULL)
     progress (1.0, _("Done"), progress_data);

@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-table-scan.c: a read-only scanner of SQLite table b-trees.
+ *
+ * Why: sqlite3_step + sqlite3_column_int64 cost ~70 ns per value on the
+ * wide activity tables, three times the budget of the loader.  The file
+ * format is stable and documented (https://sqlite.org/fileformat2.html), so
+ * the big tables' leaf pages are decoded here directly, with every offset
+ * checked against the page; anything unusual (WITHOUT ROWID, generated
+ * columns, defaults on added columns) falls back to a plain statement.
+ * Pages are read with pread, never mapped, so that a file truncated under
+ * our feet gives an error instead of SIGBUS and the page cache does not
+ * count as our memory. */
+#include "sl-table-scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+#define COL_ROWID   (-1)
+#define COL_MISSING (-2)
+#define MAX_DEPTH   40
+#define RUN_PAGES   256      /* pages read per pread when leaves are contiguous */
+#define MAX_COLUMNS 64
+
+struct _SlTableScan {
+  guint         n_columns;
+  int           error;
+
+  /* fallback: an ordinary statement */
+  sqlite3_stmt *stmt;
+
+  /* direct: b-tree leaves of the table in key order */
+  int           fd;
+  guint32       page_size;
+  guint32       usable;
+  guint32       page_count;
+  guint32      *leaves;
+  guint         n_leaves;
+  guint         next_leaf;       /* next leaf to load into buf */
+  guint8       *buf;             /* RUN_PAGES pages */
+  guint         buf_pages;       /* pages in buf */
+  guint         buf_page;        /* current page within buf */
+  guint         cell;            /* next cell of the current page */
+  guint         n_cells;
+  int           record_col[MAX_COLUMNS];
+  int           max_col;
+  GByteArray   *overflow;
+};
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static inline guint32
+be16 (const guint8 *p)
+{
+  return ((guint32) p[0] << 8) | p[1];
+}
+
+static inline guint32
+be32 (const guint8 *p)
+{
+  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
+}
+
+/* Reads a varint at p (< end). Returns bytes used, 0 if it runs off end. */
+static inline guint
+read_varint (const guint8 *p, const guint8 *end, guint64 *out)
+{
+  guint64 v = 0;
+
+  for (guint i = 0; i < 8; i++)
+    {
+      if (p + i >= end)
+        return 0;
+      v = (v << 7) | (p[i] & 0x7f);
+      if ((p[i] & 0x80) == 0)
+        {
+          *out = v;
+          return i + 1;
+        }
+    }
+  if (p + 8 >= end)
+    return 0;
+  *out = (v << 8) | p[8];
+  return 9;
+}
+
+static gboolean
+read_page (SlTableScan *scan, guint32 pgno, guint8 *into, guint count)
+{
+  gsize want = (gsize) scan->page_size * count;
+  off_t offset = (off_t) (pgno - 1) * scan->page_size;
+  gsize done = 0;
+
+  while (done < want)
+    {
+      ssize_t got = pread (scan->fd, into + done, want - done, offset + (off_t) done);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        {
+          scan->error = got == 0 ? SQLITE_CORRUPT : SQLITE_IOERR;
+          return FALSE;
+        }
+      done += (gsize) got;
+    }
+  return TRUE;
+}
+
+/* ---- schema checks ------------------------------------------------------------ */
+
+static gboolean
+column_index (sqlite3 *db, const char *table, const char *column, int *index, gboolean *direct_ok)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT cid, type, pk, hidden, dflt_value FROM pragma_table_xinfo('%s') WHERE name = ?", table);
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (stmt);
+      *direct_ok = FALSE;
+      return FALSE;
+    }
+  sqlite3_bind_text (stmt, 1, column, -1, SQLITE_STATIC);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *type = (const char *) sqlite3_column_text (stmt, 1);
+      found = TRUE;
+      *index = sqlite3_column_int (stmt, 0);
+      /* An INTEGER PRIMARY KEY is the rowid, stored as NULL in the record. */
+      if (sqlite3_column_int (stmt, 2) == 1 && type != NULL && g_ascii_strcasecmp (type, "INTEGER") == 0)
+        *index = COL_ROWID;
+      /* Rows written before ALTER TABLE ADD COLUMN read the default, which
+       * only SQLite knows how to evaluate. */
+      if (sqlite3_column_type (stmt, 4) != SQLITE_NULL)
+        *direct_ok = FALSE;
+    }
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+static gboolean
+table_is_plain (sqlite3 *db, const char *table, guint32 *root)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean plain = FALSE;
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM pragma_table_xinfo('%s') WHERE hidden != 0", table);
+
+  if (sqlite3_prepare_v2 (db, "SELECT rootpage, sql FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          sqlite3_int64 rootpage = sqlite3_column_int64 (stmt, 0);
+          const char *ddl = (const char *) sqlite3_column_text (stmt, 1);
+          g_autofree char *lower = ddl != NULL ? g_ascii_strdown (ddl, -1) : NULL;
+          plain = rootpage > 1 && rootpage <= G_MAXUINT32 && lower != NULL && strstr (lower, "without rowid") == NULL;
+          *root = (guint32) rootpage;
+        }
+    }
+  sqlite3_finalize (stmt);
+  if (!plain)
+    return FALSE;
+  /* Generated columns are not stored in the record. */
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK || sqlite3_step (stmt) != SQLITE_ROW ||
+      sqlite3_column_int (stmt, 0) != 0)
+    plain = FALSE;
+  sqlite3_finalize (stmt);
+  return plain;
+}
+
+/* ---- leaf collection ------------------------------------------------------------- */
+
+/* Walks the b-tree from @root in key order and lists its leaf pages.  Every
+ * page number is bounded, a page is visited at most once (damaged files can
+ * contain cycles) and depth is limited. */
+static gboolean
+collect_leaves (SlTableScan *scan, guint32 root)
+{
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint64)); /* depth << 32 | page */
+  g_autofree guint8 *visited = g_new0 (guint8, scan->page_count / 8 + 1);
+  g_autofree guint8 *page = g_malloc (scan->page_size);
+  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint64 first = root;
+
+  g_array_append_val (stack, first);
+  while (stack->len > 0)
+    {
+      guint64 entry = g_array_index (stack, guint64, stack->len - 1);
+      guint32 pgno = (guint32) entry;
+      guint depth = (guint) (entry >> 32);
+      guint hdr = pgno == 1 ? 100 : 0;
+
+      g_array_set_size (stack, stack->len - 1);
+      if (pgno < 1 || pgno > scan->page_count || depth > MAX_DEPTH || (visited[pgno / 8] & (1u << (pgno % 8))))
+        goto corrupt;
+      visited[pgno / 8] |= 1u << (pgno % 8);
+      if (!read_page (scan, pgno, page, 1))
+        return FALSE;
+
+      if (page[hdr] == 0x0D)
+        {
+          g_array_append_val (leaves, pgno);
+          continue;
+        }
+      if (page[hdr] != 0x05)
+        goto corrupt;
+
+      guint n_cells = be16 (page + hdr + 3);
+      guint ptrs = hdr + 12;
+      if (ptrs + 2 * n_cells > scan->usable)
+        goto corrupt;
+      g_array_set_size (children, 0);
+      for (guint c = 0; c < n_cells; c++)
+        {
+          guint off = be16 (page + ptrs + 2 * c);
+          if (off < ptrs + 2 * n_cells || off + 4 > scan->usable)
+            goto corrupt;
+          guint32 child = be32 (page + off);
+          g_array_append_val (children, child);
+        }
+      guint32 right = be32 (page + hdr + 8);
+      g_array_append_val (children, right);
+      /* Pushed in reverse so that the leftmost child is visited first. */
+      for (guint c = children->len; c > 0; c--)
+        {
+          guint64 next = ((guint64) (depth + 1) << 32) | g_array_index (children, guint32, c - 1);
+          g_array_append_val (stack, next);
+        }
+    }
+  scan->n_leaves = leaves->len;
+  scan->leaves = (guint32 *) g_array_free (g_steal_pointer (&leaves), FALSE);
+  return TRUE;
+
+corrupt:
+  scan->error = SQLITE_CORRUPT;
+  return FALSE;
+}
+
+static gboolean
+open_direct (SlTableScan *scan, const char *path, guint32 root)
+{
+  guint8 header[100];
+  struct stat st;
+
+  scan->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (scan->fd < 0 || fstat (scan->fd, &st) != 0 || pread (scan->fd, header, sizeof header, 0) != sizeof header)
+    return FALSE;
+  scan->page_size = be16 (header + 16);
+  if (scan->page_size == 1)
+    scan->page_size = 65536;
+  if (scan->page_size < 512 || (scan->page_size & (scan->page_size - 1)) != 0)
+    return FALSE;
+  scan->usable = scan->page_size - header[20];
+  if (scan->usable < 480)
+    return FALSE;
+  /* Pages actually present in the file bound every page number. */
+  guint64 pages = (guint64) st.st_size / scan->page_size;
+  scan->page_count = (guint32) MIN (pages, (guint64) G_MAXUINT32 - 1);
+  if (root > scan->page_count)
+    {
+      scan->error = SQLITE_CORRUPT;
+      return TRUE;
+    }
+  scan->buf = g_malloc ((gsize) scan->page_size * RUN_PAGES);
+  scan->overflow = g_byte_array_new ();
+  if (!collect_leaves (scan, root))
+    return TRUE; /* error set: reported by the first next() */
+  return TRUE;
+}
+
+/* ---- the fallback ------------------------------------------------------------------- */
+
+static gboolean
+open_statement (SlTableScan *scan, sqlite3 *db, const char *table, const char *const *columns, GError **error)
+{
+  g_autoptr(GString) sql = g_string_new ("SELECT ");
+  int rc;
+
+  for (guint i = 0; i < scan->n_columns; i++)
+    {
+      int index;
+      gboolean ignored = TRUE;
+      gboolean exists = g_str_equal (columns[i], "rowid") || column_index (db, table, columns[i], &index, &ignored);
+      g_string_append (sql, exists ? columns[i] : "NULL");
+      g_string_append (sql, i + 1 < scan->n_columns ? ", " : " ");
+    }
+  g_string_append_printf (sql, "FROM \"%s\"", table);
+  rc = sqlite3_prepare_v2 (db, sql->str, -1, &scan->stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      scan->error = rc;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sqlite3_errmsg (db));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+SlTableScan *
+_sl_table_scan_open (sqlite3            *db,
+                     const char         *path,
+                     const char         *table,
+                     const char *const  *columns,
+                     guint               n_columns,
+                     GError            **error)
+{
+  SlTableScan *scan = g_new0 (SlTableScan, 1);
+  gboolean direct = n_columns <= MAX_COLUMNS && g_getenv ("SL_LOADER_SQLITE_ONLY") == NULL;
+  guint32 root = 0;
+
+  scan->fd = -1;
+  scan->n_columns = n_columns;
+  scan->max_col = -1;
+  if (direct)
+    direct = table_is_plain (db, table, &root);
+  for (guint i = 0; direct && i < n_columns; i++)
+    {
+      int index = COL_MISSING;
+      if (g_str_equal (columns[i], "rowid"))
+        index = COL_ROWID;
+      else if (!column_index (db, table, columns[i], &index, &direct))
+        index = COL_MISSING;
+      scan->record_col[i] = index;
+      scan->max_col = MAX (scan->max_col, index);
+    }
+  if (direct && open_direct (scan, path, root))
+    return scan;
+
+  /* Fallback: start over with a statement. */
+  if (scan->fd >= 0)
+    close (scan->fd);
+  scan->fd = -1;
+  g_clear_pointer (&scan->leaves, g_free);
+  g_clear_pointer (&scan->buf, g_free);
+  g_clear_pointer (&scan->overflow, g_byte_array_unref);
+  scan->error = SQLITE_OK;
+  if (!open_statement (scan, db, table, columns, error))
+    {
+      _sl_table_scan_free (scan);
+      return NULL;
+    }
+  return scan;
+}
+
+/* ---- reading rows ---------------------------------------------------------------- */
+
+static gboolean
+next_statement (SlTableScan *scan, gint64 *values, guint64 *nulls)
+{
+  int rc = sqlite3_step (scan->stmt);
+
+  if (rc != SQLITE_ROW)
+    {
+      scan->error = rc == SQLITE_DONE ? SQLITE_OK : rc;
+      return FALSE;
+    }
+  *nulls = 0;
+  for (guint i = 0; i < scan->n_columns; i++)
+    {
+      values[i] = sqlite3_column_int64 (scan->stmt, (int) i);
+      if (sqlite3_column_type (scan->stmt, (int) i) == SQLITE_NULL)
+        *nulls |= G_GUINT64_CONSTANT (1) << i;
+    }
+  return TRUE;
+}
+
+/* Loads the next run of contiguous leaf pages into the buffer. */
+static gboolean
+load_run (SlTableScan *scan)
+{
+  guint first = scan->next_leaf, n = 1;
+
+  if (first >= scan->n_leaves)
+    return FALSE;
+  while (first + n < scan->n_leaves && n < RUN_PAGES && scan->leaves[first + n] == scan->leaves[first + n - 1] + 1)
+    n++;
+  if (!read_page (scan, scan->leaves[first], scan->buf, n))
+    return FALSE;
+  scan->next_leaf = first + n;
+  scan->buf_pages = n;
+  scan->buf_page = 0;
+  return TRUE;
+}
+
+/* Moves to the next page that has cells; FALSE at the end or on error. */
+static gboolean
+next_page (SlTableScan *scan)
+{
+  for (;;)
+    {
+      if (scan->buf_pages > 0 && scan->buf_page + 1 < scan->buf_pages)
+        scan->buf_page++;
+      else if (!load_run (scan))
+        return FALSE;
+      const guint8 *page = scan->buf + (gsize) scan->buf_page * scan->page_size;
+      guint32 pgno = scan->leaves[scan->next_leaf - scan->buf_pages + scan->buf_page];
+      guint hdr = pgno == 1 ? 100 : 0;
+      if (page[hdr] != 0x0D)
+        {
+          scan->error = SQLITE_CORRUPT;
+          return FALSE;
+        }
+      scan->n_cells = be16 (page + hdr + 3);
+      scan->cell = 0;
+      if (hdr + 8 + 2 * scan->n_cells > scan->usable)
+        {
+          scan->error = SQLITE_CORRUPT;
+          return FALSE;
+        }
+      if (scan->n_cells > 0)
+        return TRUE;
+    }
+}
+
+/* Assembles a payload that spills onto overflow pages. */
+static const guint8 *
+gather_overflow (SlTableScan *scan, const guint8 *local, guint32 local_size, guint64 payload_size, guint32 first)
+{
+  g_autofree guint8 *page = NULL;
+  guint32 pgno = first;
+  guint pages = 0;
+
+  if (payload_size > (guint64) scan->page_count * scan->usable)
+    return NULL;
+  g_byte_array_set_size (scan->overflow, 0);
+  g_byte_array_append (scan->overflow, local, local_size);
+  page = g_malloc (scan->page_size);
+  while (scan->overflow->len < payload_size)
+    {
+      if (pgno < 1 || pgno > scan->page_count || ++pages > scan->page_count || !read_page (scan, pgno, page, 1))
+        return NULL;
+      guint32 take = (guint32) MIN ((guint64) scan->usable - 4, payload_size - scan->overflow->len);
+      g_byte_array_append (scan->overflow, page + 4, take);
+      pgno = be32 (page);
+    }
+  return scan->overflow->data;
+}
+
+static inline gint64
+decode_int (guint64 type, const guint8 *p)
+{
+  switch (type)
+    {
+    case 1: return (gint8) p[0];
+    case 2: return (gint16) (((guint16) p[0] << 8) | p[1]);
+    case 3: return ((gint32) ((guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8)) >> 8;
+    case 4: return (gint32) be32 (p);
+    case 5: return ((gint64) ((guint64) be16 (p) << 48 | (guint64) be32 (p + 2) << 16)) >> 16;
+    case 6: return (gint64) ((guint64) be32 (p) << 32 | be32 (p + 4));
+    case 7:
+      {
+        union { guint64 u; double d; } v = { .u = (guint64) be32 (p) << 32 | be32 (p + 4) };
+        if (!(v.d == v.d))
+          return 0;
+        if (v.d >= 9.2e18)
+          return G_MAXINT64;
+        if (v.d <= -9.2e18)
+          return G_MININT64;
+        return (gint64) v.d;
+      }
+    case 8: return 0;
+    case 9: return 1;
+    default: return 0;
+    }
+}
+
+static inline guint64
+serial_size (guint64 type)
+{
+  static const guint8 sizes[] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0 };
+  if (type < 12)
+    return sizes[type];
+  return (type - 12) / 2;
+}
+
+static gboolean
+decode_cell (SlTableScan *scan, gint64 *values, guint64 *nulls)
+{
+  const guint8 *page = scan->buf + (gsize) scan->buf_page * scan->page_size;
+  guint32 pgno = scan->leaves[scan->next_leaf - scan->buf_pages + scan->buf_page];
+  guint hdr = pgno == 1 ? 100 : 0;
+  const guint8 *end = page + scan->usable;
+  guint off = be16 (page + hdr + 8 + 2 * scan->cell);
+  guint64 payload_size, rowid, header_size;
+  const guint8 *p, *payload;
+  guint n;
+  gint64 rowid_value;
+  guint64 types[MAX_COLUMNS];
+  guint64 offsets[MAX_COLUMNS];
+  int n_types = 0;
+
+  scan->cell++;
+  if (off < hdr + 8 || off >= scan->usable)
+    goto corrupt;
+  p = page + off;
+  if ((n = read_varint (p, end, &payload_size)) == 0)
+    goto corrupt;
+  p += n;
+  if ((n = read_varint (p, end, &rowid)) == 0)
+    goto corrupt;
+  p += n;
+  rowid_value = (gint64) rowid;
+
+  /* Table leaf: local payload up to U-35 bytes, the rest on overflow pages. */
+  guint64 max_local = scan->usable - 35;
+  if (payload_size <= max_local)
+    {
+      if (p + payload_size > end)
+        goto corrupt;
+      payload = p;
+    }
+  else
+    {
+      guint64 min_local = ((guint64) (scan->usable - 12) * 32 / 255) - 23;
+      guint64 k = min_local + (payload_size - min_local) % (scan->usable - 4);
+      guint64 local = k <= max_local ? k : min_local;
+      if (p + local + 4 > end)
+        goto corrupt;
+      payload = gather_overflow (scan, p, (guint32) local, payload_size, be32 (p + local));
+      if (payload == NULL)
+        goto corrupt;
+    }
+  const guint8 *pend = payload + payload_size;
+
+  /* Record header: serial types of the columns we need. */
+  if ((n = read_varint (payload, pend, &header_size)) == 0 || header_size > payload_size || header_size < n)
+    goto corrupt;
+  {
+    const guint8 *h = payload + n;
+    guint64 body = header_size;
+    while (h < payload + header_size && n_types <= scan->max_col)
+      {
+        guint64 type;
+        guint used = read_varint (h, payload + header_size, &type);
+        if (used == 0 || type == 10 || type == 11)
+          goto corrupt;
+        h += used;
+        types[n_types] = type;
+        offsets[n_types] = body;
+        body += serial_size (type);
+        if (body > payload_size)
+          goto corrupt;
+        n_types++;
+      }
+  }
+
+  *nulls = 0;
+  for (guint i = 0; i < scan->n_columns; i++)
+    {
+      int col = scan->record_col[i];
+      if (col == COL_ROWID)
+        values[i] = rowid_value;
+      else if (col < 0 || col >= n_types || types[col] == 0 || types[col] >= 12)
+        {
+          /* Missing (added later), NULL, or text/blob where a number is expected. */
+          values[i] = 0;
+          *nulls |= G_GUINT64_CONSTANT (1) << i;
+        }
+      else
+        values[i] = decode_int (types[col], payload + offsets[col]);
+    }
+  return TRUE;
+
+corrupt:
+  scan->error = SQLITE_CORRUPT;
+  return FALSE;
+}
+
+gboolean
+_sl_table_scan_next (SlTableScan *scan, gint64 *values, guint64 *nulls)
+{
+  if (scan->stmt != NULL)
+    return next_statement (scan, values, nulls);
+  if (scan->error != SQLITE_OK)
+    return FALSE;
+  if (scan->cell >= scan->n_cells && !next_page (scan))
+    return FALSE;
+  return decode_cell (scan, values, nulls);
+}
+
+int
+_sl_table_scan_error (SlTableScan *scan)
+{
+  return scan->error;
+}
+
+gboolean
+_sl_table_scan_is_direct (SlTableScan *scan)
+{
+  return scan->stmt == NULL;
+}
+
+void
+_sl_table_scan_free (SlTableScan *scan)
+{
+  if (scan == NULL)
+    return;
+  sqlite3_finalize (scan->stmt);
+  if (scan->fd >= 0)
+    close (scan->fd);
+  g_free (scan->leaves);
+  g_free (scan->buf);
+  if (scan->overflow != NULL)
+    g_byte_array_unref (scan->overflow);
+  g_free (scan);
+}
