@@ -236,26 +236,37 @@ test_real (void)
       gpointer key, value;
 
       sl_test_db_prepare (db);
-      sqlite3_prepare_v2 (db, "SELECT n.pid, n.name, n.end - n.start FROM t_nvtx n WHERE n.pushpop AND NOT EXISTS "
-                              "(SELECT 1 FROM t_nvtx o WHERE o.gtid = n.gtid AND o.pushpop AND o.id != n.id "
-                              " AND o.start <= n.start AND o.end >= n.end AND (o.start < n.start OR o.end > n.end OR o.id < n.id))",
-                          -1, &stmt, NULL);
-      while (sqlite3_step (stmt) == SQLITE_ROW)
-        {
-          g_autofree char *norm = normalize ((const char *) sqlite3_column_text (stmt, 1));
-          char *k = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", (gint64) sqlite3_column_int64 (stmt, 0), norm);
-          gint64 *c = g_hash_table_lookup (tally, k), *t = g_hash_table_lookup (total, k);
-          if (c == NULL)
-            {
-              c = g_new0 (gint64, 1);
-              t = g_new0 (gint64, 1);
-              g_hash_table_insert (tally, g_strdup (k), c);
-              g_hash_table_insert (total, g_strdup (k), t);
-            }
-          (*c)++;
-          *t += sqlite3_column_int64 (stmt, 2);
-          g_free (k);
-        }
+      /* depth 0: ranges not inside an earlier (or equal, longer) range of their thread */
+      sqlite3_prepare_v2 (db, "SELECT pid, gtid, name, start, end FROM t_nvtx WHERE pushpop "
+                              "ORDER BY gtid, start, end DESC, id", -1, &stmt, NULL);
+      {
+        gint64 gtid = -1, top_end = G_MININT64;
+        while (sqlite3_step (stmt) == SQLITE_ROW)
+          {
+            g_autofree char *norm = NULL;
+            char *k;
+            gint64 *c, *t;
+
+            if (sqlite3_column_int64 (stmt, 1) == gtid && sqlite3_column_int64 (stmt, 3) < top_end)
+              continue;
+            gtid = sqlite3_column_int64 (stmt, 1);
+            top_end = sqlite3_column_int64 (stmt, 4);
+            norm = normalize ((const char *) sqlite3_column_text (stmt, 2));
+            k = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s", (gint64) sqlite3_column_int64 (stmt, 0), norm);
+            c = g_hash_table_lookup (tally, k);
+            t = g_hash_table_lookup (total, k);
+            if (c == NULL)
+              {
+                c = g_new0 (gint64, 1);
+                t = g_new0 (gint64, 1);
+                g_hash_table_insert (tally, g_strdup (k), c);
+                g_hash_table_insert (total, g_strdup (k), t);
+              }
+            (*c)++;
+            *t += sqlite3_column_int64 (stmt, 4) - sqlite3_column_int64 (stmt, 3);
+            g_free (k);
+          }
+      }
       sqlite3_finalize (stmt);
       {
         /* per normalised name: CPU time over the processes where it repeats */
