@@ -34,6 +34,7 @@ struct _SlWindow {
   GtkWidget       *paned;
   GtkWidget       *timeline;
   GtkWidget       *legend;
+  GtkWidget       *empty_label;
   GtkWidget       *details;
   GtkWidget       *details_scroller;
 
@@ -186,6 +187,9 @@ stall_after_frame_cb (GtkWidget     *timeline,
   SlWindow *self = data;
   g_autofree char *basename = NULL;
 
+  if (g_strcmp0 (g_getenv ("SIGHTLINE_MEASURE_STALL"), "verbose") == 0)
+    g_printerr ("sightline: frame %u, timeline drawn in %.1f ms\n", self->stall_frames,
+                sl_timeline_get_last_frame_ms (SL_TIMELINE (self->timeline)));
   if (++self->stall_frames < 5)
     return G_SOURCE_CONTINUE;
   basename = self->file ? g_file_get_basename (self->file) : g_strdup ("?");
@@ -559,18 +563,25 @@ load_done_cb (GObject      *source,
       return;
     }
 
+  gint64 t_done = g_get_monotonic_time ();
+  gboolean verbose = g_strcmp0 (g_getenv ("SIGHTLINE_MEASURE_STALL"), "verbose") == 0;
+
   g_clear_pointer (&self->model, sl_timeline_model_unref);
   self->model = g_steal_pointer (&job->model);
   sl_timeline_set_model (SL_TIMELINE (self->timeline), self->model);
   sl_details_pane_show (SL_DETAILS_PANE (self->details), self->model, NULL);
   sl_details_pane_set_range (SL_DETAILS_PANE (self->details), NULL, FALSE, 0, 0);
   build_legend (self);
+  gtk_widget_set_visible (self->empty_label, self->model->n_rows == 0);
   {
     g_autofree char *summary = profile_summary (self->model->profile);
     set_titles (self, basename, summary);
   }
   add_recent (self->file);
   set_page (self, "profile");
+  if (verbose)
+    g_printerr ("sightline: showing the loaded profile took %.1f ms\n",
+                (g_get_monotonic_time () - t_done) / 1000.0);
   /* the stall measurement ends once the timeline's first frame is out */
   if (self->stall_source)
     gtk_widget_add_tick_callback (self->timeline, stall_after_frame_cb, g_object_ref (self), g_object_unref);
@@ -923,6 +934,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, legend);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, empty_label);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, details);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, details_scroller);
 }
