@@ -31,6 +31,7 @@ struct _SlWindow {
   GtkWidget       *phase_label;
   GtkWidget       *error_title;
   GtkWidget       *error_message;
+  GtkWidget       *error_open_button;
   GtkWidget       *paned;
   GtkWidget       *timeline;
   GtkWidget       *legend;
@@ -509,6 +510,8 @@ show_error (SlWindow *self, const char *title, const char *message)
   gtk_label_set_text (GTK_LABEL (self->error_title), title);
   gtk_label_set_text (GTK_LABEL (self->error_message), message);
   set_page (self, "error");
+  /* not the selectable message: it would show up all selected */
+  gtk_widget_grab_focus (self->error_open_button);
 }
 
 static void
@@ -931,6 +934,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, phase_label);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, error_title);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, error_message);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, error_open_button);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, legend);

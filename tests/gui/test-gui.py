@@ -324,7 +324,7 @@ def test_welcome(tmp):
     try:
         s = app.wait(lambda s: s['page'] == 'welcome', 30)
         if check(s is not None, 'without a file the welcome page shows'):
-            time.sleep(0.5)
+            time.sleep(2)   # the first frame of a new window (software GL under Xvfb)
             screenshot(s['xid'], os.path.join(OUT, 'welcome.png'))
     finally:
         app.close()
