@@ -61,17 +61,6 @@ thread_builder (SlLoader *loader, guint64 global_tid)
   return b;
 }
 
-static gboolean
-finish_statement (SlLoader *loader, sqlite3 *db, sqlite3_stmt *stmt, int rc, const char *what, GError **error)
-{
-  sqlite3_finalize (stmt);
-  if (rc == SQLITE_DONE)
-    return TRUE;
-  if (rc == SQLITE_ROW) /* stopped early: the tick set the error */
-    return FALSE;
-  return _sl_loader_step_error (loader, db, rc, what, error);
-}
-
 /* ---- CUDA API ----------------------------------------------------------- */
 
 enum { A_START, A_END, A_CLASS, A_TID, A_CORR, A_NAME, A_N };
@@ -182,24 +171,35 @@ append_mark (SlNvtxMarks *m, guint *cap, gint64 time, guint32 name, guint32 colo
   m->n++;
 }
 
-/* Display name = text, or the registered string textId points to. */
+enum { N_START, N_END, N_TYPE, N_TEXT, N_TEXT_ID, N_TID, N_COLOR, N_DOMAIN, N_N };
+
+/* Display name = text, or the registered string textId points to.  The
+ * last name is remembered: ranges of one loop repeat it row after row. */
 static guint32
-nvtx_name (SlLoader *loader, sqlite3_stmt *stmt, int text_col, int text_id_col, gboolean *dangling)
+nvtx_name (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, GString *last_text,
+           guint32 *last_id, gboolean *dangling)
 {
-  const char *text = (const char *) sqlite3_column_text (stmt, text_col);
+  gsize len;
+  const char *text = _sl_table_scan_text (scan, N_TEXT, &len);
 
   if (text != NULL)
     {
-      if (G_UNLIKELY (!g_utf8_validate (text, -1, NULL)))
+      if (*last_id != SL_NONE && last_text->len == len && memcmp (last_text->str, text, len) == 0)
+        return *last_id;
+      g_string_truncate (last_text, 0);
+      g_string_append_len (last_text, text, (gssize) len);
+      if (G_UNLIKELY (!g_utf8_validate (text, (gssize) len, NULL)))
         {
-          g_autofree char *valid = g_utf8_make_valid (text, -1);
-          return _sl_strings_intern (loader->profile->strings, valid);
+          g_autofree char *valid = g_utf8_make_valid (text, (gssize) len);
+          *last_id = _sl_strings_intern (loader->profile->strings, valid);
         }
-      return _sl_strings_intern (loader->profile->strings, text);
+      else
+        *last_id = _sl_strings_intern_len (loader->profile->strings, text, len);
+      return *last_id;
     }
-  if (sqlite3_column_type (stmt, text_id_col) != SQLITE_NULL)
+  if ((nulls & (1u << N_TEXT_ID)) == 0)
     {
-      guint32 id = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, text_id_col));
+      guint32 id = _sl_loader_map_string (loader, v[N_TEXT_ID]);
       if (id == SL_NONE)
         *dangling = TRUE;
       return id;
@@ -211,42 +211,44 @@ nvtx_name (SlLoader *loader, sqlite3_stmt *stmt, int text_col, int text_id_col, 
 static gboolean
 load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
 {
+  static const char *const columns[N_N] = {
+    "start", "end", "eventType", "text", "textId", "globalTid", "color", "domainId",
+  };
   const char *table = "NVTX_EVENTS";
-  g_autofree char *sql = NULL;
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GString) last_text = g_string_new (NULL);
+  guint32 last_id = SL_NONE;
+  SlTableScan *scan;
+  gint64 v[N_N];
+  guint64 nulls;
   gint64 rows = 0;
   int rc;
 
   if (!_sl_loader_has_table (loader, table) || !_sl_loader_has_column (loader, table, "eventType"))
     return TRUE;
-  sql = g_strdup_printf ("SELECT start, end, eventType, %s, %s, %s, %s, %s FROM %s "
-                         "WHERE eventType IN (34, 39, 59, 60, 75)",
-                         _sl_loader_column_or_null (loader, table, "text"),
-                         _sl_loader_column_or_null (loader, table, "textId"),
-                         _sl_loader_column_or_null (loader, table, "globalTid"),
-                         _sl_loader_column_or_null (loader, table, "color"),
-                         _sl_loader_column_or_null (loader, table, "domainId"),
-                         table);
-  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    return finish_statement (loader, db, stmt, rc, _("the NVTX events"), error);
+  scan = _sl_table_scan_open (db, loader->db_path, table, columns, N_N, &local);
+  if (scan == NULL)
+    return _sl_loader_step_error (loader, db, sqlite3_errcode (db), _("the NVTX events"), error);
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while (_sl_table_scan_next (scan, v, &nulls))
     {
-      gint64 start = sqlite3_column_int64 (stmt, 0);
-      gint64 end = sqlite3_column_int64 (stmt, 1);
-      gboolean has_end = sqlite3_column_type (stmt, 1) != SQLITE_NULL;
-      int type = sqlite3_column_int (stmt, 2);
-      guint64 tid = (guint64) sqlite3_column_int64 (stmt, 5);
-      guint32 color = (guint32) sqlite3_column_int64 (stmt, 6);
-      sqlite3_int64 domain_id = sqlite3_column_int64 (stmt, 7);
+      gint64 start = v[N_START];
+      gboolean has_end = (nulls & (1u << N_END)) == 0;
+      gint64 type = v[N_TYPE];
+      guint64 tid = (guint64) v[N_TID];
+      guint32 color = (guint32) v[N_COLOR];
+      gint64 domain_id = v[N_DOMAIN];
       guint16 domain = domain_id >= 0 && domain_id < G_MAXUINT16 ? (guint16) domain_id : G_MAXUINT16;
       gboolean dangling = FALSE;
       guint32 name;
+      gint64 dur;
 
       if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
         break;
-      name = nvtx_name (loader, stmt, 3, 4, &dangling);
+      if (type != NVTX_PUSHPOP && type != NVTX_STARTEND && type != NVTX_MARK &&
+          type != NVTX_THREAD_NAME && type != NVTX_DOMAIN_CREATE)
+        continue;
+      name = nvtx_name (loader, scan, v, nulls, last_text, &last_id, &dangling);
       if (G_UNLIKELY (dangling))
         {
           g_atomic_int_inc (&loader->skipped_bad_string);
@@ -275,15 +277,13 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
             append_mark (&b->marks, &b->marks_cap, start, name, color, domain);
           }
           break;
-        case NVTX_PUSHPOP:
-        case NVTX_STARTEND:
+        default: /* push/pop and start/end ranges */
           if (!has_end)
             {
               g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
               break;
             }
-          gint64 dur;
-          if (G_UNLIKELY (!_sl_duration (start, end, &dur)))
+          if (G_UNLIKELY (!_sl_duration (start, v[N_END], &dur)))
             {
               g_atomic_int_inc (&loader->skipped_bad_time);
               break;
@@ -296,11 +296,15 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
               append_range (&b->startend, &b->startend_cap, start, dur, name, color, domain);
           }
           break;
-        default:
-          break;
         }
     }
-  return finish_statement (loader, db, stmt, rc, _("the NVTX events"), error);
+  rc = _sl_table_scan_error (scan);
+  _sl_table_scan_free (scan);
+  if (*error != NULL)
+    return FALSE;
+  if (rc != SQLITE_OK)
+    return _sl_loader_step_error (loader, NULL, rc, _("the NVTX events"), error);
+  return TRUE;
 }
 
 /* ---- names -------------------------------------------------------------- */

@@ -12,6 +12,8 @@ void       _sl_strings_free       (SlStrings *strings);
 guint32    _sl_strings_add        (SlStrings *strings, const char *value, gsize len);
 /* Appends unless an equal string was interned before (NVTX text). */
 guint32    _sl_strings_intern     (SlStrings *strings, const char *value);
+/* Same for a string of @len bytes that need not be NUL-terminated. */
+guint32    _sl_strings_intern_len (SlStrings *strings, const char *value, gsize len);
 /* Drops load-time helpers and trims the buffers. */
 void       _sl_strings_seal       (SlStrings *strings);
 gsize      _sl_strings_bytes      (const SlStrings *strings);

@@ -12,6 +12,7 @@ struct _SlStrings {
   guint32     n;
   guint32     cap;
   GHashTable *interned;   /* load time only: value -> id + 1 */
+  GString    *scratch;    /* load time only: NUL-terminated copy for lookups */
 };
 
 SlStrings *
@@ -31,6 +32,8 @@ _sl_strings_free (SlStrings *strings)
   g_free (strings->blob);
   g_free (strings->offsets);
   g_clear_pointer (&strings->interned, g_hash_table_unref);
+  if (strings->scratch != NULL)
+    g_string_free (strings->scratch, TRUE);
   g_free (strings);
 }
 
@@ -78,10 +81,25 @@ _sl_strings_intern (SlStrings *strings, const char *value)
   return id;
 }
 
+guint32
+_sl_strings_intern_len (SlStrings *strings, const char *value, gsize len)
+{
+  if (value == NULL)
+    return SL_NONE;
+  if (strings->scratch == NULL)
+    strings->scratch = g_string_sized_new (256);
+  g_string_truncate (strings->scratch, 0);
+  g_string_append_len (strings->scratch, value, (gssize) len);
+  /* Embedded NULs would make two different names look equal: cut there. */
+  return _sl_strings_intern (strings, strings->scratch->str);
+}
+
 void
 _sl_strings_seal (SlStrings *strings)
 {
   g_clear_pointer (&strings->interned, g_hash_table_unref);
+  if (strings->scratch != NULL)
+    g_string_free (g_steal_pointer (&strings->scratch), TRUE);
   if (strings->blob_len > 0)
     {
       strings->blob = g_realloc (strings->blob, strings->blob_len);

@@ -49,6 +49,12 @@ struct _SlTableScan {
   int           record_col[MAX_COLUMNS];
   int           max_col;
   GByteArray   *overflow;
+
+  /* the current row, for _sl_table_scan_text() */
+  const guint8 *row_payload;
+  guint64       row_types[MAX_COLUMNS];
+  guint64       row_offsets[MAX_COLUMNS];
+  int           row_n_types;
 };
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -70,6 +76,13 @@ static inline guint
 read_varint (const guint8 *p, const guint8 *end, guint64 *out)
 {
   guint64 v = 0;
+
+  /* Serial types of numbers and small lengths fit in one byte. */
+  if (G_LIKELY (p < end && p[0] < 0x80))
+    {
+      *out = p[0];
+      return 1;
+    }
 
   for (guint i = 0; i < 8; i++)
     {
@@ -490,8 +503,8 @@ decode_cell (SlTableScan *scan, gint64 *values, guint64 *nulls)
   const guint8 *p, *payload;
   guint n;
   gint64 rowid_value;
-  guint64 types[MAX_COLUMNS];
-  guint64 offsets[MAX_COLUMNS];
+  guint64 *types = scan->row_types;
+  guint64 *offsets = scan->row_offsets;
   int n_types = 0;
 
   scan->cell++;
@@ -549,6 +562,8 @@ decode_cell (SlTableScan *scan, gint64 *values, guint64 *nulls)
       }
   }
 
+  scan->row_payload = payload;
+  scan->row_n_types = n_types;
   *nulls = 0;
   for (guint i = 0; i < scan->n_columns; i++)
     {
@@ -581,6 +596,26 @@ _sl_table_scan_next (SlTableScan *scan, gint64 *values, guint64 *nulls)
   if (scan->cell >= scan->n_cells && !next_page (scan))
     return FALSE;
   return decode_cell (scan, values, nulls);
+}
+
+const char *
+_sl_table_scan_text (SlTableScan *scan, guint column, gsize *len)
+{
+  if (scan->stmt != NULL)
+    {
+      const char *text = (const char *) sqlite3_column_text (scan->stmt, (int) column);
+      *len = text != NULL ? (gsize) sqlite3_column_bytes (scan->stmt, (int) column) : 0;
+      return text;
+    }
+  int col = column < scan->n_columns ? scan->record_col[column] : COL_MISSING;
+  /* Odd serial types >= 13 are text; the bytes are not NUL-terminated. */
+  if (col < 0 || col >= scan->row_n_types || scan->row_types[col] < 13 || (scan->row_types[col] & 1) == 0)
+    {
+      *len = 0;
+      return NULL;
+    }
+  *len = (gsize) serial_size (scan->row_types[col]);
+  return (const char *) scan->row_payload + scan->row_offsets[col];
 }
 
 int

@@ -27,6 +27,11 @@ SlTableScan *_sl_table_scan_open   (sqlite3            *db,
 gboolean     _sl_table_scan_next   (SlTableScan *scan,
                                     gint64      *values,
                                     guint64     *nulls);
+/* The text of column @column of the current row (NULL when it is not
+ * text), @len bytes, NOT NUL-terminated; valid until the next row. */
+const char  *_sl_table_scan_text   (SlTableScan *scan,
+                                    guint        column,
+                                    gsize       *len);
 /* SQLite result code of a failure (SQLITE_CORRUPT for a damaged page), or
  * SQLITE_OK after a clean end. */
 int          _sl_table_scan_error  (SlTableScan *scan);
