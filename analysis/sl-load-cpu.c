@@ -322,10 +322,16 @@ load_thread_names (SlLoader *loader, sqlite3 *db)
         {
           guint64 tid = (guint64) sqlite3_column_int64 (stmt, 0);
           guint32 index = sl_id_map_lookup (&loader->thread_index, tid, SL_NONE);
-          if (index == SL_NONE)
-            continue;
           guint32 name = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, 1));
-          if (name != SL_NONE)
+          if (name == SL_NONE)
+            continue;
+          /* Exports without PROCESSES (2020.x) still name the main thread
+           * (tid == pid) after the program: use it for the process. */
+          if (_sl_tid_of (tid) == _sl_pid_of (tid) &&
+              !g_hash_table_contains (loader->process_names, GUINT_TO_POINTER (_sl_pid_of (tid))))
+            g_hash_table_insert (loader->process_names, GUINT_TO_POINTER (_sl_pid_of (tid)),
+                                 g_strdup (sl_strings_get (loader->profile->strings, name)));
+          if (index != SL_NONE)
             ((SlThreadBuilder *) g_ptr_array_index (loader->thread_builders, index))->name = name;
         }
     }
