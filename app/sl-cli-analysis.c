@@ -71,16 +71,17 @@ sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *
   strv = (char **) g_ptr_array_free (g_steal_pointer (&args), FALSE);
   n = (int) g_strv_length (strv);
 
+  common->args = strv;
   if (!g_option_context_parse_strv (context, &strv, &error))
     {
       sl_cli_error (command, "%s", error->message);
-      g_strfreev (strv);
       return FALSE;
     }
   (void) n;
-  /* Hand back the remaining arguments; they live as long as the process. */
+  /* Hand back the remaining arguments; freed by sl_cli_common_clear(). */
   *argc = (int) g_strv_length (strv);
   *argv = strv;
+  common->args = strv;
 
   common->filter = sl_filter_new ();
   for (guint i = 0; common->gpus != NULL && common->gpus[i] != NULL; i++)
@@ -151,6 +152,7 @@ sl_cli_common_clear (SlCliCommon *common)
   g_clear_pointer (&common->pids, g_strfreev);
   g_clear_pointer (&common->range, g_free);
   g_clear_pointer (&common->filter, sl_filter_free);
+  g_clear_pointer (&common->args, g_strfreev);
 }
 
 char *

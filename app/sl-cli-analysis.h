@@ -16,6 +16,7 @@ typedef struct {
   char      *range;
   gboolean   json;
   SlFilter  *filter;       /* built by sl_cli_common_parse() */
+  char     **args;         /* the arguments left after parsing (argv points here) */
 } SlCliCommon;
 
 void      sl_cli_common_add    (GOptionContext *context, SlCliCommon *common);
