@@ -385,5 +385,8 @@ _sl_load_cpu (SlLoader *loader, sqlite3 *db, GError **error)
   _sl_loader_phase (loader, "nvtx", t0);
   load_thread_names (loader, db);
   load_process_names (loader, db);
+  t0 = g_get_monotonic_time ();
+  _sl_threads_finish (loader);
+  _sl_loader_phase (loader, "sort and nest threads", t0);
   return TRUE;
 }

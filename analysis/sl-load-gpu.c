@@ -317,7 +317,12 @@ _sl_load_gpu (SlLoader *loader, sqlite3 *db, GError **error)
   if (!_sl_loader_tick (loader, 0, error) || !load_kernels (loader, db, error))
     return FALSE;
   _sl_loader_phase (loader, "kernels", t0);
-  return load_copies (loader, db, SL_COPY_MEMCPY, error) &&
-         load_copies (loader, db, SL_COPY_MEMSET, error) &&
-         load_syncs (loader, db, error);
+  if (!load_copies (loader, db, SL_COPY_MEMCPY, error) ||
+      !load_copies (loader, db, SL_COPY_MEMSET, error) ||
+      !load_syncs (loader, db, error))
+    return FALSE;
+  t0 = g_get_monotonic_time ();
+  _sl_streams_finish (loader);
+  _sl_loader_phase (loader, "sort streams", t0);
+  return TRUE;
 }

@@ -95,6 +95,8 @@ gboolean    _sl_load_cpu              (SlLoader *loader, sqlite3 *db, GError **e
 
 /* sl-profile.c: assembling the final model from the builders. */
 void        _sl_profile_assemble      (SlLoader *loader);
+void        _sl_streams_finish        (SlLoader *loader);
+void        _sl_threads_finish        (SlLoader *loader);
 SlProfile  *_sl_profile_new           (const char *path);
 
 /* sl-nsys-rep.c */

@@ -212,12 +212,6 @@ assemble_streams (SlLoader *loader)
   for (guint i = 0; i < builders->len; i++)
     {
       SlStreamBuilder *b = g_ptr_array_index (builders, i);
-      sort_kernels (&b->stream.kernels);
-      sort_copies (&b->stream.memcpy);
-      sort_copies (&b->stream.memset);
-      shrink_kernels (&b->stream.kernels);
-      shrink_copies (&b->stream.memcpy);
-      shrink_copies (&b->stream.memset);
       profile->streams[i] = b->stream;
       /* The arrays now belong to the profile. */
       memset (&b->stream, 0, sizeof b->stream);
@@ -447,7 +441,38 @@ sort_api (SlApiCalls *api)
   g_free (order);
 }
 
-/* Sorts each thread, then concatenates their API calls into one array,
+/* Called by the GPU worker once its tables are read, so that sorting
+ * overlaps with the CPU worker's reading. */
+void
+_sl_streams_finish (SlLoader *loader)
+{
+  for (guint i = 0; i < loader->stream_builders->len; i++)
+    {
+      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, i);
+      sort_kernels (&b->stream.kernels);
+      sort_copies (&b->stream.memcpy);
+      sort_copies (&b->stream.memset);
+      shrink_kernels (&b->stream.kernels);
+      shrink_copies (&b->stream.memcpy);
+      shrink_copies (&b->stream.memset);
+    }
+}
+
+/* Called by the CPU worker: sorts calls and nests NVTX ranges per thread. */
+void
+_sl_threads_finish (SlLoader *loader)
+{
+  for (guint i = 0; i < loader->thread_builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (loader->thread_builders, i);
+      sort_api (&b->api);
+      nest_ranges (&b->nvtx, TRUE);
+      nest_ranges (&b->startend, FALSE);
+      sort_marks (&b->marks);
+    }
+}
+
+/* Concatenates the threads' API calls into one array,
  * freeing each builder's copy as it goes to keep the peak low. */
 static void
 assemble_threads (SlLoader *loader)
@@ -485,7 +510,6 @@ assemble_threads (SlLoader *loader)
       guint offset = api->spans.n;
       guint n = MIN (b->api.spans.n, (guint) (total_api - offset));
 
-      sort_api (&b->api);
       t->global_tid = b->global_tid;
       t->pid = _sl_pid_of (b->global_tid);
       t->tid = _sl_tid_of (b->global_tid);
@@ -511,9 +535,6 @@ assemble_threads (SlLoader *loader)
       g_clear_pointer (&b->api.name, g_free);
       g_clear_pointer (&b->api.corr, g_free);
 
-      nest_ranges (&b->nvtx, TRUE);
-      nest_ranges (&b->startend, FALSE);
-      sort_marks (&b->marks);
       t->nvtx = b->nvtx;
       t->nvtx_startend = b->startend;
       t->marks = b->marks;
