@@ -31,40 +31,26 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
     thread_ok[t] = sl_filter_match_thread (filter, profile, t);
 
   /* Keys are assigned in the first pass, so the table grows as names appear. */
-  sl_stats_table_init (&table, 64);
-  for (guint t = 0; t < profile->n_threads; t++)
-    {
-      const SlThread *thread = &profile->threads[t];
-      guint first, last;
+  sl_stats_table_init (&table, 64, TRUE);
+  while (sl_stats_table_pass (&table))
+    for (guint t = 0; t < profile->n_threads; t++)
+      {
+        const SlThread *thread = &profile->threads[t];
+        guint first, last;
 
-      if (!thread_ok[t] || thread->api_count == 0)
-        continue;
-      sl_filter_span_bounds (filter, &api->spans, thread->api_first,
-                             thread->api_first + thread->api_count, &first, &last);
-      for (guint i = first; i < last; i++)
-        {
-          guint k = sl_name_keys_get (&keys, api->name[i]);
-          if (G_UNLIKELY (k >= table.n_keys))
-            sl_stats_table_grow (&table, table.n_keys * 2);
-          sl_stats_table_add (&table, k, sl_spans_dur (&api->spans, i));
-        }
-    }
+        if (!thread_ok[t] || thread->api_count == 0)
+          continue;
+        sl_filter_span_bounds (filter, &api->spans, thread->api_first,
+                               thread->api_first + thread->api_count, &first, &last);
+        for (guint i = first; i < last; i++)
+          {
+            guint k = sl_name_keys_get (&keys, api->name[i]);
+            if (G_UNLIKELY (k >= table.n_keys))
+              sl_stats_table_grow (&table, table.n_keys * 2);
+            sl_stats_table_visit (&table, k, sl_spans_dur (&api->spans, i));
+          }
+      }
   n_keys = keys.ids->len;
-
-  sl_stats_table_begin_values (&table);
-  for (guint t = 0; t < profile->n_threads; t++)
-    {
-      const SlThread *thread = &profile->threads[t];
-      guint first, last;
-
-      if (!thread_ok[t] || thread->api_count == 0)
-        continue;
-      sl_filter_span_bounds (filter, &api->spans, thread->api_first,
-                             thread->api_first + thread->api_count, &first, &last);
-      for (guint i = first; i < last; i++)
-        sl_stats_table_put (&table, keys.key_of[MIN (api->name[i], keys.n_ids - 1)],
-                            sl_spans_dur (&api->spans, i));
-    }
 
   stats = g_new0 (SlStats, MAX (table.n_keys, 1));
   sl_stats_table_finish (&table, stats);

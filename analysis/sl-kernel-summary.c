@@ -48,28 +48,20 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
     func_key[f] = sl_name_keys_get (&keys, sl_kernel_func_name_id (profile, f, names));
   n_keys = keys.ids->len;
 
-  sl_stats_table_init (&table, n_keys);
-  for (int pass = 0; pass < 2; pass++)
-    {
-      if (pass == 1)
-        sl_stats_table_begin_values (&table);
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          const SlStream *stream = &profile->streams[s];
-          const SlKernels *k = &stream->kernels;
-          guint first, last;
+  sl_stats_table_init (&table, n_keys, TRUE);
+  while (sl_stats_table_pass (&table))
+    for (guint s = 0; s < profile->n_streams; s++)
+      {
+        const SlStream *stream = &profile->streams[s];
+        const SlKernels *k = &stream->kernels;
+        guint first, last;
 
-          if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
-            continue;
-          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-          if (pass == 0)
-            for (guint i = first; i < last; i++)
-              sl_stats_table_add (&table, func_key[k->func[i]], sl_spans_dur (&k->spans, i));
-          else
-            for (guint i = first; i < last; i++)
-              sl_stats_table_put (&table, func_key[k->func[i]], sl_spans_dur (&k->spans, i));
-        }
-    }
+        if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
+          continue;
+        sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
+        for (guint i = first; i < last; i++)
+          sl_stats_table_visit (&table, func_key[k->func[i]], sl_spans_dur (&k->spans, i));
+      }
 
   stats = g_new0 (SlStats, MAX (n_keys, 1));
   sl_stats_table_finish (&table, stats);

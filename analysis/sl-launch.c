@@ -22,6 +22,7 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
   const SlSpans *api = &profile->api.spans;
   g_autofree guint32 *func_key = NULL;
   g_autofree gint64 *api_total = NULL, *kernel_total = NULL;
+  g_autofree guint *p95 = NULL;
   SlNameKeys keys;
   SlStatsTable queue;     /* queue delays per name: count, total, then values */
   guint n_keys;
@@ -35,47 +36,48 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
   api_total = g_new0 (gint64, MAX (n_keys, 1));
   kernel_total = g_new0 (gint64, MAX (n_keys, 1));
 
-  sl_stats_table_init (&queue, n_keys);
-  for (int pass = 0; pass < 2; pass++)
-    {
-      if (pass == 1)
-        sl_stats_table_begin_values (&queue);
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          const SlStream *stream = &profile->streams[s];
-          const SlKernels *k = &stream->kernels;
-          guint first, last;
+  /* key n_keys gathers every launch, for the overall percentile */
+  sl_stats_table_init (&queue, n_keys + 1, FALSE);
+  p95 = g_new (guint, n_keys + 1);
+  for (guint key = 0; key <= n_keys; key++)
+    p95[key] = sl_stats_table_request (&queue, key, 95.0);
+  for (int pass = 0; sl_stats_table_pass (&queue); pass++)
+    for (guint s = 0; s < profile->n_streams; s++)
+      {
+        const SlStream *stream = &profile->streams[s];
+        const SlKernels *k = &stream->kernels;
+        guint first, last;
 
-          if (!sl_filter_match_stream (filter, stream))
-            continue;
-          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-          for (guint i = first; i < last; i++)
-            {
-              guint32 a = k->api[i];
-              guint key = func_key[k->func[i]];
+        if (!sl_filter_match_stream (filter, stream))
+          continue;
+        sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
+        for (guint i = first; i < last; i++)
+          {
+            guint32 a = k->api[i];
+            guint key = func_key[k->func[i]];
+            gint64 delay;
 
-              if (a == SL_NONE)
-                {
-                  if (pass == 0)
-                    self->unlinked++;
-                  continue;
-                }
-              if (pass == 1)
-                {
-                  sl_stats_table_put (&queue, key, k->spans.start[i] - api->start[a]);
-                  continue;
-                }
-              sl_stats_table_add (&queue, key, k->spans.start[i] - api->start[a]);
-              api_total[key] += sl_spans_dur (api, a);
-              kernel_total[key] += sl_spans_dur (&k->spans, i);
-            }
-        }
-    }
+            if (a == SL_NONE)
+              {
+                if (pass == 0)
+                  self->unlinked++;
+                continue;
+              }
+            delay = k->spans.start[i] - api->start[a];
+            sl_stats_table_visit (&queue, key, delay);
+            sl_stats_table_visit (&queue, n_keys, delay);
+            if (pass == 0)
+              {
+                api_total[key] += sl_spans_dur (api, a);
+                kernel_total[key] += sl_spans_dur (&k->spans, i);
+              }
+          }
+      }
 
   self->rows = g_new0 (SlLaunchRow, MAX (n_keys, 1));
   for (guint key = 0; key < n_keys; key++)
     {
-      guint64 n = queue.count[key];
+      guint64 n = queue.acc[key].count;
       SlLaunchRow *row;
 
       if (n == 0)
@@ -85,27 +87,25 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
       row->launches = n;
       row->api_total_ns = api_total[key];
       row->api_mean_ns = (double) api_total[key] / (double) n;
-      row->queue_mean_ns = (double) queue.total[key] / (double) n;
-      row->queue_p95_ns = sl_stats_table_percentile (&queue, key, 95.0);
+      row->queue_mean_ns = (double) queue.acc[key].total / (double) n;
+      row->queue_p95_ns = sl_stats_table_get (&queue, p95[key]);
       row->kernel_mean_ns = (double) kernel_total[key] / (double) n;
       row->launch_bound = row->kernel_mean_ns < row->api_mean_ns;
       self->n_launch_bound += row->launch_bound;
       self->totals.launches += n;
-      self->totals.queue_mean_ns += (double) queue.total[key];
+      self->totals.queue_mean_ns += (double) queue.acc[key].total;
       all_api += api_total[key];
       all_kernel += kernel_total[key];
     }
   if (self->totals.launches > 0)
     {
       guint64 n = self->totals.launches;
-      guint64 rank = (guint64) ((95 * n + 99) / 100);   /* ceil (0.95 n) */
       self->totals.api_total_ns = all_api;
       self->totals.api_mean_ns = (double) all_api / (double) n;
       self->totals.queue_mean_ns /= (double) n;
       self->totals.kernel_mean_ns = (double) all_kernel / (double) n;
       self->totals.launch_bound = self->totals.kernel_mean_ns < self->totals.api_mean_ns;
-      /* every queue delay sits in queue.values: select over all of them */
-      self->totals.queue_p95_ns = sl_select_nth (queue.values, n, MAX (rank, 1) - 1);
+      self->totals.queue_p95_ns = sl_stats_table_get (&queue, p95[n_keys]);
     }
   qsort (self->rows, self->n_rows, sizeof (SlLaunchRow), compare_rows);
   self->n_names = self->n_rows;

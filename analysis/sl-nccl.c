@@ -88,7 +88,8 @@ nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
   SlStatsTable table;
   g_autofree SlStats *stats = NULL;
 
-  sl_stats_table_init (&table, 16);
+  sl_stats_table_init (&table, 16, FALSE);
+  sl_stats_table_pass (&table);
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlThread *thread = &profile->threads[t];
@@ -133,7 +134,7 @@ nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
                                                                           lists[l]->domain[i]));
                 self->n_nvtx = n + 1;
               }
-            sl_stats_table_add (&table, GPOINTER_TO_UINT (k), sl_spans_dur (&lists[l]->spans, i));
+            sl_stats_table_visit (&table, GPOINTER_TO_UINT (k), sl_spans_dur (&lists[l]->spans, i));
           }
     }
   stats = g_new0 (SlStats, MAX (table.n_keys, 1));
@@ -172,12 +173,13 @@ sl_nccl_compute (const SlProfile *profile, const SlFilter *filter)
       if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
         continue;
       sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-      sl_stats_table_init (&table, SL_NCCL_N_COLLECTIVES);
+      sl_stats_table_init (&table, SL_NCCL_N_COLLECTIVES, FALSE);
+      sl_stats_table_pass (&table);
       for (guint i = first; i < last; i++)
         {
           guint32 f = k->func[i];
           if (f < profile->n_funcs && is_nccl[f])
-            sl_stats_table_add (&table, collective[f], sl_spans_dur (&k->spans, i));
+            sl_stats_table_visit (&table, collective[f], sl_spans_dur (&k->spans, i));
         }
       SlStats stats[SL_NCCL_N_COLLECTIVES];
       sl_stats_table_finish (&table, stats);

@@ -25,7 +25,7 @@ typedef struct {
   guint64         *gpu_n;
 } Scan;
 
-enum { PASS_KEYS, PASS_STATS, PASS_VALUES };
+enum { PASS_KEYS, PASS_STATS, PASS_SELECT };
 
 static void
 scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs, const gint64 *ge)
@@ -47,13 +47,8 @@ scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs
           k = sl_name_keys_get (&sc->keys, r->name[i]);
           if (pass == PASS_KEYS)
             continue;
-          if (pass == PASS_VALUES)
-            {
-              sl_stats_table_put (&sc->table, k, sl_spans_dur (&r->spans, i));
-              continue;
-            }
-          sl_stats_table_add (&sc->table, k, sl_spans_dur (&r->spans, i));
-          if (gs[base[t] + i] != SL_NO_GPU_START)
+          sl_stats_table_visit (&sc->table, k, sl_spans_dur (&r->spans, i));
+          if (pass == PASS_STATS && gs[base[t] + i] != SL_NO_GPU_START)
             {
               sc->gpu_total[k] += ge[base[t] + i] - gs[base[t] + i];
               sc->gpu_n[k]++;
@@ -85,14 +80,14 @@ sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint
   scan (&sc, TRUE, PASS_KEYS, NULL, NULL, NULL);
   n_keys = sc.keys.ids->len;
 
-  sl_stats_table_init (&sc.table, n_keys);
+  sl_stats_table_init (&sc.table, n_keys, TRUE);
   sc.gpu_total = g_new0 (gint64, MAX (n_keys, 1));
   sc.gpu_n = g_new0 (guint64, MAX (n_keys, 1));
-  scan (&sc, FALSE, PASS_STATS, attr->range_base, gs, ge);
-  scan (&sc, TRUE, PASS_STATS, attr->se_base, ses, see);
-  sl_stats_table_begin_values (&sc.table);
-  scan (&sc, FALSE, PASS_VALUES, NULL, NULL, NULL);
-  scan (&sc, TRUE, PASS_VALUES, NULL, NULL, NULL);
+  for (int pass = PASS_STATS; sl_stats_table_pass (&sc.table); pass = PASS_SELECT)
+    {
+      scan (&sc, FALSE, pass, attr->range_base, gs, ge);
+      scan (&sc, TRUE, pass, attr->se_base, ses, see);
+    }
 
   stats = g_new0 (SlStats, MAX (n_keys, 1));
   sl_stats_table_finish (&sc.table, stats);

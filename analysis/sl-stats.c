@@ -5,10 +5,21 @@
 #include <math.h>
 #include <string.h>
 
+#define SELECT_BINS    4096     /* histogram bins per selection (16 KiB); see _sl_select_visit */
+#define SELECT_COLLECT 32768    /* at most this many values left: collect them */
+
+typedef struct {
+  guint  key;
+  double p;
+} Request;
+
 void
-sl_stats_table_init (SlStatsTable *table, guint n_keys)
+sl_stats_table_init (SlStatsTable *table, guint n_keys, gboolean medians)
 {
   memset (table, 0, sizeof *table);
+  table->medians = medians;
+  table->requests = g_array_new (FALSE, FALSE, sizeof (Request));
+  table->sels = g_array_new (FALSE, TRUE, sizeof (SlSelect));
   sl_stats_table_grow (table, n_keys);
 }
 
@@ -17,49 +28,364 @@ sl_stats_table_grow (SlStatsTable *table, guint n_keys)
 {
   guint old = table->n_keys;
 
+  g_return_if_fail (table->phase <= 1);
   if (n_keys <= old)
     return;
-  table->count = g_renew (guint64, table->count, n_keys);
-  table->total = g_renew (gint64, table->total, n_keys);
-  table->min = g_renew (gint64, table->min, n_keys);
-  table->max = g_renew (gint64, table->max, n_keys);
-  table->sumsq = g_renew (__int128, table->sumsq, n_keys);
-  memset (table->count + old, 0, (n_keys - old) * sizeof (guint64));
-  memset (table->total + old, 0, (n_keys - old) * sizeof (gint64));
-  memset (table->min + old, 0, (n_keys - old) * sizeof (gint64));
-  memset (table->max + old, 0, (n_keys - old) * sizeof (gint64));
-  memset (table->sumsq + old, 0, (n_keys - old) * sizeof (__int128));
+  table->acc = g_renew (SlStatsAcc, table->acc, n_keys);
+  memset (table->acc + old, 0, (n_keys - old) * sizeof (SlStatsAcc));
   table->n_keys = n_keys;
+}
+
+static void
+select_free_buffers (SlSelect *s)
+{
+  g_clear_pointer (&s->hist, g_free);
+  g_clear_pointer (&s->buf, g_free);
+  s->buf_n = 0;
 }
 
 void
 sl_stats_table_clear (SlStatsTable *table)
 {
-  g_free (table->count);
-  g_free (table->total);
-  g_free (table->min);
-  g_free (table->max);
-  g_free (table->sumsq);
-  g_free (table->values);
-  g_free (table->offset);
-  g_free (table->fill);
+  if (table->sels != NULL)
+    {
+      for (guint s = 0; s < table->sels->len; s++)
+        select_free_buffers (&g_array_index (table->sels, SlSelect, s));
+      g_array_unref (table->sels);
+    }
+  g_free (table->sel_first);
+  g_free (table->key_sel);
+  g_free (table->answers);
+  g_free (table->answered);
+  g_free (table->acc);
+  if (table->requests != NULL)
+    g_array_unref (table->requests);
   memset (table, 0, sizeof *table);
 }
 
-void
-sl_stats_table_begin_values (SlStatsTable *table)
+guint
+sl_stats_table_request (SlStatsTable *table, guint key, double p)
 {
-  guint64 sum = 0;
+  Request r = { key, p };
 
-  table->offset = g_new (guint64, table->n_keys + 1);
-  table->fill = g_new (guint64, table->n_keys + 1);
-  for (guint k = 0; k < table->n_keys; k++)
+  g_return_val_if_fail (table->phase <= 1, 0);
+  g_array_append_val (table->requests, r);
+  return table->requests->len - 1;
+}
+
+/* Picks how the next pass narrows a selection: collect the few values left,
+ * or a histogram whose bins cover the window (width 1 once it is small). */
+static void
+select_plan (SlSelect *s)
+{
+  select_free_buffers (s);
+  if (s->in_window <= SELECT_COLLECT)
     {
-      table->offset[k] = table->fill[k] = sum;
-      sum += table->count[k];
+      s->mode = 2;
+      s->buf = g_new (gint64, s->in_window + 1);
+      return;
     }
-  table->offset[table->n_keys] = table->fill[table->n_keys] = sum;
-  table->values = g_new (gint64, MAX (sum, 1));
+  s->mode = 1;
+  s->shift = 0;
+  while ((s->width >> s->shift) >= SELECT_BINS)
+    s->shift++;
+  s->hist = g_new0 (guint32, SELECT_BINS + 1);
+}
+
+static guint
+bin_of_rank (const guint32 *hist, guint64 rank, guint64 *below)
+{
+  guint b = 0;
+
+  *below = 0;
+  while (*below + hist[b] <= rank)
+    *below += hist[b++];
+  return b;
+}
+
+/* Narrows @s to bin @b whose first value has rank @below. */
+static void
+select_narrow (SlSelect *s, guint b, guint64 below, guint64 count)
+{
+  guint64 bin_width = (G_GUINT64_CONSTANT (1) << s->shift) - 1;
+  guint64 start = (guint64) b << s->shift;
+
+  s->lo = (gint64) ((guint64) s->lo + start);
+  s->width = MIN (bin_width, s->width - start);
+  s->r0 -= below;
+  s->r1 -= below;
+  s->in_window = count;
+}
+
+/* After a pass.  Returns a second selection (through @split) when the two
+ * ranks fell into different bins and must now be searched apart. */
+static void
+select_step (SlSelect *s, SlSelect *split, gboolean *did_split)
+{
+  *did_split = FALSE;
+  if (s->mode == 2)
+    {
+      s->v0 = sl_select_nth (s->buf, s->buf_n, s->r0);
+      s->v1 = s->v0;
+      if (s->r1 != s->r0)
+        {
+          /* the upper middle is the smallest value right of the lower one */
+          s->v1 = s->buf[s->r1];
+          for (guint64 i = s->r1 + 1; i < s->buf_n; i++)
+            if (s->buf[i] < s->v1)
+              s->v1 = s->buf[i];
+        }
+      s->mode = 0;
+    }
+  else if (s->mode == 1)
+    {
+      guint64 below0, below1;
+      guint b0 = bin_of_rank (s->hist, s->r0, &below0);
+      guint b1 = bin_of_rank (s->hist, s->r1, &below1);
+
+      if (s->shift == 0)
+        {
+          s->v0 = (gint64) ((guint64) s->lo + b0);
+          s->v1 = (gint64) ((guint64) s->lo + b1);
+          s->mode = 0;
+        }
+      else if (b0 == b1)
+        {
+          select_narrow (s, b0, below0, s->hist[b0]);
+          select_plan (s);
+        }
+      else
+        {
+          /* the lower middle ends bin b0, the upper one starts bin b1 */
+          *split = *s;
+          split->hist = NULL;
+          split->buf = NULL;
+          split->part = s->part == 0 ? 2 : s->part;
+          split->r0 = split->r1 = s->r1;
+          select_narrow (split, b1, below1, s->hist[b1]);
+          s->part = s->part == 0 ? 1 : s->part;
+          s->r1 = s->r0;
+          select_narrow (s, b0, below0, s->hist[b0]);
+          select_plan (s);
+          select_plan (split);
+          *did_split = TRUE;
+        }
+    }
+  if (s->mode == 0)
+    select_free_buffers (s);
+}
+
+/* Ranks 0 and n - 1 are the min and the max, known after the first pass. */
+static gboolean
+rank_is_direct (const SlStatsAcc *a, guint64 rank)
+{
+  return a->count == 0 || rank == 0 || rank == a->count - 1 || a->min == a->max;
+}
+
+static gint64
+direct_value (const SlStatsAcc *a, guint64 rank)
+{
+  return a->count == 0 ? 0 : rank == 0 ? a->min : a->max;
+}
+
+static guint64
+percentile_rank (guint64 n, double p)
+{
+  guint64 rank = (guint64) ceil (p / 100.0 * (double) n - 1e-9);
+  return CLAMP (rank, 1, MAX (n, 1)) - 1;
+}
+
+/* answers[]: 2 per key (median middles), then 1 per request. */
+static void
+answer (SlStatsTable *table, guint owner, guint8 part, gint64 v0, gint64 v1)
+{
+  guint slot = owner < table->n_keys ? 2 * owner : 2 * table->n_keys + (owner - table->n_keys);
+
+  if (owner < table->n_keys)
+    {
+      if (part == 0 || part == 1)
+        table->answers[slot] = v0;
+      if (part == 0)
+        table->answers[slot + 1] = v1;
+      if (part == 2)
+        table->answers[slot + 1] = v0;
+    }
+  else
+    table->answers[slot] = v0;
+}
+
+static void
+add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 r1)
+{
+  const SlStatsAcc *a = &table->acc[key];
+  SlSelect s = { 0 };
+
+  s.owner = owner;
+  s.lo = a->min;
+  s.width = (guint64) a->max - (guint64) a->min;
+  s.r0 = r0;
+  s.r1 = r1;
+  s.in_window = a->count;
+  g_array_append_val (table->sels, s);
+}
+
+static int
+compare_sel_key (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SlStatsTable *table = data;
+  const SlSelect *x = a, *y = b;
+  guint kx = x->owner < table->n_keys ? x->owner : g_array_index (table->requests, Request, x->owner - table->n_keys).key;
+  guint ky = y->owner < table->n_keys ? y->owner : g_array_index (table->requests, Request, y->owner - table->n_keys).key;
+
+  return kx < ky ? -1 : kx > ky ? 1 : 0;
+}
+
+void
+_sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value)
+{
+  for (guint s = table->sel_first[key]; s < table->sel_first[key + 1]; s++)
+    _sl_select_visit (&g_array_index (table->sels, SlSelect, s), value);
+}
+
+/* After a pass: the collected counts go back from the per-key copies. */
+static void
+sync_back (SlStatsTable *table)
+{
+  for (guint k = 0; k < table->n_keys && table->key_sel != NULL; k++)
+    if (table->key_sel[k].mode == 1 || table->key_sel[k].mode == 2)
+      g_array_index (table->sels, SlSelect, table->sel_first[k]).buf_n = table->key_sel[k].buf_n;
+}
+
+/* Groups the active selections by key (CSR) for the next pass. */
+static void
+index_selections (SlStatsTable *table)
+{
+  guint k = 0;
+
+  g_array_sort_with_data (table->sels, compare_sel_key, table);
+  g_free (table->sel_first);
+  table->sel_first = g_new0 (guint, table->n_keys + 1);
+  for (guint s = 0; s < table->sels->len; s++)
+    {
+      const SlSelect *sel = &g_array_index (table->sels, SlSelect, s);
+      guint key = sel->owner < table->n_keys ? sel->owner
+                  : g_array_index (table->requests, Request, sel->owner - table->n_keys).key;
+      while (k <= key)
+        table->sel_first[k++] = s;
+    }
+  while (k <= table->n_keys)
+    table->sel_first[k++] = table->sels->len;
+
+  if (table->key_sel == NULL)
+    table->key_sel = g_new0 (SlKeySelect, MAX (table->n_keys, 1));
+  for (k = 0; k < table->n_keys; k++)
+    {
+      guint n = table->sel_first[k + 1] - table->sel_first[k];
+      SlKeySelect *ks = &table->key_sel[k];
+
+      memset (ks, 0, sizeof *ks);
+      if (n == 1)
+        {
+          const SlSelect *sel = &g_array_index (table->sels, SlSelect, table->sel_first[k]);
+          ks->mode = sel->mode;
+          ks->shift = sel->shift;
+          ks->lo = sel->lo;
+          ks->width = sel->width;
+          ks->hist = sel->hist;
+          ks->buf = sel->buf;
+          ks->buf_n = sel->buf_n;
+        }
+      else if (n > 1)
+        ks->mode = 3;
+    }
+}
+
+static void
+build_selections (SlStatsTable *table)
+{
+  table->answers = g_new0 (gint64, 2 * table->n_keys + table->requests->len + 1);
+  for (guint k = 0; k < table->n_keys && table->medians; k++)
+    {
+      const SlStatsAcc *a = &table->acc[k];
+      guint64 r0, r1;
+
+      if (a->count == 0)
+        continue;
+      r0 = (a->count - 1) / 2;
+      r1 = a->count / 2;
+      if (rank_is_direct (a, r0) && rank_is_direct (a, r1))
+        answer (table, k, 0, direct_value (a, r0), direct_value (a, r1));
+      else
+        add_selection (table, k, k, r0, r1);
+    }
+  for (guint r = 0; r < table->requests->len; r++)
+    {
+      const Request *req = &g_array_index (table->requests, Request, r);
+      const SlStatsAcc *a = &table->acc[req->key];
+      guint64 rank = percentile_rank (a->count, req->p);
+
+      if (rank_is_direct (a, rank))
+        answer (table, table->n_keys + r, 0, direct_value (a, rank), 0);
+      else
+        add_selection (table, req->key, table->n_keys + r, rank, rank);
+    }
+  for (guint s = 0; s < table->sels->len; s++)
+    select_plan (&g_array_index (table->sels, SlSelect, s));
+  index_selections (table);
+}
+
+gboolean
+sl_stats_table_pass (SlStatsTable *table)
+{
+  guint active = 0;
+
+  if (table->phase == 0)
+    {
+      table->phase = 1;
+      return TRUE;
+    }
+  if (table->phase == 1)
+    build_selections (table);
+  else
+    {
+      guint n = table->sels->len;
+      sync_back (table);
+      for (guint s = 0; s < n; s++)
+        {
+          SlSelect split;
+          gboolean did_split;
+
+          select_step (&g_array_index (table->sels, SlSelect, s), &split, &did_split);
+          if (did_split)
+            g_array_append_val (table->sels, split);
+        }
+      /* record the finished ones, keep the others */
+      for (guint s = 0; s < table->sels->len;)
+        {
+          SlSelect *sel = &g_array_index (table->sels, SlSelect, s);
+          if (sel->mode == 0)
+            {
+              answer (table, sel->owner, sel->part, sel->v0, sel->v1);
+              select_free_buffers (sel);
+              g_array_remove_index_fast (table->sels, s);
+            }
+          else
+            s++;
+        }
+      index_selections (table);
+    }
+  table->phase++;
+  active = table->sels->len;
+  return active > 0;
+}
+
+gint64
+sl_stats_table_get (const SlStatsTable *table, guint request)
+{
+  g_return_val_if_fail (request < table->requests->len, 0);
+  if (table->answers == NULL)
+    return 0;
+  return table->answers[2 * table->n_keys + request];
 }
 
 static inline void
@@ -150,8 +476,11 @@ median_of (gint64 *v, gsize n)
   return ((double) a + (double) b) / 2.0;
 }
 
+/* @sumsq is the sum of (x - ref)^2.  The sample variance is
+ * (n S2 - S1^2) / (n (n - 1)) with S1 = sum (x - ref); exact in 128 bits
+ * while n * (max - min) < 2^62, in long double beyond (durations of days). */
 static void
-finish_one (guint64 count, gint64 total, gint64 min, gint64 max, __int128 sumsq, SlStats *out)
+finish_one (guint64 count, gint64 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, SlStats *out)
 {
   memset (out, 0, sizeof *out);
   out->count = count;
@@ -163,9 +492,20 @@ finish_one (guint64 count, gint64 total, gint64 min, gint64 max, __int128 sumsq,
   out->avg = (double) total / (double) count;
   if (count > 1)
     {
-      /* n * sum(x^2) - (sum x)^2 is exact in 128 bits, and >= 0. */
-      __int128 num = (__int128) count * sumsq - (__int128) total * total;
-      out->stddev = num <= 0 ? 0 : sqrt ((double) num / ((double) count * (double) (count - 1)));
+      __int128 s1 = (__int128) total - (__int128) count * ref;
+      double spread = (double) count * ((double) max - (double) min);
+
+      if (spread < 4.0e18)
+        {
+          __int128 num = (__int128) count * sumsq - s1 * s1;
+          out->stddev = num <= 0 ? 0 : sqrt ((double) num / ((double) count * (double) (count - 1)));
+        }
+      else
+        {
+          long double n = (long double) count, ls1 = (long double) s1;
+          long double num = n * (long double) sumsq - ls1 * ls1;
+          out->stddev = num <= 0 ? 0 : (double) sqrtl (num / (n * (n - 1)));
+        }
     }
 }
 
@@ -174,43 +514,31 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
 {
   for (guint k = 0; k < table->n_keys; k++)
     {
-      finish_one (table->count[k], table->total[k], table->min[k], table->max[k], table->sumsq[k], &out[k]);
-      if (table->values != NULL)
-        out[k].median = median_of (table->values + table->offset[k], table->count[k]);
+      const SlStatsAcc *a = &table->acc[k];
+
+      finish_one (a->count, a->total, a->min, a->max, a->ref, a->sumsq, &out[k]);
+      if (table->medians && a->count > 0 && table->answers != NULL)
+        out[k].median = ((double) table->answers[2 * k] + (double) table->answers[2 * k + 1]) / 2.0;
     }
-}
-
-gint64
-sl_stats_table_percentile (SlStatsTable *table, guint key, double p)
-{
-  guint64 n = table->count[key];
-  guint64 rank;
-
-  g_return_val_if_fail (table->values != NULL, 0);
-  if (n == 0)
-    return 0;
-  rank = (guint64) ceil (p / 100.0 * (double) n - 1e-9);
-  rank = CLAMP (rank, 1, n);
-  return sl_select_nth (table->values + table->offset[key], n, rank - 1);
 }
 
 void
 sl_stats_compute (gint64 *values, gsize n, SlStats *out)
 {
-  gint64 total = 0, min = 0, max = 0;
+  gint64 total = 0, min = 0, max = 0, ref = n > 0 ? values[0] : 0;
   __int128 sumsq = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i];
+      gint64 v = values[i], d = v - ref;
       if (i == 0 || v < min)
         min = v;
       if (i == 0 || v > max)
         max = v;
       total += v;
-      sumsq += (__int128) v * v;
+      sumsq += (__int128) d * d;
     }
-  finish_one (n, total, min, max, sumsq, out);
+  finish_one (n, total, min, max, ref, sumsq, out);
   out->median = median_of (values, n);
 }
 

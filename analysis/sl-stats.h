@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-stats.h: duration statistics (count, total, mean, median, min, max,
- * sample standard deviation) for many keys at once, in two linear passes.
- *
- * Pass 1 calls sl_stats_table_add() for every value; when medians or
- * percentiles are wanted, pass 2 calls sl_stats_table_put() for the same
- * values again (any order), after sl_stats_table_begin_values().  Sums are
- * exact (64-bit total, 128-bit sum of squares), so the standard deviation
- * does not suffer from cancellation. */
+ * sample standard deviation, percentiles) for many keys at once, in a few
+ * linear passes over the caller's arrays.  Sums are exact (64-bit total,
+ * 128-bit sum of squares), so the standard deviation does not suffer from
+ * cancellation, and medians are exact order statistics. */
 #pragma once
 
 #include <glib.h>
@@ -24,47 +21,142 @@ typedef struct {
   double  stddev;          /* sample standard deviation, 0 when count < 2 */
 } SlStats;
 
+/* Running sums of one key: exact 64-bit total, and the 128-bit sum of
+ * squares of (value - ref), ref being the key's first value, so that the
+ * squares stay small when values are large but close together. */
 typedef struct {
-  guint      n_keys;
-  guint64   *count;
-  gint64    *total;
-  gint64    *min;
-  gint64    *max;
-  __int128  *sumsq;
-  /* second pass */
-  gint64    *values;       /* bucketed by key: values[offset[k] .. offset[k] + count[k]) */
-  guint64   *offset;
-  guint64   *fill;
+  guint64  count;
+  gint64   total;
+  gint64   min;
+  gint64   max;
+  gint64   ref;
+  __int128 sumsq;
+} SlStatsAcc;
+
+/* One or two neighbouring order statistics (ranks r0 <= r1 <= r0 + 1, the
+ * two middles of a median) being searched by radix selection. */
+typedef struct {
+  guint    owner;          /* index of the median or request it answers */
+  guint8   part;           /* which of the owner's ranks: 0 both, 1 the lower, 2 the upper */
+  guint8   mode;           /* 0 done, 1 histogram, 2 collect */
+  guint    shift;          /* histogram bin width is 1 << shift */
+  gint64   lo;             /* the answers are in [lo, lo + width] */
+  guint64  width;
+  guint64  r0, r1;         /* their ranks among the values inside the window */
+  guint64  in_window;
+  guint32 *hist;           /* SELECT_BINS + 1 bins, the last for values outside */
+  gint64  *buf;
+  guint64  buf_n;
+  gint64   v0, v1;         /* the answers, once done */
+} SlSelect;
+
+/* The hot fields of a key's only selection, copied next to each other so a
+ * visit is a handful of loads (see sl_stats_table_visit). */
+typedef struct {
+  guint8   mode;           /* 0 nothing to do, 1 histogram, 2 collect, 3 several selections */
+  guint    shift;
+  gint64   lo;
+  guint64  width;
+  guint32 *hist;
+  gint64  *buf;
+  guint64  buf_n;
+} SlKeySelect;
+
+typedef struct {
+  guint       n_keys;
+  SlStatsAcc *acc;
+  SlKeySelect *key_sel;    /* per key, during selection passes */
+  int         phase;       /* 0 before the first pass, 1 statistics, 2+ selection */
+  gboolean    medians;
+  GArray     *requests;    /* (key, percentile) asked with sl_stats_table_request() */
+  GArray     *sels;        /* SlSelect, grouped by key */
+  guint      *sel_first;   /* per key: its selections are sels[sel_first[k] .. sel_first[k + 1]) */
+  gint64     *answers;     /* per key two median values, then one per request */
+  guint8     *answered;
 } SlStatsTable;
 
-void   sl_stats_table_init          (SlStatsTable *table, guint n_keys);
+/* Statistics per key in passes over the data, exact and without copying it:
+ *
+ *   sl_stats_table_init (&t, n_keys, TRUE);
+ *   while (sl_stats_table_pass (&t))
+ *     for (each value)
+ *       sl_stats_table_visit (&t, key, value);
+ *   sl_stats_table_finish (&t, stats);
+ *
+ * The first pass gathers count, total, min, max and the sum of squares; when
+ * medians or percentiles are wanted, a few more passes narrow down a value
+ * window per order statistic with histograms (radix selection) until the few
+ * values left are collected and selected.  Typically three passes in all. */
+void   sl_stats_table_init          (SlStatsTable *table, guint n_keys, gboolean medians);
 void   sl_stats_table_clear         (SlStatsTable *table);
-/* Adds keys (new keys start empty); only before begin_values. */
+/* Adds keys (new keys start empty); only during the first pass. */
 void   sl_stats_table_grow          (SlStatsTable *table, guint n_keys);
-void   sl_stats_table_begin_values  (SlStatsTable *table);
-/* Fills @out[n_keys].  Medians only when the values were put. */
+/* Asks for the nearest-rank @p-th percentile (0 < p <= 100) of @key, before
+ * the end of the first pass; returns a handle for sl_stats_table_get(). */
+guint  sl_stats_table_request       (SlStatsTable *table, guint key, double p);
+/* Starts the next pass: TRUE when the caller must visit every value again. */
+gboolean sl_stats_table_pass        (SlStatsTable *table);
+/* Fills @out[n_keys] (medians when asked for at init). */
 void   sl_stats_table_finish        (SlStatsTable *table, SlStats *out);
-/* After the second pass: the value at nearest rank ceil(p/100 * n) of key
- * @key (p in (0, 100]); reorders that key's values. */
-gint64 sl_stats_table_percentile    (SlStatsTable *table, guint key, double p);
+gint64 sl_stats_table_get           (const SlStatsTable *table, guint request);
 
+/* Branch-free on the value: values outside the window land in the spare
+ * histogram bin, or are written past the end of the collected ones. */
+/* Branch-free on the value: values outside the window land in the spare
+ * histogram bin, or are written past the end of the collected ones. */
 static inline void
-sl_stats_table_add (SlStatsTable *table, guint key, gint64 value)
+_sl_select_visit (SlSelect *s, gint64 v)
 {
-  if (table->count[key]++ == 0)
-    table->min[key] = table->max[key] = value;
-  else if (value < table->min[key])
-    table->min[key] = value;
-  else if (value > table->max[key])
-    table->max[key] = value;
-  table->total[key] += value;
-  table->sumsq[key] += (__int128) value * value;
+  guint64 off = (guint64) v - (guint64) s->lo;
+  gboolean in = off <= s->width;
+
+  if (s->mode == 1)
+    s->hist[in ? (off >> s->shift) : 4096]++;
+  else if (s->mode == 2)
+    {
+      s->buf[s->buf_n] = v;
+      s->buf_n += in;
+    }
 }
 
 static inline void
-sl_stats_table_put (SlStatsTable *table, guint key, gint64 value)
+_sl_key_select_visit (SlKeySelect *s, gint64 v)
 {
-  table->values[table->fill[key]++] = value;
+  guint64 off = (guint64) v - (guint64) s->lo;
+  gboolean in = off <= s->width;
+
+  if (s->mode == 1)
+    s->hist[in ? (off >> s->shift) : 4096]++;
+  else if (s->mode == 2)
+    {
+      s->buf[s->buf_n] = v;
+      s->buf_n += in;
+    }
+}
+
+void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
+
+static inline void
+sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
+{
+  if (table->phase == 1)
+    {
+      SlStatsAcc *a = &table->acc[key];
+      gint64 d;
+      if (a->count++ == 0)
+        a->min = a->max = a->ref = value;
+      else if (value < a->min)
+        a->min = value;
+      else if (value > a->max)
+        a->max = value;
+      a->total += value;
+      d = value - a->ref;
+      a->sumsq += (__int128) d * d;
+    }
+  else if (G_LIKELY (table->key_sel[key].mode != 3))
+    _sl_key_select_visit (&table->key_sel[key], value);
+  else
+    _sl_stats_table_visit_many (table, key, value);
 }
 
 /* Dense keys for string ids: the first distinct id seen gets key 0, and so on.

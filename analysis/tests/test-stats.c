@@ -32,69 +32,88 @@ test_select_nth (void)
   g_rand_free (rand);
 }
 
+/* Keys with every kind of distribution: large counts (histogram passes),
+ * small counts (collected), huge ranges, negative values, constants, one
+ * value, two values, none; medians and percentiles against sorting. */
 static void
 test_stats_table (void)
 {
+  enum { N_KEYS = 9 };
   GRand *rand = g_rand_new_with_seed (7);
-  const guint n_keys = 5;
   SlStatsTable table;
-  SlStats stats[5];
-  GArray *per_key[5];
+  SlStats stats[N_KEYS];
+  GArray *per_key[N_KEYS];
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  static const double ps[] = { 1, 50, 95, 99.9, 100 };
+  guint req[N_KEYS][G_N_ELEMENTS (ps)];
+  int passes = 0;
 
-  for (guint k = 0; k < n_keys; k++)
+  for (guint k = 0; k < N_KEYS; k++)
     per_key[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
-  /* key 4 stays empty; key 3 gets one value; large values test exact sums */
-  for (guint i = 0; i < 20000; i++)
+  for (guint i = 0; i < 400000; i++)
     {
-      guint k = g_rand_int_range (rand, 0, 3);
-      gint64 v = k == 2 ? G_GINT64_CONSTANT (5000000000) + g_rand_int_range (rand, 0, 7)
-                        : g_rand_int_range (rand, 0, 100000);
+      guint k = g_rand_int_range (rand, 0, 5);
+      gint64 v;
+      switch (k)
+        {
+        case 0: v = g_rand_int_range (rand, 0, 100000); break;                          /* uniform, wide */
+        case 1: v = G_GINT64_CONSTANT (5000000000) + g_rand_int_range (rand, 0, 7); break; /* huge, narrow */
+        case 2: v = g_rand_int_range (rand, 0, 3) == 0 ? (gint64) g_rand_int (rand) << 16 /* days-long outliers */
+                                                       : 1000 + g_rand_int_range (rand, 0, 50); break;
+        case 3: v = -g_rand_int_range (rand, 0, 1000000); break;                         /* negative */
+        default: v = 777; break;                                                          /* constant */
+        }
       g_array_append_val (keys, k);
       g_array_append_val (values, v);
       g_array_append_val (per_key[k], v);
     }
-  {
-    guint k = 3;
-    gint64 v = 123;
-    g_array_append_val (keys, k);
-    g_array_append_val (values, v);
-    g_array_append_val (per_key[3], v);
-  }
+  /* key 5: 1000 values (collected), 6: one, 7: two, 8: none */
+  for (guint i = 0; i < 1003; i++)
+    {
+      guint k = i < 1000 ? 5 : i < 1001 ? 6 : 7;
+      gint64 v = i < 1000 ? g_rand_int_range (rand, -50, 50) : (gint64) i * 3;
+      g_array_append_val (keys, k);
+      g_array_append_val (values, v);
+      g_array_append_val (per_key[k], v);
+    }
 
-  sl_stats_table_init (&table, n_keys);
-  for (guint i = 0; i < keys->len; i++)
-    sl_stats_table_add (&table, g_array_index (keys, guint, i), g_array_index (values, gint64, i));
-  sl_stats_table_begin_values (&table);
-  for (guint i = keys->len; i-- > 0;)
-    sl_stats_table_put (&table, g_array_index (keys, guint, i), g_array_index (values, gint64, i));
+  sl_stats_table_init (&table, N_KEYS, TRUE);
+  for (guint k = 0; k < N_KEYS; k++)
+    for (gsize p = 0; p < G_N_ELEMENTS (ps); p++)
+      req[k][p] = sl_stats_table_request (&table, k, ps[p]);
+  while (sl_stats_table_pass (&table))
+    {
+      passes++;
+      for (guint i = 0; i < keys->len; i++)
+        sl_stats_table_visit (&table, g_array_index (keys, guint, i), g_array_index (values, gint64, i));
+    }
   sl_stats_table_finish (&table, stats);
+  /* one statistics pass and a handful of selection passes, not one per value */
+  g_assert_cmpint (passes, >=, 2);
+  g_assert_cmpint (passes, <=, 8);
 
-  for (guint k = 0; k < n_keys; k++)
+  for (guint k = 0; k < N_KEYS; k++)
     {
       SlTestStats want;
       g_autofree char *what = g_strdup_printf ("key %u", k);
-      sl_test_stats (per_key[k], &want);
+      GArray *sorted = per_key[k];
+      sl_test_stats (sorted, &want);   /* sorts */
       sl_test_assert_stats (&stats[k], &want, what);
+      for (gsize p = 0; p < G_N_ELEMENTS (ps) && sorted->len > 0; p++)
+        {
+          guint64 n = sorted->len, rank = (guint64) ceil (ps[p] / 100.0 * n - 1e-9);
+          rank = CLAMP (rank, 1, n);
+          g_assert_cmpint (sl_stats_table_get (&table, req[k][p]), ==, g_array_index (sorted, gint64, rank - 1));
+        }
     }
-  g_assert_cmpuint (stats[4].count, ==, 0);
-  g_assert_cmpfloat (stats[3].stddev, ==, 0.0);
-  /* key 2: values 5e9 + [0, 7): a naive sum-of-squares in doubles loses this */
-  g_assert_cmpfloat (stats[2].stddev, >, 1.5);
-  g_assert_cmpfloat (stats[2].stddev, <, 2.5);
-
-  /* nearest-rank percentile: the ceil(p n)-th smallest */
-  for (guint k = 0; k < 3; k++)
-    {
-      GArray *sorted = per_key[k];   /* sorted by sl_test_stats */
-      guint64 n = sorted->len;
-      guint64 rank = (guint64) ceil (0.95 * n);
-      g_assert_cmpint (sl_stats_table_percentile (&table, k, 95.0), ==, g_array_index (sorted, gint64, rank - 1));
-      g_assert_cmpint (sl_stats_table_percentile (&table, k, 100.0), ==, g_array_index (sorted, gint64, n - 1));
-    }
+  g_assert_cmpuint (stats[8].count, ==, 0);
+  g_assert_cmpfloat (stats[4].stddev, ==, 0.0);
+  /* key 1: values 5e9 + [0, 7): a naive sum-of-squares in doubles loses this */
+  g_assert_cmpfloat (stats[1].stddev, >, 1.5);
+  g_assert_cmpfloat (stats[1].stddev, <, 2.5);
   sl_stats_table_clear (&table);
-  for (guint k = 0; k < n_keys; k++)
+  for (guint k = 0; k < N_KEYS; k++)
     g_array_unref (per_key[k]);
   g_rand_free (rand);
 }

@@ -46,8 +46,11 @@ typedef struct {
 #include "sl-bench-frames.h"
 #endif
 
+/* tests/bench/sl-bench-analyses.c (issue 3) */
+void sl_bench_analyses (SlProfile *profile, JsonBuilder *builder);
+
 static const BenchSection bench_sections[] = {
-  /* { "analysis_ms", bench_analysis }, */
+  { "analysis_ms", sl_bench_analyses },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
 #endif
