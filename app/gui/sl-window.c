@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-window.c: one window per profile: welcome, loading, error and timeline
  * pages, the details pane and the window actions. */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "sl-window.h"
 #include "sl-application.h"
 #include "sl-details-pane.h"
@@ -426,6 +429,11 @@ load_thread (GTask        *task,
   g_autoptr(SlProfile) profile = NULL;
   GError *error = NULL;
 
+  /* Loading keeps both cores busy; a lower priority for this thread (and
+   * the loader thread it starts, which inherits it) lets the main loop run
+   * the moment it has a frame to draw.  (Not raised back afterwards: an
+   * unprivileged thread may not, and pool threads only ever do such work.) */
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 8);
   profile = sl_profile_load (job->path, cancellable, progress_cb, job, &error);
   if (profile == NULL)
     {
