@@ -2,20 +2,25 @@
 /* sl-intervals.c: k-way merge of start-sorted event arrays. */
 #include "sl-intervals.h"
 
+#include <string.h>
+
+#define SCAN_MAX 12   /* up to this many sources, scan instead of a heap */
+
 void
 sl_merge_init (SlMerge *m)
 {
+  memset (m, 0, sizeof *m);
   m->sources = g_array_new (FALSE, FALSE, sizeof (SlMergeSource));
-  m->heap = NULL;
-  m->heap_n = 0;
+  m->cur = G_MAXUINT;
 }
 
 void
 sl_merge_clear (SlMerge *m)
 {
   g_clear_pointer (&m->sources, g_array_unref);
+  g_clear_pointer (&m->head, g_free);
   g_clear_pointer (&m->heap, g_free);
-  m->heap_n = 0;
+  m->heap_n = m->n = 0;
 }
 
 void
@@ -28,60 +33,119 @@ sl_merge_add (SlMerge *m, const SlSpans *spans, guint first, guint last, guint t
 }
 
 static inline gboolean
-less (const SlMerge *m, guint a, guint b)
+head_less (const SlMergeHead *a, const SlMergeHead *b)
 {
-  const SlMergeSource *x = &g_array_index (m->sources, SlMergeSource, a);
-  const SlMergeSource *y = &g_array_index (m->sources, SlMergeSource, b);
-  gint64 sx = x->spans->start[x->pos], sy = y->spans->start[y->pos];
-
-  return sx < sy || (sx == sy && a < b);
+  return a->start < b->start || (a->start == b->start && a->src < b->src);
 }
 
 static void
 sift_down (SlMerge *m, guint i)
 {
+  SlMergeHead *h = m->heap;
+  SlMergeHead x = h[i];
+
   for (;;)
     {
-      guint l = 2 * i + 1, r = l + 1, best = i, tmp;
-      if (l < m->heap_n && less (m, m->heap[l], m->heap[best]))
-        best = l;
-      if (r < m->heap_n && less (m, m->heap[r], m->heap[best]))
-        best = r;
-      if (best == i)
-        return;
-      tmp = m->heap[i];
-      m->heap[i] = m->heap[best];
-      m->heap[best] = tmp;
+      guint l = 2 * i + 1, best;
+      if (l >= m->heap_n)
+        break;
+      best = l + 1 < m->heap_n && head_less (&h[l + 1], &h[l]) ? l + 1 : l;
+      if (!head_less (&h[best], &x))
+        break;
+      h[i] = h[best];
       i = best;
     }
+  h[i] = x;
 }
 
 void
 sl_merge_start (SlMerge *m)
 {
-  m->heap_n = m->sources->len;
-  m->heap = g_new (guint, MAX (m->heap_n, 1));
-  for (guint i = 0; i < m->heap_n; i++)
-    m->heap[i] = i;
-  for (guint i = m->heap_n / 2; i-- > 0;)
-    sift_down (m, i);
+  m->n = m->sources->len;
+  m->head = g_new (gint64, MAX (m->n, 1));
+  for (guint i = 0; i < m->n; i++)
+    {
+      const SlMergeSource *src = &g_array_index (m->sources, SlMergeSource, i);
+      m->head[i] = src->spans->start[src->pos];
+    }
+  m->use_heap = m->n > SCAN_MAX;
+  m->cur = G_MAXUINT;
+  if (m->use_heap)
+    {
+      m->heap_n = m->n;
+      m->heap = g_new (SlMergeHead, m->n);
+      for (guint i = 0; i < m->n; i++)
+        m->heap[i] = (SlMergeHead) { m->head[i], i };
+      for (guint i = m->n / 2; i-- > 0;)
+        sift_down (m, i);
+    }
+}
+
+static inline void
+emit (SlMerge *m, guint s, guint *tag, const SlSpans **spans, guint *index)
+{
+  SlMergeSource *src = &g_array_index (m->sources, SlMergeSource, s);
+
+  *tag = src->tag;
+  *spans = src->spans;
+  *index = src->pos++;
+  m->head[s] = src->pos < src->end ? src->spans->start[src->pos] : G_MAXINT64;
 }
 
 gboolean
 sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
 {
-  SlMergeSource *src;
+  if (m->use_heap)
+    {
+      guint s;
+      if (m->heap_n == 0)
+        return FALSE;
+      s = m->heap[0].src;
+      emit (m, s, tag, spans, index);
+      if (m->head[s] == G_MAXINT64)
+        m->heap[0] = m->heap[--m->heap_n];
+      else
+        m->heap[0].start = m->head[s];
+      /* when one source stays ahead (the common case) this stops at once */
+      if (m->heap_n > 1)
+        sift_down (m, 0);
+      return TRUE;
+    }
 
-  if (m->heap_n == 0)
-    return FALSE;
-  src = &g_array_index (m->sources, SlMergeSource, m->heap[0]);
-  *tag = src->tag;
-  *spans = src->spans;
-  *index = src->pos++;
-  if (src->pos >= src->end)
-    m->heap[0] = m->heap[--m->heap_n];
-  /* When one source stays ahead (the common case) this stops at once. */
-  if (m->heap_n > 1)
-    sift_down (m, 0);
+  if (m->cur != G_MAXUINT)
+    {
+      gint64 h = m->head[m->cur];
+      if (h == G_MAXINT64 || !(h < m->limit || (h == m->limit && m->cur < m->limit_src)))
+        m->cur = G_MAXUINT;
+    }
+  if (m->cur == G_MAXUINT)
+    {
+      guint best = G_MAXUINT, second = G_MAXUINT;
+      gint64 bs = G_MAXINT64, ss = G_MAXINT64;
+
+      /* strict < keeps the lower index on ties */
+      for (guint i = 0; i < m->n; i++)
+        {
+          gint64 h = m->head[i];
+          if (h < bs)
+            {
+              second = best;
+              ss = bs;
+              best = i;
+              bs = h;
+            }
+          else if (h < ss)
+            {
+              second = i;
+              ss = h;
+            }
+        }
+      if (best == G_MAXUINT || bs == G_MAXINT64)
+        return FALSE;
+      m->cur = best;
+      m->limit = ss;
+      m->limit_src = second == G_MAXUINT ? G_MAXUINT : second;
+    }
+  emit (m, m->cur, tag, spans, index);
   return TRUE;
 }

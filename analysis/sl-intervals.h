@@ -16,11 +16,25 @@ typedef struct {
   guint          tag;      /* caller's id of this source */
 } SlMergeSource;
 
-/* Events of all sources in start order (ties: lower source first). */
+/* Events of all sources in start order (ties: lower source first).  Few
+ * sources: a scan for the smallest head, then a run from that source while it
+ * stays ahead of all others (no scan at all when one stream leads for a
+ * while).  Many sources: a binary heap of (start, source) pairs. */
 typedef struct {
-  GArray  *sources;        /* SlMergeSource */
-  guint   *heap;           /* source indexes, min-heap on current start */
-  guint    heap_n;
+  gint64 start;
+  guint  src;
+} SlMergeHead;
+
+typedef struct {
+  GArray      *sources;    /* SlMergeSource */
+  gint64      *head;       /* current start per source, G_MAXINT64 when exhausted */
+  guint        n;
+  gboolean     use_heap;
+  guint        cur;        /* source of the current run, G_MAXUINT when none */
+  gint64       limit;      /* the best start among the other sources */
+  guint        limit_src;
+  SlMergeHead *heap;
+  guint        heap_n;
 } SlMerge;
 
 void     sl_merge_init   (SlMerge *merge);

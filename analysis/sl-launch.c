@@ -57,6 +57,13 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
             guint key = func_key[k->func[i]];
             gint64 delay;
 
+            /* launching calls are scattered over the API array: fetch ahead */
+            if (G_LIKELY (i + 16 < last) && k->api[i + 16] != SL_NONE)
+              {
+                __builtin_prefetch (&api->start[k->api[i + 16]]);
+                __builtin_prefetch (&api->dur[k->api[i + 16]]);
+              }
+
             if (a == SL_NONE)
               {
                 if (pass == 0)

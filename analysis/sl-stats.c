@@ -85,11 +85,25 @@ select_plan (SlSelect *s)
       s->buf = g_new (gint64, s->in_window + 1);
       return;
     }
-  s->mode = 1;
   s->shift = 0;
   while ((s->width >> s->shift) >= SELECT_BINS)
     s->shift++;
+  /* a window much wider than the bins: log-scale bins first, so that a
+   * heavy tail does not leave nearly everything in the first bin */
+  s->mode = s->shift >= 12 ? 4 : 1;
   s->hist = g_new0 (guint32, SELECT_BINS + 1);
+}
+
+/* First offset of log-scale bin @b (see _sl_log_bin). */
+static guint64
+log_bin_start (guint b)
+{
+  guint e;
+
+  if (b < 64)
+    return b;
+  e = (b - 64) / 64 + 6;
+  return (G_GUINT64_CONSTANT (1) << e) + ((guint64) ((b - 64) % 64) << (e - 6));
 }
 
 static guint
@@ -107,9 +121,18 @@ bin_of_rank (const guint32 *hist, guint64 rank, guint64 *below)
 static void
 select_narrow (SlSelect *s, guint b, guint64 below, guint64 count)
 {
-  guint64 bin_width = (G_GUINT64_CONSTANT (1) << s->shift) - 1;
-  guint64 start = (guint64) b << s->shift;
+  guint64 start, bin_width;
 
+  if (s->mode == 4)
+    {
+      start = log_bin_start (b);
+      bin_width = log_bin_start (b + 1) - start - 1;
+    }
+  else
+    {
+      start = (guint64) b << s->shift;
+      bin_width = (G_GUINT64_CONSTANT (1) << s->shift) - 1;
+    }
   s->lo = (gint64) ((guint64) s->lo + start);
   s->width = MIN (bin_width, s->width - start);
   s->r0 -= below;
@@ -137,13 +160,13 @@ select_step (SlSelect *s, SlSelect *split, gboolean *did_split)
         }
       s->mode = 0;
     }
-  else if (s->mode == 1)
+  else if (s->mode == 1 || s->mode == 4)
     {
       guint64 below0, below1;
       guint b0 = bin_of_rank (s->hist, s->r0, &below0);
       guint b1 = bin_of_rank (s->hist, s->r1, &below1);
 
-      if (s->shift == 0)
+      if (s->mode == 1 && s->shift == 0)
         {
           s->v0 = (gint64) ((guint64) s->lo + b0);
           s->v1 = (gint64) ((guint64) s->lo + b1);
@@ -252,7 +275,7 @@ static void
 sync_back (SlStatsTable *table)
 {
   for (guint k = 0; k < table->n_keys && table->key_sel != NULL; k++)
-    if (table->key_sel[k].mode == 1 || table->key_sel[k].mode == 2)
+    if (table->key_sel[k].mode == 2)
       g_array_index (table->sels, SlSelect, table->sel_first[k]).buf_n = table->key_sel[k].buf_n;
 }
 

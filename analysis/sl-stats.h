@@ -38,7 +38,7 @@ typedef struct {
 typedef struct {
   guint    owner;          /* index of the median or request it answers */
   guint8   part;           /* which of the owner's ranks: 0 both, 1 the lower, 2 the upper */
-  guint8   mode;           /* 0 done, 1 histogram, 2 collect */
+  guint8   mode;           /* 0 done, 1 histogram, 2 collect, 4 log-scale histogram */
   guint    shift;          /* histogram bin width is 1 << shift */
   gint64   lo;             /* the answers are in [lo, lo + width] */
   guint64  width;
@@ -53,7 +53,8 @@ typedef struct {
 /* The hot fields of a key's only selection, copied next to each other so a
  * visit is a handful of loads (see sl_stats_table_visit). */
 typedef struct {
-  guint8   mode;           /* 0 nothing to do, 1 histogram, 2 collect, 3 several selections */
+  guint8   mode;           /* 0 nothing to do, 1 histogram, 2 collect, 3 several selections,
+                            * 4 log-scale histogram */
   guint    shift;
   gint64   lo;
   guint64  width;
@@ -100,8 +101,19 @@ gboolean sl_stats_table_pass        (SlStatsTable *table);
 void   sl_stats_table_finish        (SlStatsTable *table, SlStats *out);
 gint64 sl_stats_table_get           (const SlStatsTable *table, guint request);
 
-/* Branch-free on the value: values outside the window land in the spare
- * histogram bin, or are written past the end of the collected ones. */
+/* Log-scale bin of an offset: exact below 64, then 64 bins per power of
+ * two (1.6 % wide), 3776 bins in all; for wide windows (heavy tails). */
+static inline guint
+_sl_log_bin (guint64 off)
+{
+  guint e;
+
+  if (off < 64)
+    return (guint) off;
+  e = 63 - (guint) __builtin_clzll (off);
+  return 64 + (e - 6) * 64 + (guint) ((off >> (e - 6)) & 63);
+}
+
 /* Branch-free on the value: values outside the window land in the spare
  * histogram bin, or are written past the end of the collected ones. */
 static inline void
@@ -117,6 +129,8 @@ _sl_select_visit (SlSelect *s, gint64 v)
       s->buf[s->buf_n] = v;
       s->buf_n += in;
     }
+  else if (s->mode == 4)
+    s->hist[in ? _sl_log_bin (off) : 4096]++;
 }
 
 static inline void
@@ -132,6 +146,8 @@ _sl_key_select_visit (SlKeySelect *s, gint64 v)
       s->buf[s->buf_n] = v;
       s->buf_n += in;
     }
+  else if (s->mode == 4)
+    s->hist[in ? _sl_log_bin (off) : 4096]++;
 }
 
 void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
