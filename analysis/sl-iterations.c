@@ -267,75 +267,100 @@ op_api (const SlProfile *profile, guint tag)
     }
 }
 
-/* GPU work of the NVTX iterations its[0, n) of one process (sorted by start). */
+/* GPU work of the NVTX iterations its[0, n) of one process (sorted by start),
+ * one device at a time: busy and NCCL time are unions per device, summed
+ * over the process's devices (GPU time, as a multi-GPU process spends it). */
 static void
 nvtx_gpu_work (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
                guint32 pid, SlIteration *its, guint n)
 {
   g_autofree Acc *acc = g_new0 (Acc, MAX (n, 1));
   const gint64 *api_start = profile->api.spans.start;
-  SlMerge merge;
-  const SlSpans *spans;
-  guint tag, index, cursor = 0;
 
-  for (guint j = 0; j < n; j++)
+  for (guint g = 0; g < profile->n_gpus; g++)
     {
-      sl_union_init (&acc[j].busy);
-      sl_union_init (&acc[j].nccl);
-    }
-  sl_merge_init (&merge);
-  add_process_sources (profile, filter, pid, FALSE, &merge);
-  sl_merge_start (&merge);
+      const SlGpu *gpu = &profile->gpus[g];
+      SlMerge merge;
+      const SlSpans *spans;
+      guint tag, index, cursor = 0, n_sources;
 
-  while (sl_merge_next (&merge, &tag, &spans, &index))
-    {
-      guint32 a = op_api (profile, tag)[index];
-      gint64 t;
-      guint j;
-      gboolean nccl = FALSE;
-
-      if (a == SL_NONE)
+      if (!sl_filter_match_device (filter, gpu->device))
         continue;
-      t = api_start[a];
-      /* API starts follow GPU order closely: try the last iteration first. */
-      if (its[cursor].cpu_start_ns <= t && t < its[cursor].cpu_end_ns)
-        j = cursor;
-      else
+      sl_merge_init (&merge);
+      for (guint i = 0; i < gpu->n_streams; i++)
         {
-          guint lo = 0, hi = n;
-          while (lo < hi)
-            {
-              guint mid = lo + (hi - lo) / 2;
-              if (its[mid].cpu_start_ns <= t)
-                lo = mid + 1;
-              else
-                hi = mid;
-            }
-          /* iterations of several threads may overlap: look back a little */
-          j = G_MAXUINT;
-          for (guint k = lo, steps = 0; k > 0 && steps < 8; k--, steps++)
-            if (t < its[k - 1].cpu_end_ns)
-              {
-                j = k - 1;
-                break;
-              }
-          if (j == G_MAXUINT)
-            continue;
-          cursor = j;
-        }
-      if (tag % 3 == 0)
-        {
-          guint32 f = profile->streams[tag / 3].kernels.func[index];
-          nccl = f < profile->n_funcs && is_nccl[f];
-        }
-      acc_op (&its[j], &acc[j], tag % 3, nccl, spans->start[index], sl_spans_end (spans, index));
-    }
-  sl_merge_clear (&merge);
+          guint32 s = gpu->streams[i];
+          const SlStream *stream = &profile->streams[s];
+          const SlSpans *lists[3] = { &stream->kernels.spans, &stream->memcpy.spans, &stream->memset.spans };
 
-  for (guint j = 0; j < n; j++)
-    {
-      its[j].gpu_busy_ns = sl_union_total (&acc[j].busy);
-      its[j].nccl_ns = sl_union_total (&acc[j].nccl);
+          if (stream->pid != pid)
+            continue;
+          for (guint type = 0; type < 3; type++)
+            sl_merge_add (&merge, lists[type], 0, lists[type]->n, s * 3 + type);
+        }
+      n_sources = merge.sources->len;
+      if (n_sources == 0)
+        {
+          sl_merge_clear (&merge);
+          continue;
+        }
+      sl_merge_start (&merge);
+      for (guint j = 0; j < n; j++)
+        {
+          sl_union_init (&acc[j].busy);
+          sl_union_init (&acc[j].nccl);
+        }
+
+      while (sl_merge_next (&merge, &tag, &spans, &index))
+        {
+          guint32 a = op_api (profile, tag)[index];
+          gint64 t;
+          guint j;
+          gboolean nccl = FALSE;
+
+          if (a == SL_NONE)
+            continue;
+          t = api_start[a];
+          /* API starts follow GPU order closely: try the last iteration first. */
+          if (its[cursor].cpu_start_ns <= t && t < its[cursor].cpu_end_ns)
+            j = cursor;
+          else
+            {
+              guint lo = 0, hi = n;
+              while (lo < hi)
+                {
+                  guint mid = lo + (hi - lo) / 2;
+                  if (its[mid].cpu_start_ns <= t)
+                    lo = mid + 1;
+                  else
+                    hi = mid;
+                }
+              /* iterations of several threads may overlap: look back a little */
+              j = G_MAXUINT;
+              for (guint k = lo, steps = 0; k > 0 && steps < 8; k--, steps++)
+                if (t < its[k - 1].cpu_end_ns)
+                  {
+                    j = k - 1;
+                    break;
+                  }
+              if (j == G_MAXUINT)
+                continue;
+              cursor = j;
+            }
+          if (tag % 3 == 0)
+            {
+              guint32 f = profile->streams[tag / 3].kernels.func[index];
+              nccl = f < profile->n_funcs && is_nccl[f];
+            }
+          acc_op (&its[j], &acc[j], tag % 3, nccl, spans->start[index], sl_spans_end (spans, index));
+        }
+      sl_merge_clear (&merge);
+
+      for (guint j = 0; j < n; j++)
+        {
+          its[j].gpu_busy_ns += sl_union_total (&acc[j].busy);
+          its[j].nccl_ns += sl_union_total (&acc[j].nccl);
+        }
     }
 }
 
@@ -391,6 +416,16 @@ auto_threshold (GArray *gaps, guint64 n_ops)
 }
 
 static void
+flush_devices (SlIteration *it, GArray *accs)
+{
+  for (guint d = 0; d < accs->len; d++)
+    {
+      it->gpu_busy_ns += sl_union_total (&g_array_index (accs, Acc, d).busy);
+      it->nccl_ns += sl_union_total (&g_array_index (accs, Acc, d).nccl);
+    }
+}
+
+static void
 gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
                   guint32 pid, gint64 min_gap, GArray *out, gint64 *threshold_out)
 {
@@ -428,6 +463,9 @@ gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8
     }
   *threshold_out = MAX (*threshold_out, threshold == G_MAXINT64 ? 0 : threshold);
 
+  /* Busy and NCCL time: unions per device (accs[gpu]), summed into the
+   * iteration when it ends, as for the NVTX method. */
+  accs = g_array_set_size (accs, MAX (profile->n_gpus, 1));
   sl_merge_init (&merge);
   add_process_sources (profile, filter, pid, TRUE, &merge);
   sl_merge_start (&merge);
@@ -435,32 +473,34 @@ gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8
   while (sl_merge_next (&merge, &tag, &spans, &index))
     {
       gint64 s = spans->start[index], e = sl_spans_end (spans, index);
+      guint gpu = profile->streams[tag / 3].gpu;
       SlIteration *it;
-      Acc *acc;
       guint32 a;
       gboolean nccl = FALSE;
 
       if (!u.open || (s > u.cur_end && s - u.cur_end >= threshold))
         {
           SlIteration fresh = { 0 };
-          Acc empty;
+          if (out->len > first_out)
+            flush_devices (&g_array_index (out, SlIteration, out->len - 1), accs);
           fresh.index = out->len - first_out;
           fresh.pid = pid;
           fresh.thread = fresh.range = SL_NONE;
           g_array_append_val (out, fresh);
-          sl_union_init (&empty.busy);
-          sl_union_init (&empty.nccl);
-          g_array_append_val (accs, empty);
+          for (guint d = 0; d < accs->len; d++)
+            {
+              sl_union_init (&g_array_index (accs, Acc, d).busy);
+              sl_union_init (&g_array_index (accs, Acc, d).nccl);
+            }
         }
       sl_union_add (&u, s, e);
       it = &g_array_index (out, SlIteration, out->len - 1);
-      acc = &g_array_index (accs, Acc, accs->len - 1);
       if (tag % 3 == 0)
         {
           guint32 f = profile->streams[tag / 3].kernels.func[index];
           nccl = f < profile->n_funcs && is_nccl[f];
         }
-      acc_op (it, acc, tag % 3, nccl, s, e);
+      acc_op (it, &g_array_index (accs, Acc, MIN (gpu, accs->len - 1)), tag % 3, nccl, s, e);
       a = op_api (profile, tag)[index];
       if (a != SL_NONE)
         {
@@ -479,13 +519,12 @@ gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8
         }
     }
   sl_merge_clear (&merge);
+  if (out->len > first_out)
+    flush_devices (&g_array_index (out, SlIteration, out->len - 1), accs);
 
   for (guint j = first_out; j < out->len; j++)
     {
       SlIteration *it = &g_array_index (out, SlIteration, j);
-      Acc *acc = &g_array_index (accs, Acc, j - first_out);
-      it->gpu_busy_ns = sl_union_total (&acc->busy);
-      it->nccl_ns = sl_union_total (&acc->nccl);
       it->dur_ns = it->gpu_end_ns - it->gpu_start_ns;
     }
 }

@@ -38,8 +38,8 @@ typedef struct {
   gint64   gpu_end_ns;
   guint64  kernels;
   guint64  ops;            /* kernels + memcpy + memset */
-  gint64   gpu_busy_ns;    /* union of its GPU operations */
-  gint64   nccl_ns;        /* union of its NCCL kernels */
+  gint64   gpu_busy_ns;    /* union of its GPU operations on each device, summed over devices */
+  gint64   nccl_ns;        /* same for its NCCL kernels */
   gint64   dur_ns;         /* NVTX: CPU duration; gpu-gaps: GPU span */
 } SlIteration;
 

@@ -132,6 +132,67 @@ check_gpu_work_sql (sqlite3 *db, const SlIteration *it)
     }
 }
 
+/* Union of (start, end) rows ordered by device, start: summed per device. */
+static gint64
+per_device_union (sqlite3 *db, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 total = 0, cs = 0, ce = 0, device = -1;
+  gboolean open = FALSE;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 d = sqlite3_column_int64 (stmt, 0), s = sqlite3_column_int64 (stmt, 1), e = sqlite3_column_int64 (stmt, 2);
+      if (!open || d != device || s > ce)
+        {
+          if (open)
+            total += ce - cs;
+          open = TRUE;
+          device = d;
+          cs = s;
+          ce = e;
+        }
+      else if (e > ce)
+        ce = e;
+    }
+  sqlite3_finalize (stmt);
+  return open ? total + ce - cs : 0;
+}
+
+/* One process driving two GPUs: busy and NCCL time are per-device unions of
+ * the iteration's GPU work, summed over the devices. */
+static void
+test_multi_gpu (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("multi", "--gpus 2 --streams 2 --processes 1 --threads 2 "
+                                                     "--iterations 4 --kernels 3000 --nccl --gap-ns 1000000 --seed 12");
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+  sqlite3 *db = sl_test_db_open (f->path);
+
+  sl_test_db_prepare (db);
+  g_assert_cmpuint (its->n_iterations, ==, 4);
+  for (guint i = 0; i < its->n_iterations; i++)
+    {
+      const SlIteration *it = &its->iterations[i];
+      g_autofree char *busy = g_strdup_printf (
+        "SELECT g.device, g.start, g.end FROM t_gpu g JOIN t_api a ON a.pid = g.pid AND a.corr = g.corr "
+        "WHERE g.pid = %u AND a.start >= %" G_GINT64_FORMAT " AND a.start < %" G_GINT64_FORMAT
+        " ORDER BY g.device, g.start", it->pid, it->cpu_start_ns, it->cpu_end_ns);
+      g_autofree char *nccl = g_strdup_printf (
+        "SELECT g.device, g.start, g.end FROM t_gpu g JOIN t_api a ON a.pid = g.pid AND a.corr = g.corr "
+        "WHERE g.pid = %u AND a.start >= %" G_GINT64_FORMAT " AND a.start < %" G_GINT64_FORMAT
+        " AND g.kind = 0 AND g.name LIKE '%%nccl%%' ORDER BY g.device, g.start", it->pid, it->cpu_start_ns, it->cpu_end_ns);
+
+      check_gpu_work_sql (db, it);
+      g_assert_cmpint (it->gpu_busy_ns, ==, per_device_union (db, busy));
+      g_assert_cmpint (it->nccl_ns, ==, per_device_union (db, nccl));
+      g_assert_cmpint (it->nccl_ns, >, 0);
+    }
+  sqlite3_close (db);
+}
+
 static void
 test_name_regex (void)
 {
@@ -343,6 +404,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/iterations/nvtx-generated", test_nvtx_generated);
   g_test_add_func ("/analysis/iterations/gpu-gaps-generated", test_gpu_gaps_generated);
   g_test_add_func ("/analysis/iterations/name-regex", test_name_regex);
+  g_test_add_func ("/analysis/iterations/multi-gpu", test_multi_gpu);
   g_test_add_func ("/analysis/iterations/filter", test_filter);
   g_test_add_func ("/analysis/iterations/real", test_real);
   status = g_test_run ();
