@@ -39,6 +39,8 @@ attribution_free (SlAttribution *attr)
   g_free (attr->se_gpu_start);
   g_free (attr->se_gpu_end);
   g_free (attr->api_max_dur);
+  g_free (attr->kernel_base);
+  g_free (attr->kernel_range);
   g_free (attr);
 }
 
@@ -281,6 +283,20 @@ attribution_compute (const SlProfile *profile)
             longest = d;
         }
       attr->api_max_dur[t] = longest;
+    }
+
+  /* Each kernel's range, read sequentially by the tree and the search. */
+  attr->kernel_base = g_new (guint, profile->n_streams + 1);
+  attr->kernel_base[0] = 0;
+  for (guint s = 0; s < profile->n_streams; s++)
+    attr->kernel_base[s + 1] = attr->kernel_base[s] + profile->streams[s].kernels.spans.n;
+  attr->kernel_range = g_new (guint32, MAX (attr->kernel_base[profile->n_streams], 1));
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      const SlKernels *k = &profile->streams[s].kernels;
+      guint32 *out = attr->kernel_range + attr->kernel_base[s];
+      for (guint i = 0; i < k->spans.n; i++)
+        out[i] = k->api[i] == SL_NONE ? SL_NONE : attr->api_range[k->api[i]];
     }
 
   attr->gpu_start = g_new (gint64, MAX (attr->n_ranges, 1));

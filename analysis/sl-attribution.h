@@ -36,6 +36,8 @@ typedef struct {
   gint64  *se_gpu_start;
   gint64  *se_gpu_end;
   gint64  *api_max_dur;     /* per thread: the longest API call, bounds overlap searches */
+  guint   *kernel_base;     /* per stream: offset of its kernels in kernel_range (n_streams + 1) */
+  guint32 *kernel_range;    /* per kernel: api_range of its launching call, or SL_NONE */
 } SlAttribution;
 
 /* (transfer none): owned by the profile's cache. */

@@ -23,6 +23,8 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
   g_autofree guint32 *func_key = NULL;
   g_autofree gint64 *api_total = NULL, *kernel_total = NULL;
   g_autofree guint *p95 = NULL;
+  g_autofree gint64 *delays = NULL;
+  guint64 n_kernels = 0;
   SlNameKeys keys;
   SlStatsTable queue;     /* queue delays per name: count, total, then values */
   guint n_keys;
@@ -36,50 +38,66 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
   api_total = g_new0 (gint64, MAX (n_keys, 1));
   kernel_total = g_new0 (gint64, MAX (n_keys, 1));
 
+  for (guint s = 0; s < profile->n_streams; s++)
+    if (sl_filter_match_stream (filter, &profile->streams[s]))
+      {
+        guint first, last;
+        sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
+                               profile->streams[s].kernels.spans.n, &first, &last);
+        n_kernels += last - first;
+      }
+
   /* key n_keys gathers every launch, for the overall percentile */
   sl_stats_table_init (&queue, n_keys + 1, FALSE);
   p95 = g_new (guint, n_keys + 1);
   for (guint key = 0; key <= n_keys; key++)
     p95[key] = sl_stats_table_request (&queue, key, 95.0);
+  /* The launching calls are scattered over the API array: the first pass
+   * gathers each kernel's queue delay once (G_MAXINT64: no launching call),
+   * the selection passes read them back in order. */
+  delays = g_new (gint64, MAX (n_kernels, 1));
   for (int pass = 0; sl_stats_table_pass (&queue); pass++)
-    for (guint s = 0; s < profile->n_streams; s++)
-      {
-        const SlStream *stream = &profile->streams[s];
-        const SlKernels *k = &stream->kernels;
-        guint first, last;
+    {
+      gint64 *d = delays;
 
-        if (!sl_filter_match_stream (filter, stream))
-          continue;
-        sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-        for (guint i = first; i < last; i++)
-          {
-            guint32 a = k->api[i];
-            guint key = func_key[k->func[i]];
-            gint64 delay;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlStream *stream = &profile->streams[s];
+          const SlKernels *k = &stream->kernels;
+          guint first, last;
 
-            /* launching calls are scattered over the API array: fetch ahead */
-            if (G_LIKELY (i + 16 < last) && k->api[i + 16] != SL_NONE)
-              {
-                __builtin_prefetch (&api->start[k->api[i + 16]]);
-                __builtin_prefetch (&api->dur[k->api[i + 16]]);
-              }
+          if (!sl_filter_match_stream (filter, stream))
+            continue;
+          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
+          for (guint i = first; i < last; i++, d++)
+            {
+              guint key = func_key[k->func[i]];
 
-            if (a == SL_NONE)
-              {
-                if (pass == 0)
-                  self->unlinked++;
+              if (pass == 0)
+                {
+                  guint32 a = k->api[i];
+                  if (G_LIKELY (i + 48 < last) && k->api[i + 48] != SL_NONE)
+                    {
+                      __builtin_prefetch (&api->start[k->api[i + 48]]);
+                      __builtin_prefetch (&api->dur[k->api[i + 48]]);
+                    }
+                  if (a == SL_NONE)
+                    {
+                      self->unlinked++;
+                      *d = G_MAXINT64;
+                      continue;
+                    }
+                  *d = k->spans.start[i] - api->start[a];
+                  api_total[key] += sl_spans_dur (api, a);
+                  kernel_total[key] += sl_spans_dur (&k->spans, i);
+                }
+              else if (*d == G_MAXINT64)
                 continue;
-              }
-            delay = k->spans.start[i] - api->start[a];
-            sl_stats_table_visit (&queue, key, delay);
-            sl_stats_table_visit (&queue, n_keys, delay);
-            if (pass == 0)
-              {
-                api_total[key] += sl_spans_dur (api, a);
-                kernel_total[key] += sl_spans_dur (&k->spans, i);
-              }
-          }
-      }
+              sl_stats_table_visit (&queue, key, *d);
+              sl_stats_table_visit (&queue, n_keys, *d);
+            }
+        }
+    }
 
   self->rows = g_new0 (SlLaunchRow, MAX (n_keys, 1));
   for (guint key = 0; key < n_keys; key++)

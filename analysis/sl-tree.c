@@ -154,11 +154,12 @@ sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
 
           if (!sl_filter_match_stream (filter, stream))
             continue;
+          const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
+
           sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &lo, &hi);
           for (guint i = lo; i < hi; i++)
             {
-              guint32 a = k->api[i];
-              guint32 r = a == SL_NONE ? SL_NONE : attr->api_range[a];
+              guint32 r = kernel_range[i];
 
               /* a range of a filtered-out thread cannot hold the kernel */
               if (r != SL_NONE && !all_threads
