@@ -169,9 +169,15 @@ project_pushpop (const SlProfile *profile, const SlAttribution *attr, const SlFi
   for (guint s = 0; s < profile->n_streams; s++)
     {
       const SlStream *stream = &profile->streams[s];
+      const SlSpans *k = &stream->kernels.spans;
+      const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
+
       if (!sl_filter_match_device (filter, stream->device))
         continue;
-      project_ops (attr, &stream->kernels.spans, stream->kernels.api, gpu_start, gpu_end);
+      /* kernels: their range is cached; copies: through their API call */
+      for (guint i = 0; i < k->n; i++)
+        if (kernel_range[i] != SL_NONE)
+          widen (gpu_start, gpu_end, kernel_range[i], k->start[i], sl_spans_end (k, i));
       project_ops (attr, &stream->memcpy.spans, stream->memcpy.api, gpu_start, gpu_end);
       project_ops (attr, &stream->memset.spans, stream->memset.api, gpu_start, gpu_end);
     }
