@@ -7,6 +7,8 @@
 
 #define SELECT_BINS    4096     /* histogram bins per selection (16 KiB); see _sl_select_visit */
 #define SELECT_COLLECT 32768    /* at most this many values left: collect them */
+#define FUSED_MAX_KEYS 256      /* log-scale histograms in the first pass up to this many keys */
+#define FUSED_BINS     4097
 
 typedef struct {
   guint  key;
@@ -33,6 +35,13 @@ sl_stats_table_grow (SlStatsTable *table, guint n_keys)
     return;
   table->acc = g_renew (SlStatsAcc, table->acc, n_keys);
   memset (table->acc + old, 0, (n_keys - old) * sizeof (SlStatsAcc));
+  if (n_keys <= FUSED_MAX_KEYS && (old == 0 || table->fused != NULL))
+    {
+      table->fused = g_renew (guint32, table->fused, (gsize) n_keys * FUSED_BINS);
+      memset (table->fused + (gsize) old * FUSED_BINS, 0, (gsize) (n_keys - old) * FUSED_BINS * sizeof (guint32));
+    }
+  else
+    g_clear_pointer (&table->fused, g_free);   /* values seen so far were not binned: drop it */
   table->n_keys = n_keys;
 }
 
@@ -55,6 +64,7 @@ sl_stats_table_clear (SlStatsTable *table)
     }
   g_free (table->sel_first);
   g_free (table->key_sel);
+  g_free (table->fused);
   g_free (table->answers);
   g_free (table->answered);
   g_free (table->acc);
@@ -238,18 +248,53 @@ answer (SlStatsTable *table, guint owner, guint8 part, gint64 v0, gint64 v1)
 }
 
 static void
+push_selection (SlStatsTable *table, guint owner, guint8 part, gint64 lo, gint64 hi,
+                guint64 r0, guint64 r1, guint64 count)
+{
+  SlSelect s = { 0 };
+
+  if (lo == hi)
+    {
+      answer (table, owner, part, lo, lo);
+      return;
+    }
+  s.owner = owner;
+  s.part = part;
+  s.lo = lo;
+  s.width = (guint64) hi - (guint64) lo;
+  s.r0 = r0;
+  s.r1 = r1;
+  s.in_window = count;
+  g_array_append_val (table->sels, s);
+}
+
+/* A selection for ranks r0 <= r1 of @key: from [min, max], or straight from
+ * the bins of the first pass's log-scale histogram when there is one. */
+static void
 add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 r1)
 {
   const SlStatsAcc *a = &table->acc[key];
-  SlSelect s = { 0 };
+  const guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
+  guint64 below0, below1;
+  guint b0, b1;
 
-  s.owner = owner;
-  s.lo = a->min;
-  s.width = (guint64) a->max - (guint64) a->min;
-  s.r0 = r0;
-  s.r1 = r1;
-  s.in_window = a->count;
-  g_array_append_val (table->sels, s);
+  if (h == NULL || h[FUSED_BINS - 1] > 0)   /* none, or negative values */
+    {
+      push_selection (table, owner, 0, a->min, a->max, r0, r1, a->count);
+      return;
+    }
+  b0 = bin_of_rank (h, r0, &below0);
+  b1 = bin_of_rank (h, r1, &below1);
+  if (b0 == b1)
+    push_selection (table, owner, 0, MAX (a->min, (gint64) log_bin_start (b0)),
+                    MIN (a->max, (gint64) log_bin_start (b0 + 1) - 1), r0 - below0, r1 - below0, h[b0]);
+  else
+    {
+      push_selection (table, owner, 1, MAX (a->min, (gint64) log_bin_start (b0)),
+                      MIN (a->max, (gint64) log_bin_start (b0 + 1) - 1), r0 - below0, r0 - below0, h[b0]);
+      push_selection (table, owner, 2, MAX (a->min, (gint64) log_bin_start (b1)),
+                      MIN (a->max, (gint64) log_bin_start (b1 + 1) - 1), r1 - below1, r1 - below1, h[b1]);
+    }
 }
 
 static int
@@ -354,6 +399,7 @@ build_selections (SlStatsTable *table)
     }
   for (guint s = 0; s < table->sels->len; s++)
     select_plan (&g_array_index (table->sels, SlSelect, s));
+  g_clear_pointer (&table->fused, g_free);
   index_selections (table);
 }
 

@@ -67,6 +67,9 @@ typedef struct {
   guint       n_keys;
   SlStatsAcc *acc;
   SlKeySelect *key_sel;    /* per key, during selection passes */
+  guint32    *fused;       /* first pass: a log-scale histogram per key (4097 bins, the last
+                            * for negative values), so that the selection starts narrow;
+                            * NULL with too many keys */
   int         phase;       /* 0 before the first pass, 1 statistics, 2+ selection */
   gboolean    medians;
   GArray     *requests;    /* (key, percentile) asked with sl_stats_table_request() */
@@ -168,6 +171,8 @@ sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
       a->total += value;
       d = value - a->ref;
       a->sumsq += (__int128) d * d;
+      if (table->fused != NULL)
+        table->fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
     }
   else if (G_LIKELY (table->key_sel[key].mode != 3))
     _sl_key_select_visit (&table->key_sel[key], value);
