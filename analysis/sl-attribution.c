@@ -5,27 +5,6 @@
 
 #include <string.h>
 
-/* The profile struct has no slot for derived data, so the cache is a
- * registry keyed by the profile's address.  A few of the profile's array
- * addresses are kept as a fingerprint so that a new profile allocated at the
- * address of a freed one is never served a stale attribution. */
-typedef struct {
-  const void    *fingerprint[4];
-  SlAttribution *attr;
-} CacheEntry;
-
-static GMutex      cache_lock;
-static GHashTable *cache;   /* const SlProfile* -> CacheEntry* */
-
-static void
-fingerprint (const SlProfile *profile, const void *out[4])
-{
-  out[0] = profile->api.spans.start;
-  out[1] = profile->threads;
-  out[2] = profile->streams;
-  out[3] = profile->strings;
-}
-
 static void
 attribution_free (SlAttribution *attr)
 {
@@ -42,15 +21,6 @@ attribution_free (SlAttribution *attr)
   g_free (attr->kernel_base);
   g_free (attr->kernel_range);
   g_free (attr);
-}
-
-static void
-entry_free (gpointer data)
-{
-  CacheEntry *entry = data;
-
-  attribution_free (entry->attr);
-  g_free (entry);
 }
 
 guint32
@@ -314,43 +284,19 @@ attribution_compute (const SlProfile *profile)
   return attr;
 }
 
+static gpointer
+attribution_build (const SlProfile *profile)
+{
+  return attribution_compute (profile);
+}
+
 const SlAttribution *
 sl_attribution_get (const SlProfile *profile)
 {
-  const void *print[4];
-  CacheEntry *entry;
-  SlAttribution *attr;
-
   g_return_val_if_fail (profile != NULL, NULL);
-  fingerprint (profile, print);
-
-  g_mutex_lock (&cache_lock);
-  if (cache == NULL)
-    cache = g_hash_table_new_full (NULL, NULL, NULL, entry_free);
-  entry = g_hash_table_lookup (cache, profile);
-  if (entry != NULL && memcmp (entry->fingerprint, print, sizeof print) == 0)
-    {
-      attr = entry->attr;
-      g_mutex_unlock (&cache_lock);
-      return attr;
-    }
-  /* Computed under the lock: two threads asking at once wait for one result. */
-  attr = attribution_compute (profile);
-  entry = g_new0 (CacheEntry, 1);
-  memcpy (entry->fingerprint, print, sizeof print);
-  entry->attr = attr;
-  g_hash_table_replace (cache, (gpointer) profile, entry);
-  g_mutex_unlock (&cache_lock);
-  return attr;
-}
-
-void
-sl_attribution_forget (const SlProfile *profile)
-{
-  g_mutex_lock (&cache_lock);
-  if (cache != NULL)
-    g_hash_table_remove (cache, profile);
-  g_mutex_unlock (&cache_lock);
+  /* Computed once per profile and freed with it. */
+  return sl_profile_get_derived (profile, "sl-attribution", attribution_build,
+                                 (GDestroyNotify) attribution_free);
 }
 
 guint32

@@ -40,10 +40,8 @@ typedef struct {
   guint32 *kernel_range;    /* per kernel: api_range of its launching call, or SL_NONE */
 } SlAttribution;
 
-/* (transfer none): owned by the profile's cache. */
+/* (transfer none): computed once, kept with the profile (sl_profile_get_derived). */
 const SlAttribution *sl_attribution_get           (const SlProfile *profile);
-/* Drops the cached attribution of @profile (to call before freeing it). */
-void                 sl_attribution_forget        (const SlProfile *profile);
 
 /* The thread of a global push/pop range id, and its index in that thread. */
 guint32              sl_attribution_range_thread  (const SlAttribution *attr, guint32 range, guint *local);

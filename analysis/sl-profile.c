@@ -18,7 +18,7 @@ _sl_profile_new (const char *path)
   profile->path = g_strdup (path);
   profile->strings = _sl_strings_new ();
   profile->warnings = g_ptr_array_new_with_free_func (g_free);
-  g_mutex_init (&profile->lazy_lock);
+  g_rec_mutex_init (&profile->derived_lock);
   return profile;
 }
 
@@ -106,7 +106,8 @@ profile_free (SlProfile *profile)
   g_free (profile->syncs.api);
   _sl_strings_free (profile->strings);
   g_ptr_array_unref (profile->warnings);
-  g_mutex_clear (&profile->lazy_lock);
+  g_clear_pointer (&profile->derived, g_hash_table_unref);
+  g_rec_mutex_clear (&profile->derived_lock);
   g_free (profile->nsys_version);
   g_free (profile->schema_version);
   g_free (profile->path);
@@ -805,6 +806,52 @@ _sl_profile_assemble (SlLoader *loader)
   link_gpu_work (profile);
   compute_time_range (profile);
   _sl_strings_seal (profile->strings);
+}
+
+/* ---- derived data -------------------------------------------------------- */
+
+typedef struct {
+  gpointer       data;
+  GDestroyNotify destroy;
+} Derived;
+
+static void
+derived_free (gpointer p)
+{
+  Derived *d = p;
+  if (d->destroy != NULL && d->data != NULL)
+    d->destroy (d->data);
+  g_free (d);
+}
+
+gpointer
+sl_profile_get_derived (const SlProfile *profile,
+                        const char      *key,
+                        gpointer       (*build) (const SlProfile *profile),
+                        GDestroyNotify   destroy)
+{
+  /* The cache is the one mutable part of a profile: its contents are a
+   * pure function of the immutable rest. */
+  SlProfile *mutable_profile = (SlProfile *) profile;
+  Derived *d;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+  g_return_val_if_fail (key != NULL && build != NULL, NULL);
+
+  /* Recursive: a build may ask for another key. */
+  g_rec_mutex_lock (&mutable_profile->derived_lock);
+  if (mutable_profile->derived == NULL)
+    mutable_profile->derived = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, derived_free);
+  d = g_hash_table_lookup (mutable_profile->derived, key);
+  if (d == NULL)
+    {
+      d = g_new0 (Derived, 1);
+      d->data = build (profile);
+      d->destroy = destroy;
+      g_hash_table_insert (mutable_profile->derived, (gpointer) key, d);
+    }
+  g_rec_mutex_unlock (&mutable_profile->derived_lock);
+  return d->data;
 }
 
 /* ---- lookups ------------------------------------------------------------ */

@@ -230,7 +230,8 @@ struct _SlProfile {
 
   /*< private >*/
   gint          ref_count;
-  GMutex        lazy_lock;        /* for caches that analyses add lazily */
+  GRecMutex     derived_lock;
+  GHashTable   *derived;          /* key -> data built by sl_profile_get_derived() */
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -269,6 +270,16 @@ SlProfile  *sl_profile_load      (const char     *path,
                                   GError        **error);
 SlProfile  *sl_profile_ref       (SlProfile *profile);
 void        sl_profile_unref     (SlProfile *profile);
+
+/* Data computed from a profile once and kept with it, such as an
+ * analysis's index.  The first caller for @key runs @build (under a lock:
+ * concurrent callers wait for that one result); the data lives as long as
+ * the profile and is freed with @destroy.  @key is a static string.
+ * Returns (transfer none). */
+gpointer    sl_profile_get_derived    (const SlProfile *profile,
+                                       const char      *key,
+                                       gpointer       (*build) (const SlProfile *profile),
+                                       GDestroyNotify   destroy);
 
 /* Thread, process, stream lookups.  Return SL_NONE when absent. */
 guint32     sl_profile_find_thread    (const SlProfile *profile, guint64 global_tid);

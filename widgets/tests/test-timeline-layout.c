@@ -19,7 +19,7 @@ profile_new (gint64 start, gint64 end)
   p->ref_count = 1;
   p->strings = _sl_strings_new ();
   p->warnings = g_ptr_array_new_with_free_func (g_free);
-  g_mutex_init (&p->lazy_lock);
+  g_rec_mutex_init (&p->derived_lock);
   p->start_ns = start;
   p->end_ns = end;
   return p;
