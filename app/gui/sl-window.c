@@ -461,10 +461,13 @@ profile_summary (const SlProfile *p)
   for (guint g = 0; g < p->n_gpus; g++)
     if (p->gpus[g].has_activity)
       n_gpus++;
+  g_autofree char *gpus = g_strdup_printf (ngettext ("%u GPU", "%u GPUs", n_gpus), n_gpus);
+  g_autofree char *kernel_count = g_strdup_printf (ngettext ("%s kernel", "%s kernels", (gulong) MIN (p->counts.kernels, G_MAXULONG)),
+                                                   kernels);
   if (p->nsys_version)
     /* Translators: nsys version · duration · GPUs · kernels */
-    return g_strdup_printf (_("nsys %s · %s · %u GPUs · %s kernels"), p->nsys_version, dur, n_gpus, kernels);
-  return g_strdup_printf (_("%s · %u GPUs · %s kernels"), dur, n_gpus, kernels);
+    return g_strdup_printf (_("nsys %s · %s · %s · %s"), p->nsys_version, dur, gpus, kernel_count);
+  return g_strdup_printf ("%s · %s · %s", dur, gpus, kernel_count);
 }
 
 static void
