@@ -521,8 +521,10 @@ show_error (SlWindow *self, const char *title, const char *message)
   gtk_label_set_text (GTK_LABEL (self->error_title), title);
   gtk_label_set_text (GTK_LABEL (self->error_message), message);
   set_page (self, "error");
-  /* not the selectable message: it would show up all selected */
-  gtk_widget_grab_focus (self->error_open_button);
+  /* Not the selectable message: it would show up all selected.  Setting
+   * the window's focus also holds before the window is first shown. */
+  gtk_window_set_focus (GTK_WINDOW (self), self->error_open_button);
+  gtk_label_select_region (GTK_LABEL (self->error_message), 0, 0);
 }
 
 static void
