@@ -420,10 +420,7 @@ sort_marks (SlNvtxMarks *m)
   if (m->n == 0 || _sl_spans_is_sorted (&view))
     return;
   guint32 *order = _sl_spans_sort_order (&view);
-  gint64 *time = g_memdup2 (m->time, m->n * sizeof (gint64));
-  for (guint i = 0; i < m->n; i++)
-    m->time[i] = time[order[i]];
-  g_free (time);
+  _sl_permute (m->time, sizeof (gint64), order, m->n);
   _sl_permute_u32 (m->name, order, m->n);
   _sl_permute_u32 (m->color, order, m->n);
   _sl_permute_u16 (m->domain, order, m->n);

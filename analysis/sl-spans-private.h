@@ -17,9 +17,12 @@ void      _sl_spans_permute     (SlSpans *spans, const guint32 *order);
 /* Widens [*first, *last] to cover every span. */
 void      _sl_spans_range       (const SlSpans *spans, gint64 *first, gint64 *last);
 
-void      _sl_permute_u32       (guint32 *values, const guint32 *order, guint n);
-void      _sl_permute_u64       (guint64 *values, const guint32 *order, guint n);
-void      _sl_permute_u16       (guint16 *values, const guint32 *order, guint n);
-void      _sl_permute_u8        (guint8 *values, const guint32 *order, guint n);
+void      _sl_permute           (gpointer values, gsize size, const guint32 *order, guint n);
+
+/* Typed shorthands: the element size comes from the array's type. */
+#define _sl_permute_u32(values, order, n) _sl_permute ((values), sizeof (guint32), (order), (n))
+#define _sl_permute_u64(values, order, n) _sl_permute ((values), sizeof (guint64), (order), (n))
+#define _sl_permute_u16(values, order, n) _sl_permute ((values), sizeof (guint16), (order), (n))
+#define _sl_permute_u8(values, order, n)  _sl_permute ((values), sizeof (guint8), (order), (n))
 
 G_END_DECLS

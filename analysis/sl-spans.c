@@ -152,47 +152,27 @@ _sl_spans_sort_order (const SlSpans *spans)
   return order;
 }
 
+/* Reorders @n elements of @size bytes so that element i becomes old
+ * element order[i].  Typed loops per width keep it a plain load/store. */
 void
-_sl_permute_u32 (guint32 *values, const guint32 *order, guint n)
+_sl_permute (gpointer values, gsize size, const guint32 *order, guint n)
 {
-  if (values == NULL)
+  if (values == NULL || n == 0)
     return;
-  guint32 *copy = g_memdup2 (values, (gsize) n * sizeof *values);
-  for (guint i = 0; i < n; i++)
-    values[i] = copy[order[i]];
-  g_free (copy);
-}
-
-void
-_sl_permute_u64 (guint64 *values, const guint32 *order, guint n)
-{
-  if (values == NULL)
-    return;
-  guint64 *copy = g_memdup2 (values, (gsize) n * sizeof *values);
-  for (guint i = 0; i < n; i++)
-    values[i] = copy[order[i]];
-  g_free (copy);
-}
-
-void
-_sl_permute_u16 (guint16 *values, const guint32 *order, guint n)
-{
-  if (values == NULL)
-    return;
-  guint16 *copy = g_memdup2 (values, (gsize) n * sizeof *values);
-  for (guint i = 0; i < n; i++)
-    values[i] = copy[order[i]];
-  g_free (copy);
-}
-
-void
-_sl_permute_u8 (guint8 *values, const guint32 *order, guint n)
-{
-  if (values == NULL)
-    return;
-  guint8 *copy = g_memdup2 (values, n);
-  for (guint i = 0; i < n; i++)
-    values[i] = copy[order[i]];
+  gpointer copy = g_memdup2 (values, (gsize) n * size);
+#define PERMUTE_AS(type) \
+  for (guint i = 0; i < n; i++) ((type *) values)[i] = ((const type *) copy)[order[i]]
+  switch (size)
+    {
+    case 1: PERMUTE_AS (guint8); break;
+    case 2: PERMUTE_AS (guint16); break;
+    case 4: PERMUTE_AS (guint32); break;
+    case 8: PERMUTE_AS (guint64); break;
+    default:
+      for (guint i = 0; i < n; i++)
+        memcpy ((guint8 *) values + i * size, (const guint8 *) copy + (gsize) order[i] * size, size);
+    }
+#undef PERMUTE_AS
   g_free (copy);
 }
 
@@ -213,11 +193,7 @@ void
 _sl_spans_permute (SlSpans *spans, const guint32 *order)
 {
   guint n = spans->n;
-  gint64 *start = g_memdup2 (spans->start, (gsize) n * sizeof (gint64));
-
-  for (guint i = 0; i < n; i++)
-    spans->start[i] = start[order[i]];
-  g_free (start);
+  _sl_permute (spans->start, sizeof (gint64), order, n);
   _sl_permute_u32 (spans->dur, order, n);
 
   if (spans->n_long > 0)
