@@ -8,7 +8,6 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#define TICK_ROWS 65536
 
 /* NVTX_EVENTS.eventType values (ENUM_NSYS_EVENT_TYPE, stable since 2021). */
 enum {
@@ -92,17 +91,14 @@ load_api (SlLoader *loader, sqlite3 *db, GError **error)
       guint32 name;
       gint64 dur;
 
-      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+      if (!_sl_loader_count_row (loader, &rows, error))
         break;
       /* Calls with a collected backtrace appear a second time as eventClass
        * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
       if ((nulls & (1u << A_CLASS)) == 0 && v[A_CLASS] != 0 && v[A_CLASS] != 1)
         continue;
-      if (G_UNLIKELY ((nulls & (1u << A_END)) || !_sl_duration (v[A_START], v[A_END], &dur)))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_time);
-          continue;
-        }
+      if (!_sl_loader_row_span (loader, v[A_START], v[A_END], (nulls & (1u << A_END)) != 0, &dur))
+        continue;
       name = (nulls & (1u << A_NAME)) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
       if (G_UNLIKELY (name == SL_NONE))
         {
@@ -243,7 +239,7 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
       guint32 name;
       gint64 dur;
 
-      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+      if (!_sl_loader_count_row (loader, &rows, error))
         break;
       if (type != NVTX_PUSHPOP && type != NVTX_STARTEND && type != NVTX_MARK &&
           type != NVTX_THREAD_NAME && type != NVTX_DOMAIN_CREATE)
@@ -283,11 +279,8 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
               g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
               break;
             }
-          if (G_UNLIKELY (!_sl_duration (start, v[N_END], &dur)))
-            {
-              g_atomic_int_inc (&loader->skipped_bad_time);
-              break;
-            }
+          if (!_sl_loader_row_span (loader, start, v[N_END], FALSE, &dur))
+            break;
           {
             SlThreadBuilder *b = thread_builder (loader, tid);
             if (type == NVTX_PUSHPOP)

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#define TICK_ROWS 65536
 
 static guint64
 stream_key (guint32 pid, guint32 device, guint32 context, guint32 stream)
@@ -181,13 +180,10 @@ load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
       guint32 func;
       gint64 dur;
 
-      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+      if (!_sl_loader_count_row (loader, &rows, error))
         break;
-      if (G_UNLIKELY ((nulls & (1u << K_END)) || !_sl_duration (v[K_START], v[K_END], &dur)))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_time);
-          continue;
-        }
+      if (!_sl_loader_row_span (loader, v[K_START], v[K_END], (nulls & (1u << K_END)) != 0, &dur))
+        continue;
       func = kernel_func (loader, (nulls & (1u << K_SHORT)) ? -1 : v[K_SHORT],
                           (nulls & (1u << K_DEMANGLED)) ? -1 : v[K_DEMANGLED], &dangling);
       if (G_UNLIKELY (dangling))
@@ -235,13 +231,10 @@ load_copies (SlLoader *loader, sqlite3 *db, SlCopyType type, GError **error)
     {
       gint64 dur;
 
-      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+      if (!_sl_loader_count_row (loader, &rows, error))
         break;
-      if (G_UNLIKELY ((nulls & (1u << C_END)) || !_sl_duration (v[C_START], v[C_END], &dur)))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_time);
-          continue;
-        }
+      if (!_sl_loader_row_span (loader, v[C_START], v[C_END], (nulls & (1u << C_END)) != 0, &dur))
+        continue;
       SlStreamBuilder *b = stream_builder (loader, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
                                            (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
       SlCopies *c = type == SL_COPY_MEMCPY ? &b->stream.memcpy : &b->stream.memset;
@@ -281,13 +274,10 @@ load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
     {
       gint64 dur;
 
-      if (G_UNLIKELY (++rows % TICK_ROWS == 0) && !_sl_loader_tick (loader, TICK_ROWS, error))
+      if (!_sl_loader_count_row (loader, &rows, error))
         break;
-      if (G_UNLIKELY ((nulls & (1u << S_END)) || !_sl_duration (v[S_START], v[S_END], &dur)))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_time);
-          continue;
-        }
+      if (!_sl_loader_row_span (loader, v[S_START], v[S_END], (nulls & (1u << S_END)) != 0, &dur))
+        continue;
       guint old = loader->sync_cap;
       _sl_spans_reserve (&s->spans, &loader->sync_cap, s->spans.n + 1);
       if (loader->sync_cap != old)

@@ -118,6 +118,27 @@ _sl_duration (gint64 start, gint64 end, gint64 *dur)
   return TRUE;
 }
 
+#define SL_TICK_ROWS 65536
+
+/* Per-row bookkeeping of every table: progress and cancellation every
+ * SL_TICK_ROWS rows.  FALSE when cancelled (@error set): stop reading. */
+static inline gboolean
+_sl_loader_count_row (SlLoader *loader, gint64 *rows, GError **error)
+{
+  return G_LIKELY (++*rows % SL_TICK_ROWS != 0) || _sl_loader_tick (loader, SL_TICK_ROWS, error);
+}
+
+/* The row's duration; FALSE, and the row counted as skipped, when its end
+ * is missing, before its start, or absurd. */
+static inline gboolean
+_sl_loader_row_span (SlLoader *loader, gint64 start, gint64 end, gboolean end_is_null, gint64 *dur)
+{
+  if (G_LIKELY (!end_is_null && _sl_duration (start, end, dur)))
+    return TRUE;
+  g_atomic_int_inc (&loader->skipped_bad_time);
+  return FALSE;
+}
+
 static inline guint32
 _sl_pid_of (guint64 global_id)
 {
