@@ -25,6 +25,7 @@
 #define MAX_DEPTH   40
 #define RUN_PAGES   256      /* pages read per pread when leaves are contiguous */
 #define MAX_COLUMNS 64
+#define READ_PAD    8        /* readable bytes past any payload, see decode_int() */
 
 struct _SlTableScan {
   guint         n_columns;
@@ -280,7 +281,7 @@ open_direct (SlTableScan *scan, const char *path, guint32 root)
       scan->error = SQLITE_CORRUPT;
       return TRUE;
     }
-  scan->buf = g_malloc ((gsize) scan->page_size * RUN_PAGES);
+  scan->buf = g_malloc0 ((gsize) scan->page_size * RUN_PAGES + READ_PAD);
   scan->overflow = g_byte_array_new ();
   if (!collect_leaves (scan, root))
     return TRUE; /* error set: reported by the first next() */
@@ -451,35 +452,42 @@ gather_overflow (SlTableScan *scan, const guint8 *local, guint32 local_size, gui
       g_byte_array_append (scan->overflow, page + 4, take);
       pgno = be32 (page);
     }
+  /* Padding for decode_int()'s 8-byte loads; not part of the payload. */
+  guint len = scan->overflow->len;
+  g_byte_array_set_size (scan->overflow, len + READ_PAD);
+  memset (scan->overflow->data + len, 0, READ_PAD);
+  g_byte_array_set_size (scan->overflow, len);
   return scan->overflow->data;
 }
 
+/* Decodes a numeric serial type.  Integers (types 1-6: 1, 2, 3, 4, 6 or
+ * 8 bytes, big-endian) are read as one 8-byte load shifted into place,
+ * which avoids a jump table per value; every buffer holding payloads has
+ * READ_PAD readable bytes past its end for this. */
 static inline gint64
 decode_int (guint64 type, const guint8 *p)
 {
-  switch (type)
+  static const guint8 shift[7] = { 0, 56, 48, 40, 32, 16, 0 };
+
+  if (G_LIKELY (type - 1 < 6))
     {
-    case 1: return (gint8) p[0];
-    case 2: return (gint16) (((guint16) p[0] << 8) | p[1]);
-    case 3: return ((gint32) ((guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8)) >> 8;
-    case 4: return (gint32) be32 (p);
-    case 5: return ((gint64) ((guint64) be16 (p) << 48 | (guint64) be32 (p + 2) << 16)) >> 16;
-    case 6: return (gint64) ((guint64) be32 (p) << 32 | be32 (p + 4));
-    case 7:
-      {
-        union { guint64 u; double d; } v = { .u = (guint64) be32 (p) << 32 | be32 (p + 4) };
-        if (!(v.d == v.d))
-          return 0;
-        if (v.d >= 9.2e18)
-          return G_MAXINT64;
-        if (v.d <= -9.2e18)
-          return G_MININT64;
-        return (gint64) v.d;
-      }
-    case 8: return 0;
-    case 9: return 1;
-    default: return 0;
+      guint64 raw;
+      memcpy (&raw, p, sizeof raw);
+      /* Arithmetic shift: sign-extends the top bytes. */
+      return (gint64) GUINT64_FROM_BE (raw) >> shift[type];
     }
+  if (type == 7)
+    {
+      union { guint64 u; double d; } v = { .u = (guint64) be32 (p) << 32 | be32 (p + 4) };
+      if (!(v.d == v.d))
+        return 0;
+      if (v.d >= 9.2e18)
+        return G_MAXINT64;
+      if (v.d <= -9.2e18)
+        return G_MININT64;
+      return (gint64) v.d;
+    }
+  return type == 9 ? 1 : 0;
 }
 
 static inline guint64
