@@ -100,7 +100,7 @@ reserve_kernels (SlStreamBuilder *b)
   if (b->kernel_cap != old)
     {
       k->func = g_renew (guint32, k->func, b->kernel_cap);
-      k->corr = g_renew (guint32, k->corr, b->kernel_cap);
+      b->kernel_corr = g_renew (guint32, b->kernel_corr, b->kernel_cap);
       k->rowid = g_renew (guint32, k->rowid, b->kernel_cap);
     }
 }
@@ -199,7 +199,7 @@ load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
       guint i = k->spans.n;
       _sl_spans_append (&k->spans, v[K_START], dur);
       k->func[i] = func;
-      k->corr[i] = (guint32) v[K_CORR];
+      b->kernel_corr[i] = (guint32) v[K_CORR];
       k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
     }
   return finish_scan (loader, scan, _("the kernels"), error);

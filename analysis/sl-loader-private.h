@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 /* One GPU row being built: its three event arrays and their capacities. */
 typedef struct {
   SlStream stream;
+  guint32 *kernel_corr;    /* correlationIds while loading; see SlKernels */
   guint    kernel_cap;
   guint    memcpy_cap;
   guint    memset_cap;

@@ -630,7 +630,9 @@ free_stream_builder (gpointer data)
   /* Arrays moved into the profile are NULL here; the rest is freed. */
   _sl_spans_clear (&builder->stream.kernels.spans);
   g_free (builder->stream.kernels.func);
-  g_free (builder->stream.kernels.corr);
+  g_free (builder->kernel_corr);
+  g_free (builder->stream.kernels.unlinked_index);
+  g_free (builder->stream.kernels.unlinked_corr);
   g_free (builder->stream.kernels.api);
   g_free (builder->stream.kernels.rowid);
   SlCopies *copies[] = { &builder->stream.memcpy, &builder->stream.memset };

@@ -35,9 +35,11 @@ clear_kernels (SlKernels *k)
 {
   _sl_spans_clear (&k->spans);
   g_clear_pointer (&k->func, g_free);
-  g_clear_pointer (&k->corr, g_free);
   g_clear_pointer (&k->api, g_free);
   g_clear_pointer (&k->rowid, g_free);
+  g_clear_pointer (&k->unlinked_index, g_free);
+  g_clear_pointer (&k->unlinked_corr, g_free);
+  k->n_unlinked = 0;
 }
 
 static void
@@ -142,14 +144,16 @@ compare_stream_builders (gconstpointer a, gconstpointer b)
 }
 
 static void
-sort_kernels (SlKernels *k)
+sort_kernels (SlStreamBuilder *b)
 {
+  SlKernels *k = &b->stream.kernels;
+
   if (_sl_spans_is_sorted (&k->spans))
     return;
   guint32 *order = _sl_spans_sort_order (&k->spans);
   _sl_spans_permute (&k->spans, order);
   _sl_permute_u32 (k->func, order, k->spans.n);
-  _sl_permute_u32 (k->corr, order, k->spans.n);
+  _sl_permute_u32 (b->kernel_corr, order, k->spans.n);
   _sl_permute_u32 (k->rowid, order, k->spans.n);
   g_free (order);
 }
@@ -168,19 +172,21 @@ sort_copies (SlCopies *c)
 }
 
 static void
-shrink_kernels (SlKernels *k)
+shrink_kernels (SlStreamBuilder *b)
 {
+  SlKernels *k = &b->stream.kernels;
   guint n = k->spans.n;
 
   _sl_spans_shrink (&k->spans);
   if (n == 0)
     {
       clear_kernels (k);
+      g_clear_pointer (&b->kernel_corr, g_free);
       return;
     }
   k->func = g_renew (guint32, k->func, n);
-  k->corr = g_renew (guint32, k->corr, n);
   k->rowid = g_renew (guint32, k->rowid, n);
+  b->kernel_corr = g_renew (guint32, b->kernel_corr, n);
   k->api = g_new (guint32, n);
 }
 
@@ -447,10 +453,10 @@ _sl_streams_finish (SlLoader *loader)
   for (guint i = 0; i < loader->stream_builders->len; i++)
     {
       SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, i);
-      sort_kernels (&b->stream.kernels);
+      sort_kernels (b);
       sort_copies (&b->stream.memcpy);
       sort_copies (&b->stream.memset);
-      shrink_kernels (&b->stream.kernels);
+      shrink_kernels (b);
       shrink_copies (&b->stream.memcpy);
       shrink_copies (&b->stream.memset);
     }
@@ -683,9 +689,34 @@ link_ops (const CorrIndex *index, const guint32 *corr, guint32 *api, guint n)
   return linked;
 }
 
+/* Keeps the correlationIds of kernels that found no launching call (the
+ * others are their call's), then drops the load-time array. */
 static void
-link_gpu_work (SlProfile *profile)
+keep_unlinked_corr (SlKernels *k, guint32 *corr)
 {
+  guint n = 0;
+
+  for (guint i = 0; i < k->spans.n; i++)
+    n += k->api[i] == SL_NONE;
+  if (n > 0)
+    {
+      k->unlinked_index = g_new (guint32, n);
+      k->unlinked_corr = g_new (guint32, n);
+      for (guint i = 0; i < k->spans.n; i++)
+        if (k->api[i] == SL_NONE)
+          {
+            k->unlinked_index[k->n_unlinked] = i;
+            k->unlinked_corr[k->n_unlinked] = corr[i];
+            k->n_unlinked++;
+          }
+    }
+  g_free (corr);
+}
+
+static void
+link_gpu_work (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
   GArray *indexes = g_array_new (FALSE, TRUE, sizeof (CorrIndex));
 
   /* Threads are sorted by pid: each process is one contiguous run. */
@@ -704,7 +735,10 @@ link_gpu_work (SlProfile *profile)
     {
       SlStream *stream = &profile->streams[s];
       const CorrIndex *index = find_corr_index (indexes, stream->pid);
-      profile->counts.kernels_linked += link_ops (index, stream->kernels.corr, stream->kernels.api, stream->kernels.spans.n);
+      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, s);
+      /* Builders are in the streams' order (assemble_streams sorted both). */
+      profile->counts.kernels_linked += link_ops (index, b->kernel_corr, stream->kernels.api, stream->kernels.spans.n);
+      keep_unlinked_corr (&stream->kernels, g_steal_pointer (&b->kernel_corr));
       link_ops (index, stream->memcpy.corr, stream->memcpy.api, stream->memcpy.spans.n);
       link_ops (index, stream->memset.corr, stream->memset.api, stream->memset.spans.n);
     }
@@ -800,7 +834,7 @@ _sl_profile_assemble (SlLoader *loader)
   assemble_threads (loader);
   assemble_processes (loader);
   assemble_syncs (profile);
-  link_gpu_work (profile);
+  link_gpu_work (loader);
   compute_time_range (profile);
   _sl_strings_seal (profile->strings);
 }
@@ -922,6 +956,30 @@ sl_profile_api_thread (const SlProfile *profile, guint32 api_index)
       lo--;
     }
   return SL_NONE;
+}
+
+guint32
+sl_kernels_corr (const SlProfile *profile, const SlKernels *kernels, guint i)
+{
+  guint32 api;
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (profile != NULL && kernels != NULL, 0);
+  if (i >= kernels->spans.n)
+    return 0;
+  api = kernels->api[i];
+  if (api != SL_NONE && api < profile->api.spans.n)
+    return profile->api.corr[api];
+  hi = kernels->n_unlinked;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (kernels->unlinked_index[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < kernels->n_unlinked && kernels->unlinked_index[lo] == i ? kernels->unlinked_corr[lo] : 0;
 }
 
 const char *

@@ -70,9 +70,14 @@ typedef struct {
 typedef struct {
   SlSpans  spans;
   guint32 *func;           /* index into SlProfile.funcs */
-  guint32 *corr;           /* correlationId */
   guint32 *api;            /* global index into SlProfile.api, SL_NONE if no launching call */
   guint32 *rowid;          /* row in CUPTI_ACTIVITY_KIND_KERNEL, for lazy details */
+  /* A kernel's correlationId is its launching call's (api.corr[api]); only
+   * kernels without one (cut captures) keep theirs here, sorted by index.
+   * Read it with sl_kernels_corr().  This keeps a kernel at 24 bytes. */
+  guint    n_unlinked;
+  guint32 *unlinked_index;
+  guint32 *unlinked_corr;
 } SlKernels;
 
 typedef enum {
@@ -286,6 +291,9 @@ guint32     sl_profile_find_thread    (const SlProfile *profile, guint64 global_
 guint32     sl_profile_find_process   (const SlProfile *profile, guint32 pid);
 /* The thread that made API call @api_index (binary search on slices). */
 guint32     sl_profile_api_thread     (const SlProfile *profile, guint32 api_index);
+
+/* The correlationId of kernel @i of @kernels. */
+guint32     sl_kernels_corr           (const SlProfile *profile, const SlKernels *kernels, guint i);
 
 /* Display helpers: never NULL, point into the string table or static text. */
 const char *sl_profile_kernel_name    (const SlProfile *profile, guint32 func, gboolean demangled);

@@ -317,7 +317,7 @@ sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *in
         }
       info->device = stream->device;
       info->stream = stream->stream;
-      info->correlation_id = k->corr[node->index];
+      info->correlation_id = sl_kernels_corr (profile, k, node->index);
     }
 }
 

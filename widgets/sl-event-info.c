@@ -166,7 +166,7 @@ sl_event_info_fields (SlTimelineModel  *model,
               }
             sl_kernel_details_clear (&det);
           }
-        add (fields, _("Correlation ID"), g_strdup_printf ("%u", st->kernels.corr[ev->index]));
+        add (fields, _("Correlation ID"), g_strdup_printf ("%u", sl_kernels_corr (p, &st->kernels, ev->index)));
         add_launch (fields, model, st->kernels.api[ev->index], s);
       }
       break;

@@ -175,7 +175,7 @@ test_real_profile (gconstpointer data)
           guint32 thread = sl_profile_api_thread (profile, api);
           g_assert_cmpuint (thread, !=, SL_NONE);
           g_assert_cmpuint (profile->threads[thread].pid, ==, stream->pid);
-          g_assert_cmpuint (profile->api.corr[api], ==, stream->kernels.corr[i]);
+          g_assert_cmpuint (profile->api.corr[api], ==, sl_kernels_corr (profile, &stream->kernels, i));
           g_assert_cmpint (profile->api.spans.start[api], <=, stream->kernels.spans.start[i]);
         }
     }
@@ -191,6 +191,26 @@ test_real_profile (gconstpointer data)
             g_assert_cmpint (r->spans.start[r->parent[i]], <=, r->spans.start[i]);
           }
     }
+}
+
+/* In a capture cut to a time window, kernels whose launching call is
+ * outside it still report their own correlationId. */
+static void
+test_unlinked_correlation_ids (void)
+{
+  g_autofree char *path = real_profile ("nsysai-h100-2gpu-1s.sqlite");
+  g_autoptr(SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, NULL);
+  gint64 sum = 0, unlinked = 0;
+
+  g_assert_nonnull (profile);
+  for (guint s = 0; s < profile->n_streams; s++)
+    for (guint i = 0; i < profile->streams[s].kernels.spans.n; i++)
+      {
+        sum += sl_kernels_corr (profile, &profile->streams[s].kernels, i);
+        unlinked += profile->streams[s].kernels.api[i] == SL_NONE;
+      }
+  g_assert_cmpint (unlinked, >, 0);
+  g_assert_cmpint (sum, ==, sql_count (path, "SELECT sum(correlationId) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
 }
 
 static void
@@ -622,6 +642,7 @@ main (int argc, char **argv)
       g_test_add_data_func (name, &real_cases[i], test_real_profile);
     }
   g_test_add_func ("/analysis/profile/real/pipit-nvtx-domains", test_pipit_nvtx_domains);
+  g_test_add_func ("/analysis/profile/real/unlinked-correlation-ids", test_unlinked_correlation_ids);
   g_test_add_func ("/analysis/profile/kernel-details", test_kernel_details);
   g_test_add_func ("/analysis/profile/open-missing", test_missing);
   g_test_add_func ("/analysis/profile/open-directory", test_directory);

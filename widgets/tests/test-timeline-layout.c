@@ -82,7 +82,6 @@ profile_a (void)
   st->kernels.func = g_new0 (guint32, 5);
   st->kernels.func[1] = 1;
   st->kernels.func[2] = 2;
-  st->kernels.corr = g_new0 (guint32, 5);
   st->kernels.rowid = g_new0 (guint32, 5);
   st->kernels.api = g_new (guint32, 5);
   for (guint i = 0; i < 5; i++)
@@ -472,7 +471,6 @@ profile_b (void)
   p->streams = g_new0 (SlStream, 1);
   spans_fill (&p->streams[0].kernels.spans, n, s, d);
   p->streams[0].kernels.func = g_new0 (guint32, n);
-  p->streams[0].kernels.corr = g_new0 (guint32, n);
   p->streams[0].kernels.rowid = g_new0 (guint32, n);
   p->streams[0].kernels.api = g_new0 (guint32, n);
   return p;
