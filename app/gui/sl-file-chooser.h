@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-file-chooser.h: the Open dialog, in one place so that moving to
- * GtkFileDialog (GTK 4.10) later is one change. */
+ * the file dialog of GTK 4.10 later is one change. */
 #pragma once
 
 #include <gtk/gtk.h>
