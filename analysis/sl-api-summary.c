@@ -2,18 +2,6 @@
 /* sl-api-summary.c: CPU time per CUDA API function. */
 #include "sl-api-summary.h"
 
-#include <string.h>
-
-static int
-compare_rows (gconstpointer a, gconstpointer b)
-{
-  const SlApiRow *x = a, *y = b;
-
-  if (x->stats.total != y->stats.total)
-    return x->stats.total > y->stats.total ? -1 : 1;
-  return strcmp (x->name, y->name);
-}
-
 SlApiSummary *
 sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
 {
@@ -23,7 +11,6 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
   g_autofree gboolean *thread_ok = NULL;
   SlNameKeys keys;
   SlStatsTable table;
-  guint n_keys;
 
   sl_name_keys_init (&keys, sl_strings_count (profile->strings));
   thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
@@ -50,35 +37,11 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
             sl_stats_table_visit (&table, k, sl_spans_dur (&api->spans, i));
           }
       }
-  n_keys = keys.ids->len;
 
   stats = g_new0 (SlStats, MAX (table.n_keys, 1));
   sl_stats_table_finish (&table, stats);
-  self->rows = g_new0 (SlApiRow, MAX (n_keys, 1));
-  for (guint k = 0; k < n_keys; k++)
-    {
-      SlApiRow *row;
-
-      if (stats[k].count == 0)
-        continue;
-      row = &self->rows[self->n_rows++];
-      row->name_id = g_array_index (keys.ids, guint32, k);
-      row->name = g_strdup (sl_strings_get (profile->strings, row->name_id));
-      row->stats = stats[k];
-      self->total_ns += stats[k].total;
-      self->calls += stats[k].count;
-    }
-  for (guint r = 0; r < self->n_rows; r++)
-    self->rows[r].time_pct = sl_percent (self->rows[r].stats.total, self->total_ns);
-  qsort (self->rows, self->n_rows, sizeof (SlApiRow), compare_rows);
-  self->n_names = self->n_rows;
-  if (top > 0 && self->n_rows > top)
-    {
-      for (guint r = top; r < self->n_rows; r++)
-        g_free (self->rows[r].name);
-      self->n_rows = top;
-    }
-
+  self->rows = sl_name_rows_new (profile->strings, &keys, stats, top, &self->n_rows,
+                                 &self->n_names, &self->total_ns, &self->calls);
   sl_stats_table_clear (&table);
   sl_name_keys_clear (&keys);
   return self;
@@ -89,31 +52,12 @@ sl_api_summary_free (SlApiSummary *self)
 {
   if (self == NULL)
     return;
-  for (guint r = 0; r < self->n_rows; r++)
-    g_free (self->rows[r].name);
-  g_free (self->rows);
+  sl_name_rows_free (self->rows, self->n_rows);
   g_free (self);
 }
 
 JsonNode *
 sl_api_summary_to_json (const SlApiSummary *self)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "total_ns");
-  json_builder_add_int_value (b, self->total_ns);
-  json_builder_set_member_name (b, "calls");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, self->rows[r].name);
-      sl_stats_add_json_members (b, &self->rows[r].stats, self->total_ns);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+  return sl_name_rows_to_json ("calls", self->rows, self->n_rows, self->total_ns);
 }

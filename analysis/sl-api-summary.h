@@ -10,12 +10,8 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
-  char    *name;           /* as stored, e.g. "cudaLaunchKernel_v7000" */
-  guint32  name_id;
-  SlStats  stats;          /* of call durations */
-  double   time_pct;
-} SlApiRow;
+/* name: as stored, e.g. "cudaLaunchKernel_v7000"; stats: of call durations */
+typedef SlNameRow SlApiRow;
 
 typedef struct {
   gint64    total_ns;

@@ -169,18 +169,9 @@ sl_category_summary_to_json (const SlCategorySummary *self)
       json_builder_add_double_value (b, row->pct);
       json_builder_set_member_name (b, "instances");
       json_builder_add_int_value (b, (gint64) row->instances);
-      json_builder_set_member_name (b, "top");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < row->n_top; k++)
-        {
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          sl_json_add_string (b, row->top[k].name);
-          json_builder_set_member_name (b, "total_ns");
-          json_builder_add_int_value (b, row->top[k].total_ns);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
+      sl_json_add_named_values (b, "top", "total_ns", row->top, row->n_top, sizeof (SlCategoryKernel),
+                                G_STRUCT_OFFSET (SlCategoryKernel, name),
+                                G_STRUCT_OFFSET (SlCategoryKernel, total_ns));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

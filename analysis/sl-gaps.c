@@ -339,18 +339,8 @@ sl_gaps_to_json (const SlGaps *self)
           sl_json_add_string (b, gap->before);
           json_builder_set_member_name (b, "after");
           sl_json_add_string (b, gap->after);
-          json_builder_set_member_name (b, "cpu");
-          json_builder_begin_array (b);
-          for (guint c = 0; c < gap->n_cpu; c++)
-            {
-              json_builder_begin_object (b);
-              json_builder_set_member_name (b, "name");
-              sl_json_add_string (b, gap->cpu[c].name);
-              json_builder_set_member_name (b, "overlap_ns");
-              json_builder_add_int_value (b, gap->cpu[c].overlap_ns);
-              json_builder_end_object (b);
-            }
-          json_builder_end_array (b);
+          sl_json_add_named_values (b, "cpu", "overlap_ns", gap->cpu, gap->n_cpu, sizeof (SlGapCpu),
+                                    G_STRUCT_OFFSET (SlGapCpu, name), G_STRUCT_OFFSET (SlGapCpu, overlap_ns));
           json_builder_end_object (b);
         }
       json_builder_end_array (b);

@@ -18,14 +18,16 @@ sl_kernel_func_name_id (const SlProfile *profile, guint32 func, SlNameStyle styl
   return preferred != SL_NONE ? preferred : fallback;
 }
 
-static int
-compare_rows (gconstpointer a, gconstpointer b)
+guint32 *
+sl_kernel_func_keys (const SlProfile *profile, SlNameStyle names, SlNameKeys *keys)
 {
-  const SlKernelRow *x = a, *y = b;
+  guint32 *func_key = g_new (guint32, MAX (profile->n_funcs, 1));
 
-  if (x->stats.total != y->stats.total)
-    return x->stats.total > y->stats.total ? -1 : 1;
-  return strcmp (x->name, y->name);
+  /* two functions may share a short name */
+  sl_name_keys_init (keys, sl_strings_count (profile->strings));
+  for (guint f = 0; f < profile->n_funcs; f++)
+    func_key[f] = sl_name_keys_get (keys, sl_kernel_func_name_id (profile, f, names));
+  return func_key;
 }
 
 SlKernelSummary *
@@ -41,13 +43,8 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
 
   g_return_val_if_fail (profile != NULL, self);
 
-  /* Functions to dense name keys (two functions may share a short name). */
-  sl_name_keys_init (&keys, sl_strings_count (profile->strings));
-  func_key = g_new (guint32, MAX (profile->n_funcs, 1));
-  for (guint f = 0; f < profile->n_funcs; f++)
-    func_key[f] = sl_name_keys_get (&keys, sl_kernel_func_name_id (profile, f, names));
+  func_key = sl_kernel_func_keys (profile, names, &keys);
   n_keys = keys.ids->len;
-
   sl_stats_table_init (&table, n_keys, TRUE);
   while (sl_stats_table_pass (&table))
     for (guint s = 0; s < profile->n_streams; s++)
@@ -65,29 +62,8 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
 
   stats = g_new0 (SlStats, MAX (n_keys, 1));
   sl_stats_table_finish (&table, stats);
-  self->rows = g_new0 (SlKernelRow, MAX (n_keys, 1));
-  for (guint k = 0; k < n_keys; k++)
-    {
-      if (stats[k].count == 0)
-        continue;
-      self->total_ns += stats[k].total;
-      self->instances += stats[k].count;
-      SlKernelRow *row = &self->rows[self->n_rows++];
-      row->name_id = g_array_index (keys.ids, guint32, k);
-      row->name = g_strdup (sl_strings_get (profile->strings, row->name_id));
-      row->stats = stats[k];
-    }
-  for (guint r = 0; r < self->n_rows; r++)
-    self->rows[r].time_pct = sl_percent (self->rows[r].stats.total, self->total_ns);
-  qsort (self->rows, self->n_rows, sizeof (SlKernelRow), compare_rows);
-  self->n_names = self->n_rows;
-  if (top > 0 && self->n_rows > top)
-    {
-      for (guint r = top; r < self->n_rows; r++)
-        g_free (self->rows[r].name);
-      self->n_rows = top;
-    }
-
+  self->rows = sl_name_rows_new (profile->strings, &keys, stats, top, &self->n_rows,
+                                 &self->n_names, &self->total_ns, &self->instances);
   sl_stats_table_clear (&table);
   sl_name_keys_clear (&keys);
   return self;
@@ -98,31 +74,12 @@ sl_kernel_summary_free (SlKernelSummary *self)
 {
   if (self == NULL)
     return;
-  for (guint r = 0; r < self->n_rows; r++)
-    g_free (self->rows[r].name);
-  g_free (self->rows);
+  sl_name_rows_free (self->rows, self->n_rows);
   g_free (self);
 }
 
 JsonNode *
 sl_kernel_summary_to_json (const SlKernelSummary *self)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "total_ns");
-  json_builder_add_int_value (b, self->total_ns);
-  json_builder_set_member_name (b, "kernels");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, self->rows[r].name);
-      sl_stats_add_json_members (b, &self->rows[r].stats, self->total_ns);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+  return sl_name_rows_to_json ("kernels", self->rows, self->n_rows, self->total_ns);
 }

@@ -19,12 +19,13 @@ typedef enum {
  * other name when the preferred one is absent). */
 guint32 sl_kernel_func_name_id (const SlProfile *profile, guint32 func, SlNameStyle style);
 
-typedef struct {
-  char    *name;
-  guint32  name_id;        /* string id in the profile */
-  SlStats  stats;          /* of kernel durations (end - start) */
-  double   time_pct;       /* share of total_ns */
-} SlKernelRow;
+/* Dense name keys for kernel functions: returns (transfer full) the key
+ * of each function in @keys (initialised here; two functions may share a
+ * name). */
+guint32 *sl_kernel_func_keys (const SlProfile *profile, SlNameStyle names, SlNameKeys *keys);
+
+/* stats: of kernel durations (end - start); time_pct: share of total_ns */
+typedef SlNameRow SlKernelRow;
 
 typedef struct {
   gint64       total_ns;   /* all kernel time in the filter */

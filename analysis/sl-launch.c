@@ -3,18 +3,6 @@
 #include "sl-launch.h"
 #include "sl-stats.h"
 
-#include <string.h>
-
-static int
-compare_rows (gconstpointer a, gconstpointer b)
-{
-  const SlLaunchRow *x = a, *y = b;
-
-  if (x->api_total_ns != y->api_total_ns)
-    return x->api_total_ns > y->api_total_ns ? -1 : 1;
-  return strcmp (x->name, y->name);
-}
-
 SlLaunch *
 sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top)
 {
@@ -24,16 +12,15 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
   g_autofree gint64 *api_total = NULL, *kernel_total = NULL;
   g_autofree guint *p95 = NULL;
   g_autofree gint64 *delays = NULL;
+  g_autofree SlStats *stats = NULL;
+  g_autofree guint *order = NULL;
   guint64 n_kernels = 0;
   SlNameKeys keys;
   SlStatsTable queue;     /* queue delays per name: count, total, then values */
   guint n_keys;
-  gint64 all_api = 0, all_kernel = 0;
+  gint64 all_api = 0, all_kernel = 0, all_queue = 0;
 
-  sl_name_keys_init (&keys, sl_strings_count (profile->strings));
-  func_key = g_new (guint32, MAX (profile->n_funcs, 1));
-  for (guint f = 0; f < profile->n_funcs; f++)
-    func_key[f] = sl_name_keys_get (&keys, sl_kernel_func_name_id (profile, f, names));
+  func_key = sl_kernel_func_keys (profile, names, &keys);
   n_keys = keys.ids->len;
   api_total = g_new0 (gint64, MAX (n_keys, 1));
   kernel_total = g_new0 (gint64, MAX (n_keys, 1));
@@ -99,26 +86,30 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
         }
     }
 
-  self->rows = g_new0 (SlLaunchRow, MAX (n_keys, 1));
-  for (guint key = 0; key < n_keys; key++)
+  /* count and total of the queue delays per name */
+  stats = g_new0 (SlStats, n_keys + 1);
+  sl_stats_table_finish (&queue, stats);
+  order = sl_name_keys_rank (profile->strings, &keys, stats, api_total, &self->n_names);
+  self->n_rows = top > 0 ? MIN (top, self->n_names) : self->n_names;
+  self->rows = g_new0 (SlLaunchRow, MAX (self->n_rows, 1));
+  for (guint r = 0; r < self->n_names; r++)
     {
-      guint64 n = queue.acc[key].count;
-      SlLaunchRow *row;
+      guint key = order[r];
+      guint64 n = stats[key].count;
+      SlLaunchRow tmp = { 0 }, *row = r < self->n_rows ? &self->rows[r] : &tmp;
 
-      if (n == 0)
-        continue;
-      row = &self->rows[self->n_rows++];
-      row->name = g_strdup (sl_strings_get (profile->strings, g_array_index (keys.ids, guint32, key)));
+      if (r < self->n_rows)
+        row->name = g_strdup (sl_strings_get (profile->strings, g_array_index (keys.ids, guint32, key)));
       row->launches = n;
       row->api_total_ns = api_total[key];
       row->api_mean_ns = (double) api_total[key] / (double) n;
-      row->queue_mean_ns = (double) queue.acc[key].total / (double) n;
+      row->queue_mean_ns = (double) stats[key].total / (double) n;
       row->queue_p95_ns = sl_stats_table_get (&queue, p95[key]);
       row->kernel_mean_ns = (double) kernel_total[key] / (double) n;
       row->launch_bound = row->kernel_mean_ns < row->api_mean_ns;
       self->n_launch_bound += row->launch_bound;
       self->totals.launches += n;
-      self->totals.queue_mean_ns += (double) queue.acc[key].total;
+      all_queue += stats[key].total;
       all_api += api_total[key];
       all_kernel += kernel_total[key];
     }
@@ -127,20 +118,11 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
       guint64 n = self->totals.launches;
       self->totals.api_total_ns = all_api;
       self->totals.api_mean_ns = (double) all_api / (double) n;
-      self->totals.queue_mean_ns /= (double) n;
+      self->totals.queue_mean_ns = (double) all_queue / (double) n;
       self->totals.kernel_mean_ns = (double) all_kernel / (double) n;
       self->totals.launch_bound = self->totals.kernel_mean_ns < self->totals.api_mean_ns;
       self->totals.queue_p95_ns = sl_stats_table_get (&queue, p95[n_keys]);
     }
-  qsort (self->rows, self->n_rows, sizeof (SlLaunchRow), compare_rows);
-  self->n_names = self->n_rows;
-  if (top > 0 && self->n_rows > top)
-    {
-      for (guint r = top; r < self->n_rows; r++)
-        g_free (self->rows[r].name);
-      self->n_rows = top;
-    }
-
   sl_stats_table_clear (&queue);
   sl_name_keys_clear (&keys);
   return self;

@@ -3,18 +3,6 @@
 #include "sl-nvtx-summary.h"
 #include "sl-attribution.h"
 
-#include <string.h>
-
-static int
-compare_rows (gconstpointer a, gconstpointer b)
-{
-  const SlNvtxRow *x = a, *y = b;
-
-  if (x->stats.total != y->stats.total)
-    return x->stats.total > y->stats.total ? -1 : 1;
-  return strcmp (x->name, y->name);
-}
-
 typedef struct {
   const SlProfile *profile;
   const SlFilter  *filter;
@@ -64,6 +52,7 @@ sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint
   const SlAttribution *attr = sl_attribution_get (profile);
   g_autofree gboolean *thread_ok = NULL;
   g_autofree SlStats *stats = NULL;
+  g_autofree guint *order = NULL;
   gint64 *gs, *ge, *ses, *see;
   gboolean owned;
   guint n_keys;
@@ -91,28 +80,25 @@ sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint
 
   stats = g_new0 (SlStats, MAX (n_keys, 1));
   sl_stats_table_finish (&sc.table, stats);
-  self->rows = g_new0 (SlNvtxRow, MAX (n_keys, 1));
-  for (guint k = 0; k < n_keys; k++)
+  order = sl_name_keys_rank (profile->strings, &sc.keys, stats, NULL, &self->n_names);
+  self->n_rows = top > 0 ? MIN (top, self->n_names) : self->n_names;
+  self->rows = g_new0 (SlNvtxRow, MAX (self->n_rows, 1));
+  for (guint r = 0; r < self->n_names; r++)
     {
-      SlNvtxRow *row = &self->rows[self->n_rows++];
+      self->total_ns += stats[order[r]].total;
+      self->instances += stats[order[r]].count;
+    }
+  for (guint r = 0; r < self->n_rows; r++)
+    {
+      SlNvtxRow *row = &self->rows[r];
+      guint k = order[r];
 
       row->name_id = g_array_index (sc.keys.ids, guint32, k);
       row->name = g_strdup (sl_strings_get (profile->strings, row->name_id));
       row->stats = stats[k];
+      row->time_pct = sl_percent (stats[k].total, self->total_ns);
       row->gpu_total_ns = sc.gpu_total[k];
       row->gpu_instances = sc.gpu_n[k];
-      self->total_ns += stats[k].total;
-      self->instances += stats[k].count;
-    }
-  for (guint r = 0; r < self->n_rows; r++)
-    self->rows[r].time_pct = sl_percent (self->rows[r].stats.total, self->total_ns);
-  qsort (self->rows, self->n_rows, sizeof (SlNvtxRow), compare_rows);
-  self->n_names = self->n_rows;
-  if (top > 0 && self->n_rows > top)
-    {
-      for (guint r = top; r < self->n_rows; r++)
-        g_free (self->rows[r].name);
-      self->n_rows = top;
     }
 
   if (owned)

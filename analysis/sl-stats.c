@@ -675,3 +675,123 @@ sl_json_add_string (JsonBuilder *b, const char *value)
       json_builder_add_string_value (b, valid);
     }
 }
+
+typedef struct {
+  const SlStrings *strings;
+  const SlNameKeys *keys;
+  const gint64 *weight;
+} RankData;
+
+static int
+compare_ranked (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const RankData *d = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  if (d->weight[x] != d->weight[y])
+    return d->weight[x] > d->weight[y] ? -1 : 1;
+  return strcmp (sl_strings_get (d->strings, g_array_index (d->keys->ids, guint32, x)),
+                 sl_strings_get (d->strings, g_array_index (d->keys->ids, guint32, y)));
+}
+
+guint *
+sl_name_keys_rank (const SlStrings *strings, const SlNameKeys *keys, const SlStats *stats,
+                   const gint64 *weight, guint *n_names)
+{
+  guint n_keys = keys->ids->len, n = 0;
+  guint *order = g_new (guint, MAX (n_keys, 1));
+  g_autofree gint64 *totals = NULL;
+  RankData d = { strings, keys, weight };
+
+  if (weight == NULL)
+    {
+      totals = g_new (gint64, MAX (n_keys, 1));
+      for (guint k = 0; k < n_keys; k++)
+        totals[k] = stats[k].total;
+      d.weight = totals;
+    }
+  for (guint k = 0; k < n_keys; k++)
+    if (stats[k].count > 0)
+      order[n++] = k;
+  g_qsort_with_data (order, n, sizeof (guint), compare_ranked, &d);
+  *n_names = n;
+  return order;
+}
+
+SlNameRow *
+sl_name_rows_new (const SlStrings *strings, const SlNameKeys *keys, const SlStats *stats,
+                  guint top, guint *n_rows, guint *n_names, gint64 *total, guint64 *count)
+{
+  g_autofree guint *order = sl_name_keys_rank (strings, keys, stats, NULL, n_names);
+  guint n = top > 0 ? MIN (top, *n_names) : *n_names;
+  SlNameRow *rows = g_new0 (SlNameRow, MAX (n, 1));
+
+  *total = 0;
+  *count = 0;
+  for (guint r = 0; r < *n_names; r++)
+    {
+      *total += stats[order[r]].total;
+      *count += stats[order[r]].count;
+    }
+  for (guint r = 0; r < n; r++)
+    {
+      rows[r].name_id = g_array_index (keys->ids, guint32, order[r]);
+      rows[r].name = g_strdup (sl_strings_get (strings, rows[r].name_id));
+      rows[r].stats = stats[order[r]];
+      rows[r].time_pct = sl_percent (rows[r].stats.total, *total);
+    }
+  *n_rows = n;
+  return rows;
+}
+
+void
+sl_name_rows_free (SlNameRow *rows, guint n_rows)
+{
+  for (guint r = 0; r < n_rows && rows != NULL; r++)
+    g_free (rows[r].name);
+  g_free (rows);
+}
+
+JsonNode *
+sl_name_rows_to_json (const char *member, const SlNameRow *rows, guint n_rows, gint64 total)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "total_ns");
+  json_builder_add_int_value (b, total);
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      sl_json_add_string (b, rows[r].name);
+      sl_stats_add_json_members (b, &rows[r].stats, total);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+void
+sl_json_add_named_values (JsonBuilder *b, const char *member, const char *value_member,
+                          gconstpointer first, guint n, gsize stride,
+                          gsize name_offset, gsize value_offset)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *item = (const char *) first + i * stride;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      sl_json_add_string (b, *(char *const *) (item + name_offset));
+      json_builder_set_member_name (b, value_member);
+      json_builder_add_int_value (b, *(const gint64 *) (item + value_offset));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include "sl-profile.h"
 
 G_BEGIN_DECLS
 
@@ -206,6 +207,36 @@ sl_name_keys_get (SlNameKeys *keys, guint32 id)
     }
   return k;
 }
+
+/* ---- statistics per name: the rows of the kernels, api, nvtx, launch tables ---- */
+
+/* One name's statistics, as the "kernels" and "api" tables show them. */
+typedef struct {
+  char    *name;
+  guint32  name_id;        /* string id in the profile */
+  SlStats  stats;
+  double   time_pct;       /* share of the table's total */
+} SlNameRow;
+
+/* The keys with values (stats[k].count > 0), ranked by @weight (nullable:
+ * stats[k].total) descending, then by name.  Returns (transfer full) the
+ * ranked keys; *@n_names is their number. */
+guint     *sl_name_keys_rank     (const SlStrings *strings, const SlNameKeys *keys,
+                                  const SlStats *stats, const gint64 *weight, guint *n_names);
+/* Ranked rows (see sl_name_keys_rank), the first @top (0: all), names
+ * copied.  *@total and *@count sum over every name, not only the kept ones. */
+SlNameRow *sl_name_rows_new      (const SlStrings *strings, const SlNameKeys *keys,
+                                  const SlStats *stats, guint top, guint *n_rows,
+                                  guint *n_names, gint64 *total, guint64 *count);
+void       sl_name_rows_free     (SlNameRow *rows, guint n_rows);
+/* {"total_ns": @total, @member: [{"name", "instances", "total_ns", ...}]} */
+JsonNode  *sl_name_rows_to_json  (const char *member, const SlNameRow *rows, guint n_rows, gint64 total);
+/* A @member array of {"name": str, @value_member: int} objects from @n
+ * structs of @stride bytes, each with a char * at @name_offset and a gint64
+ * at @value_offset. */
+void       sl_json_add_named_values (JsonBuilder *builder, const char *member, const char *value_member,
+                                     gconstpointer first, guint n, gsize stride,
+                                     gsize name_offset, gsize value_offset);
 
 /* The k-th smallest (0-based) of v[0, n); reorders v. */
 gint64 sl_select_nth                (gint64 *v, gsize n, gsize k);
