@@ -44,6 +44,7 @@ typedef struct {
 
 #ifdef SL_BENCH_FRAMES
 #include "sl-bench-frames.h"
+#include "sl-bench-stall.h"
 #endif
 
 /* tests/bench/sl-bench-analyses.c (issue 3) */
@@ -53,6 +54,7 @@ static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
+  { "stall_ms",    bench_stall },    /* sl-bench-stall.c: opt-in, SL_BENCH_STALL=1 */
 #endif
   { NULL, NULL }
 };
