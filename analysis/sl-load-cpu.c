@@ -26,21 +26,9 @@ _sl_thread_builder_free (gpointer data)
   _sl_spans_clear (&b->api.spans);
   g_free (b->api.name);
   g_free (b->api.corr);
-  SlNvtxRanges *ranges[] = { &b->nvtx, &b->startend };
-  for (gsize i = 0; i < G_N_ELEMENTS (ranges); i++)
-    {
-      _sl_spans_clear (&ranges[i]->spans);
-      g_free (ranges[i]->name);
-      g_free (ranges[i]->color);
-      g_free (ranges[i]->domain);
-      g_free (ranges[i]->depth);
-      g_free (ranges[i]->parent);
-      g_free (ranges[i]->depth_first);
-    }
-  g_free (b->marks.time);
-  g_free (b->marks.name);
-  g_free (b->marks.color);
-  g_free (b->marks.domain);
+  _sl_nvtx_ranges_clear (&b->nvtx);
+  _sl_nvtx_ranges_clear (&b->startend);
+  _sl_nvtx_marks_clear (&b->marks);
   g_free (b);
 }
 

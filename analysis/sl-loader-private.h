@@ -94,11 +94,17 @@ gboolean    _sl_load_gpu              (SlLoader *loader, sqlite3 *db, GError **e
 /* sl-load-cpu.c: CUDA API calls, NVTX, thread names. */
 gboolean    _sl_load_cpu              (SlLoader *loader, sqlite3 *db, GError **error);
 
-/* sl-profile.c: assembling the final model from the builders. */
+/* sl-profile.c */
+SlProfile  *_sl_profile_new           (const char *path);
+void        _sl_kernels_clear         (SlKernels *kernels);
+void        _sl_copies_clear          (SlCopies *copies);
+void        _sl_nvtx_ranges_clear     (SlNvtxRanges *ranges);
+void        _sl_nvtx_marks_clear      (SlNvtxMarks *marks);
+
+/* sl-assemble.c: the final model from the builders. */
 void        _sl_profile_assemble      (SlLoader *loader);
 void        _sl_streams_finish        (SlLoader *loader);
 void        _sl_threads_finish        (SlLoader *loader);
-SlProfile  *_sl_profile_new           (const char *path);
 
 /* sl-nsys-rep.c */
 gboolean    _sl_is_nsys_rep_path      (const char *path);

@@ -628,22 +628,10 @@ free_stream_builder (gpointer data)
 {
   SlStreamBuilder *builder = data;
   /* Arrays moved into the profile are NULL here; the rest is freed. */
-  _sl_spans_clear (&builder->stream.kernels.spans);
-  g_free (builder->stream.kernels.func);
+  _sl_kernels_clear (&builder->stream.kernels);
+  _sl_copies_clear (&builder->stream.memcpy);
+  _sl_copies_clear (&builder->stream.memset);
   g_free (builder->kernel_corr);
-  g_free (builder->stream.kernels.unlinked_index);
-  g_free (builder->stream.kernels.unlinked_corr);
-  g_free (builder->stream.kernels.api);
-  g_free (builder->stream.kernels.rowid);
-  SlCopies *copies[] = { &builder->stream.memcpy, &builder->stream.memset };
-  for (gsize i = 0; i < G_N_ELEMENTS (copies); i++)
-    {
-      _sl_spans_clear (&copies[i]->spans);
-      g_free (copies[i]->kind);
-      g_free (copies[i]->bytes);
-      g_free (copies[i]->corr);
-      g_free (copies[i]->api);
-    }
   g_free (builder);
 }
 

@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-assemble.c: turning the loader's per-track builders into the final
+ * profile: sorting, NVTX nesting, one API array, linking GPU work to its
+ * launching call through (process, correlationId), the time range. */
+#include "sl-loader-private.h"
+
+#include <string.h>
+
+/* ---- assembling: GPU side ------------------------------------------------ */
+
+static int
+compare_stream_builders (gconstpointer a, gconstpointer b)
+{
+  const SlStream *x = &(*(SlStreamBuilder *const *) a)->stream;
+  const SlStream *y = &(*(SlStreamBuilder *const *) b)->stream;
+
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->context != y->context)
+    return x->context < y->context ? -1 : 1;
+  if (x->stream != y->stream)
+    return x->stream < y->stream ? -1 : 1;
+  return 0;
+}
+
+static void
+sort_kernels (SlStreamBuilder *b)
+{
+  SlKernels *k = &b->stream.kernels;
+
+  if (_sl_spans_is_sorted (&k->spans))
+    return;
+  guint32 *order = _sl_spans_sort_order (&k->spans);
+  _sl_spans_permute (&k->spans, order);
+  _sl_permute_u32 (k->func, order, k->spans.n);
+  _sl_permute_u32 (b->kernel_corr, order, k->spans.n);
+  _sl_permute_u32 (k->rowid, order, k->spans.n);
+  g_free (order);
+}
+
+static void
+sort_copies (SlCopies *c)
+{
+  if (_sl_spans_is_sorted (&c->spans))
+    return;
+  guint32 *order = _sl_spans_sort_order (&c->spans);
+  _sl_spans_permute (&c->spans, order);
+  _sl_permute_u8 (c->kind, order, c->spans.n);
+  _sl_permute_u64 (c->bytes, order, c->spans.n);
+  _sl_permute_u32 (c->corr, order, c->spans.n);
+  g_free (order);
+}
+
+static void
+shrink_kernels (SlStreamBuilder *b)
+{
+  SlKernels *k = &b->stream.kernels;
+  guint n = k->spans.n;
+
+  _sl_spans_shrink (&k->spans);
+  if (n == 0)
+    {
+      _sl_kernels_clear (k);
+      g_clear_pointer (&b->kernel_corr, g_free);
+      return;
+    }
+  k->func = g_renew (guint32, k->func, n);
+  k->rowid = g_renew (guint32, k->rowid, n);
+  b->kernel_corr = g_renew (guint32, b->kernel_corr, n);
+  k->api = g_new (guint32, n);
+}
+
+static void
+shrink_copies (SlCopies *c)
+{
+  guint n = c->spans.n;
+
+  _sl_spans_shrink (&c->spans);
+  if (n == 0)
+    {
+      _sl_copies_clear (c);
+      return;
+    }
+  c->kind = g_renew (guint8, c->kind, n);
+  c->bytes = g_renew (guint64, c->bytes, n);
+  c->corr = g_renew (guint32, c->corr, n);
+  c->api = g_new (guint32, n);
+}
+
+static void
+assemble_streams (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GPtrArray *builders = loader->stream_builders;
+
+  g_ptr_array_sort (builders, compare_stream_builders);
+  profile->n_streams = builders->len;
+  profile->streams = g_new0 (SlStream, MAX (builders->len, 1u));
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlStreamBuilder *b = g_ptr_array_index (builders, i);
+      profile->streams[i] = b->stream;
+      /* The arrays now belong to the profile. */
+      memset (&b->stream, 0, sizeof b->stream);
+      profile->counts.kernels += profile->streams[i].kernels.spans.n;
+      profile->counts.memcpy += profile->streams[i].memcpy.spans.n;
+      profile->counts.memset += profile->streams[i].memset.spans.n;
+    }
+
+  profile->n_funcs = loader->funcs->len;
+  profile->funcs = (SlKernelFunc *) g_array_free (loader->funcs, FALSE);
+  loader->funcs = NULL;
+}
+
+static int
+compare_gpus (gconstpointer a, gconstpointer b)
+{
+  const SlGpu *x = a, *y = b;
+  return (x->device > y->device) - (x->device < y->device);
+}
+
+/* Adds devices only seen in activity, sorts by device id and gives each GPU
+ * its streams. */
+static void
+assemble_gpus (SlProfile *profile)
+{
+  GArray *gpus = g_array_new (FALSE, TRUE, sizeof (SlGpu));
+
+  g_array_append_vals (gpus, profile->gpus, profile->n_gpus);
+  g_free (profile->gpus);
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      guint32 device = profile->streams[s].device;
+      gboolean found = FALSE;
+      for (guint g = 0; g < gpus->len && !found; g++)
+        found = g_array_index (gpus, SlGpu, g).device == device;
+      if (!found)
+        {
+          SlGpu gpu = { .device = device, .sm_count = -1, .memory_bytes = -1 };
+          g_array_append_val (gpus, gpu);
+        }
+    }
+  g_array_sort (gpus, compare_gpus);
+  profile->n_gpus = gpus->len;
+  profile->gpus = (SlGpu *) g_array_free (gpus, FALSE);
+
+  for (guint g = 0; g < profile->n_gpus; g++)
+    {
+      SlGpu *gpu = &profile->gpus[g];
+      GArray *streams = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          SlStream *stream = &profile->streams[s];
+          if (stream->device != gpu->device)
+            continue;
+          stream->gpu = g;
+          g_array_append_val (streams, s);
+          gpu->n_kernels += stream->kernels.spans.n;
+          gpu->has_activity |= stream->kernels.spans.n + stream->memcpy.spans.n + stream->memset.spans.n > 0;
+        }
+      gpu->n_streams = streams->len;
+      gpu->streams = (guint32 *) g_array_free (streams, FALSE);
+    }
+}
+
+/* ---- assembling: CPU side ------------------------------------------------ */
+
+static int
+compare_thread_builders (gconstpointer a, gconstpointer b)
+{
+  const SlThreadBuilder *x = *(SlThreadBuilder *const *) a;
+  const SlThreadBuilder *y = *(SlThreadBuilder *const *) b;
+  guint32 px = _sl_pid_of (x->global_tid), py = _sl_pid_of (y->global_tid);
+  guint32 tx = _sl_tid_of (x->global_tid), ty = _sl_tid_of (y->global_tid);
+
+  if (px != py)
+    return px < py ? -1 : 1;
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return (x->global_tid > y->global_tid) - (x->global_tid < y->global_tid);
+}
+
+typedef struct {
+  gint64  start;
+  gint64  end;
+  guint32 index;
+} RangeKey;
+
+static int
+compare_range_keys (const void *a, const void *b)
+{
+  const RangeKey *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  /* Enclosing ranges first, so that children find their parent. */
+  if (x->end != y->end)
+    return x->end > y->end ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+#define MAX_NVTX_DEPTH 1024
+
+static void
+permute_ranges (SlNvtxRanges *r, const guint32 *order)
+{
+  _sl_spans_permute (&r->spans, order);
+  _sl_permute_u32 (r->name, order, r->spans.n);
+  _sl_permute_u32 (r->color, order, r->spans.n);
+  _sl_permute_u16 (r->domain, order, r->spans.n);
+}
+
+/* Computes nesting depth and parent of push/pop ranges with a stack over
+ * (start asc, end desc), then stores them sorted by (depth, start) so each
+ * depth is one sorted row for the timeline. */
+static void
+nest_ranges (SlNvtxRanges *r, gboolean nested)
+{
+  guint n = r->spans.n;
+
+  if (n == 0)
+    {
+      _sl_nvtx_ranges_clear (r);
+      r->depth_first = g_new0 (guint, 1);
+      return;
+    }
+  RangeKey *keys = g_new (RangeKey, n);
+  for (guint i = 0; i < n; i++)
+    keys[i] = (RangeKey) { r->spans.start[i], sl_spans_end (&r->spans, i), i };
+  qsort (keys, n, sizeof (RangeKey), compare_range_keys);
+
+  guint32 *order = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    order[i] = keys[i].index;
+  permute_ranges (r, order);
+
+  /* In start order now. */
+  guint16 *depth = g_new (guint16, n);
+  guint32 *parent = g_new (guint32, n);
+  guint32 *stack = g_new (guint32, MAX_NVTX_DEPTH);
+  guint top = 0, max_depth = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      if (!nested)
+        {
+          depth[i] = 0;
+          parent[i] = SL_NONE;
+          continue;
+        }
+      while (top > 0 && keys[stack[top - 1]].end <= keys[i].start)
+        top--;
+      depth[i] = (guint16) MIN (top, MAX_NVTX_DEPTH - 1);
+      parent[i] = top > 0 ? stack[top - 1] : SL_NONE;
+      max_depth = MAX (max_depth, depth[i]);
+      if (top < MAX_NVTX_DEPTH)
+        stack[top++] = i;
+    }
+  g_free (stack);
+  g_free (keys);
+
+  /* Stable counting sort by depth. */
+  guint n_depths = max_depth + 1;
+  guint *first = g_new0 (guint, n_depths + 1);
+  for (guint i = 0; i < n; i++)
+    first[depth[i] + 1]++;
+  for (guint d = 0; d < n_depths; d++)
+    first[d + 1] += first[d];
+  guint *fill = g_memdup2 (first, (n_depths + 1) * sizeof (guint));
+  guint32 *inverse = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint pos = fill[depth[i]]++;
+      order[pos] = i;
+      inverse[i] = pos;
+    }
+  g_free (fill);
+  permute_ranges (r, order);
+  r->depth = g_new (guint16, n);
+  r->parent = g_new (guint32, n);
+  for (guint pos = 0; pos < n; pos++)
+    {
+      guint32 old = order[pos];
+      r->depth[pos] = depth[old];
+      r->parent[pos] = parent[old] == SL_NONE ? SL_NONE : inverse[parent[old]];
+    }
+  r->n_depths = n_depths;
+  r->depth_first = first;
+  g_free (inverse);
+  g_free (order);
+  g_free (depth);
+  g_free (parent);
+
+  guint cap = n;
+  r->spans.n = n;
+  r->name = g_renew (guint32, r->name, cap);
+  r->color = g_renew (guint32, r->color, cap);
+  r->domain = g_renew (guint16, r->domain, cap);
+  _sl_spans_shrink (&r->spans);
+}
+
+static void
+sort_marks (SlNvtxMarks *m)
+{
+  SlSpans view = { .n = m->n, .start = m->time };
+
+  if (m->n == 0 || _sl_spans_is_sorted (&view))
+    return;
+  guint32 *order = _sl_spans_sort_order (&view);
+  _sl_permute (m->time, sizeof (gint64), order, m->n);
+  _sl_permute_u32 (m->name, order, m->n);
+  _sl_permute_u32 (m->color, order, m->n);
+  _sl_permute_u16 (m->domain, order, m->n);
+  g_free (order);
+}
+
+static void
+sort_api (SlApiCalls *api)
+{
+  if (_sl_spans_is_sorted (&api->spans))
+    return;
+  guint32 *order = _sl_spans_sort_order (&api->spans);
+  _sl_spans_permute (&api->spans, order);
+  _sl_permute_u32 (api->name, order, api->spans.n);
+  _sl_permute_u32 (api->corr, order, api->spans.n);
+  g_free (order);
+}
+
+/* Called by the GPU worker once its tables are read, so that sorting
+ * overlaps with the CPU worker's reading. */
+void
+_sl_streams_finish (SlLoader *loader)
+{
+  for (guint i = 0; i < loader->stream_builders->len; i++)
+    {
+      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, i);
+      sort_kernels (b);
+      sort_copies (&b->stream.memcpy);
+      sort_copies (&b->stream.memset);
+      shrink_kernels (b);
+      shrink_copies (&b->stream.memcpy);
+      shrink_copies (&b->stream.memset);
+    }
+}
+
+/* Called by the CPU worker: sorts calls and nests NVTX ranges per thread. */
+void
+_sl_threads_finish (SlLoader *loader)
+{
+  for (guint i = 0; i < loader->thread_builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (loader->thread_builders, i);
+      sort_api (&b->api);
+      nest_ranges (&b->nvtx, TRUE);
+      nest_ranges (&b->startend, FALSE);
+      sort_marks (&b->marks);
+    }
+}
+
+/* Concatenates the threads' API calls into one array,
+ * freeing each builder's copy as it goes to keep the peak low. */
+static void
+assemble_threads (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GPtrArray *builders = loader->thread_builders;
+  guint64 total_api = 0, total_long = 0;
+
+  g_ptr_array_sort (builders, compare_thread_builders);
+  profile->n_threads = builders->len;
+  profile->threads = g_new0 (SlThread, MAX (builders->len, 1u));
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
+      total_api += b->api.spans.n;
+      total_long += b->api.spans.n_long;
+    }
+  total_api = MIN (total_api, (guint64) G_MAXUINT32 - 1);
+
+  SlApiCalls *api = &profile->api;
+  api->spans.start = g_new (gint64, MAX (total_api, 1));
+  api->spans.dur = g_new (guint32, MAX (total_api, 1));
+  api->name = g_new (guint32, MAX (total_api, 1));
+  api->corr = g_new (guint32, MAX (total_api, 1));
+  if (total_long > 0)
+    {
+      api->spans.long_index = g_new (guint32, total_long);
+      api->spans.long_dur = g_new (gint64, total_long);
+    }
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
+      SlThread *t = &profile->threads[i];
+      guint offset = api->spans.n;
+      guint n = MIN (b->api.spans.n, (guint) (total_api - offset));
+
+      t->global_tid = b->global_tid;
+      t->pid = _sl_pid_of (b->global_tid);
+      t->tid = _sl_tid_of (b->global_tid);
+      t->name = b->name;
+      t->api_first = offset;
+      t->api_count = n;
+      if (n > 0)
+        {
+          memcpy (api->spans.start + offset, b->api.spans.start, n * sizeof (gint64));
+          memcpy (api->spans.dur + offset, b->api.spans.dur, n * sizeof (guint32));
+          memcpy (api->name + offset, b->api.name, n * sizeof (guint32));
+          memcpy (api->corr + offset, b->api.corr, n * sizeof (guint32));
+          for (guint k = 0; k < b->api.spans.n_long; k++)
+            if (b->api.spans.long_index[k] < n)
+              {
+                api->spans.long_index[api->spans.n_long] = offset + b->api.spans.long_index[k];
+                api->spans.long_dur[api->spans.n_long] = b->api.spans.long_dur[k];
+                api->spans.n_long++;
+              }
+        }
+      api->spans.n += n;
+      _sl_spans_clear (&b->api.spans);
+      g_clear_pointer (&b->api.name, g_free);
+      g_clear_pointer (&b->api.corr, g_free);
+
+      t->nvtx = b->nvtx;
+      t->nvtx_startend = b->startend;
+      t->marks = b->marks;
+      memset (&b->nvtx, 0, sizeof b->nvtx);
+      memset (&b->startend, 0, sizeof b->startend);
+      memset (&b->marks, 0, sizeof b->marks);
+      profile->counts.nvtx_ranges += t->nvtx.spans.n + t->nvtx_startend.spans.n;
+      profile->counts.nvtx_marks += t->marks.n;
+    }
+  profile->counts.cuda_api = api->spans.n;
+
+  profile->n_domains = loader->domains->len;
+  profile->domains = (SlNvtxDomain *) g_array_free (loader->domains, FALSE);
+  loader->domains = NULL;
+}
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+assemble_processes (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GHashTable *seen = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < profile->n_threads; i++)
+    if (g_hash_table_add (seen, GUINT_TO_POINTER (profile->threads[i].pid + 1)))
+      g_array_append_val (pids, profile->threads[i].pid);
+  for (guint i = 0; i < profile->n_streams; i++)
+    if (g_hash_table_add (seen, GUINT_TO_POINTER (profile->streams[i].pid + 1)))
+      g_array_append_val (pids, profile->streams[i].pid);
+  g_hash_table_unref (seen);
+
+  g_array_sort (pids, compare_u32);
+  profile->n_processes = pids->len;
+  profile->processes = g_new0 (SlProcess, MAX (pids->len, 1u));
+  for (guint p = 0; p < pids->len; p++)
+    {
+      SlProcess *process = &profile->processes[p];
+      const char *name;
+      process->pid = g_array_index (pids, guint32, p);
+      name = g_hash_table_lookup (loader->process_names, GUINT_TO_POINTER (process->pid));
+      process->name = name != NULL ? _sl_strings_intern (profile->strings, name) : SL_NONE;
+      GArray *threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (guint t = 0; t < profile->n_threads; t++)
+        if (profile->threads[t].pid == process->pid)
+          {
+            profile->threads[t].process = p;
+            g_array_append_val (threads, t);
+          }
+      process->n_threads = threads->len;
+      process->threads = (guint32 *) g_array_free (threads, FALSE);
+    }
+  g_array_unref (pids);
+}
+
+/* ---- linking GPU work to its launching API call ---------------------------- */
+
+/* correlationId -> API index for one process: a plain array over
+ * [min, max] when the ids are dense (as CUPTI hands them out), else a hash. */
+typedef struct {
+  guint32  pid;
+  guint32  min_corr;
+  guint32 *direct;
+  guint32  direct_len;
+  SlIdMap  sparse;
+} CorrIndex;
+
+static void
+corr_index_build (CorrIndex *index, const SlProfile *profile, guint32 pid, guint first_thread, guint end_thread)
+{
+  const SlApiCalls *api = &profile->api;
+  guint32 min = G_MAXUINT32, max = 0;
+  guint64 count = 0;
+
+  index->pid = pid;
+  for (guint t = first_thread; t < end_thread; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
+        {
+          min = MIN (min, api->corr[i]);
+          max = MAX (max, api->corr[i]);
+          count++;
+        }
+    }
+  index->min_corr = min;
+  if (count > 0 && (guint64) max - min < count * 4 + 1024)
+    {
+      index->direct_len = max - min + 1;
+      index->direct = g_new (guint32, index->direct_len);
+      memset (index->direct, 0xff, (gsize) index->direct_len * sizeof (guint32));
+    }
+  else
+    sl_id_map_init (&index->sparse, count);
+
+  for (guint t = first_thread; t < end_thread; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
+        {
+          /* correlationId 0 means "none" in CUPTI. */
+          if (api->corr[i] == 0)
+            continue;
+          if (index->direct != NULL)
+            index->direct[api->corr[i] - min] = i;
+          else
+            sl_id_map_insert (&index->sparse, api->corr[i], i);
+        }
+    }
+}
+
+static inline guint32
+corr_index_lookup (const CorrIndex *index, guint32 corr)
+{
+  if (index == NULL || corr == 0)
+    return SL_NONE;
+  if (index->direct != NULL)
+    return corr >= index->min_corr && corr - index->min_corr < index->direct_len
+           ? index->direct[corr - index->min_corr] : SL_NONE;
+  return sl_id_map_lookup (&index->sparse, corr, SL_NONE);
+}
+
+static const CorrIndex *
+find_corr_index (const GArray *indexes, guint32 pid)
+{
+  for (guint i = 0; i < indexes->len; i++)
+    if (g_array_index (indexes, CorrIndex, i).pid == pid)
+      return &g_array_index (indexes, CorrIndex, i);
+  return NULL;
+}
+
+static guint64
+link_ops (const CorrIndex *index, const guint32 *corr, guint32 *api, guint n)
+{
+  guint64 linked = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      api[i] = corr_index_lookup (index, corr[i]);
+      linked += api[i] != SL_NONE;
+    }
+  return linked;
+}
+
+/* Keeps the correlationIds of kernels that found no launching call (the
+ * others are their call's), then drops the load-time array. */
+static void
+keep_unlinked_corr (SlKernels *k, guint32 *corr)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < k->spans.n; i++)
+    n += k->api[i] == SL_NONE;
+  if (n > 0)
+    {
+      k->unlinked_index = g_new (guint32, n);
+      k->unlinked_corr = g_new (guint32, n);
+      for (guint i = 0; i < k->spans.n; i++)
+        if (k->api[i] == SL_NONE)
+          {
+            k->unlinked_index[k->n_unlinked] = i;
+            k->unlinked_corr[k->n_unlinked] = corr[i];
+            k->n_unlinked++;
+          }
+    }
+  g_free (corr);
+}
+
+static void
+link_gpu_work (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GArray *indexes = g_array_new (FALSE, TRUE, sizeof (CorrIndex));
+
+  /* Threads are sorted by pid: each process is one contiguous run. */
+  for (guint t = 0; t < profile->n_threads;)
+    {
+      guint end = t;
+      while (end < profile->n_threads && profile->threads[end].pid == profile->threads[t].pid)
+        end++;
+      CorrIndex index = { 0 };
+      corr_index_build (&index, profile, profile->threads[t].pid, t, end);
+      g_array_append_val (indexes, index);
+      t = end;
+    }
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      SlStream *stream = &profile->streams[s];
+      const CorrIndex *index = find_corr_index (indexes, stream->pid);
+      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, s);
+      /* Builders are in the streams' order (assemble_streams sorted both). */
+      profile->counts.kernels_linked += link_ops (index, b->kernel_corr, stream->kernels.api, stream->kernels.spans.n);
+      keep_unlinked_corr (&stream->kernels, g_steal_pointer (&b->kernel_corr));
+      link_ops (index, stream->memcpy.corr, stream->memcpy.api, stream->memcpy.spans.n);
+      link_ops (index, stream->memset.corr, stream->memset.api, stream->memset.spans.n);
+    }
+
+  SlSyncs *syncs = &profile->syncs;
+  if (syncs->spans.n > 0)
+    {
+      syncs->api = g_new (guint32, syncs->spans.n);
+      for (guint i = 0; i < syncs->spans.n; i++)
+        syncs->api[i] = corr_index_lookup (find_corr_index (indexes, syncs->pid[i]), syncs->corr[i]);
+    }
+
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      CorrIndex *index = &g_array_index (indexes, CorrIndex, i);
+      g_free (index->direct);
+      sl_id_map_clear (&index->sparse);
+    }
+  g_array_unref (indexes);
+}
+
+static void
+assemble_syncs (SlProfile *profile)
+{
+  SlSyncs *s = &profile->syncs;
+
+  if (s->spans.n > 0 && !_sl_spans_is_sorted (&s->spans))
+    {
+      guint32 *order = _sl_spans_sort_order (&s->spans);
+      _sl_spans_permute (&s->spans, order);
+      _sl_permute_u32 (s->device, order, s->spans.n);
+      _sl_permute_u32 (s->stream, order, s->spans.n);
+      _sl_permute_u32 (s->pid, order, s->spans.n);
+      _sl_permute_u8 (s->sync_type, order, s->spans.n);
+      _sl_permute_u32 (s->corr, order, s->spans.n);
+      g_free (order);
+    }
+  profile->counts.syncs = s->spans.n;
+}
+
+static void
+compute_time_range (SlProfile *profile)
+{
+  gint64 first = G_MAXINT64, last = G_MININT64;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      _sl_spans_range (&profile->streams[s].kernels.spans, &first, &last);
+      _sl_spans_range (&profile->streams[s].memcpy.spans, &first, &last);
+      _sl_spans_range (&profile->streams[s].memset.spans, &first, &last);
+    }
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      SlSpans api = profile->api.spans;
+      /* One thread's slice of the API array is itself sorted. */
+      api.start += thread->api_first;
+      api.dur += thread->api_first;
+      api.n = thread->api_count;
+      api.n_long = 0;
+      if (api.n > 0)
+        {
+          first = MIN (first, api.start[0]);
+          for (guint i = 0; i < api.n; i++)
+            last = MAX (last, api.start[i] + sl_spans_dur (&profile->api.spans, thread->api_first + i));
+        }
+      for (guint i = 0; i < thread->nvtx.spans.n; i++)
+        {
+          first = MIN (first, thread->nvtx.spans.start[i]);
+          last = MAX (last, sl_spans_end (&thread->nvtx.spans, i));
+        }
+      _sl_spans_range (&thread->nvtx_startend.spans, &first, &last);
+      if (thread->marks.n > 0)
+        {
+          first = MIN (first, thread->marks.time[0]);
+          last = MAX (last, thread->marks.time[thread->marks.n - 1]);
+        }
+    }
+  _sl_spans_range (&profile->syncs.spans, &first, &last);
+  if (first > last)
+    first = last = 0;
+  profile->start_ns = first;
+  profile->end_ns = last;
+}
+
+void
+_sl_profile_assemble (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+
+  assemble_streams (loader);
+  assemble_gpus (profile);
+  assemble_threads (loader);
+  assemble_processes (loader);
+  assemble_syncs (profile);
+  link_gpu_work (loader);
+  compute_time_range (profile);
+  _sl_strings_seal (profile->strings);
+}
