@@ -901,7 +901,22 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
                                 gint64                  step)
 {
   if (self->relative_time)
-    return sl_format_time ((double) (t - self->model->profile->start_ns), step);
+    {
+      /* The unit follows the time's magnitude, the decimals the tick step:
+       * deep inside a long run a label reads "16.305326 s", not
+       * "16305326 µs". */
+      gint64 rel = t - self->model->profile->start_ns;
+      gint64 magnitude = MAX (rel < 0 ? -rel : rel, step);
+      double unit;
+      const char *suffix;
+      int decimals, ignored;
+
+      unit_for (MAX (magnitude, 1), &unit, &suffix, &ignored);
+      decimals = 0;
+      for (double q = step / unit; q < 0.999999 && decimals < 9; q *= 10)
+        decimals++;
+      return g_strdup_printf ("%.*f %s", decimals, rel / unit, suffix);
+    }
   /* absolute capture-clock time reads best in seconds */
   {
     int decimals = 0;

@@ -444,6 +444,13 @@ test_ticks (Fixture *f, gconstpointer data)
   g_assert_cmpint (sl_timeline_layout_tick_step (f->layout, 110), ==, 2);
   label = sl_timeline_layout_format_tick (f->layout, 1000 + 2000, 2000);
   g_assert_cmpstr (label, ==, "2 µs");
+  g_clear_pointer (&label, g_free);
+  /* far from the start the unit follows the magnitude, the decimals the step */
+  label = sl_timeline_layout_format_tick (f->layout, 1000 + G_GINT64_CONSTANT (16305326000), 2000);
+  g_assert_cmpstr (label, ==, "16.305326 s");
+  g_clear_pointer (&label, g_free);
+  label = sl_timeline_layout_format_tick (f->layout, 1000 + 1500000, 500000);
+  g_assert_cmpstr (label, ==, "1.5 ms");
 }
 
 /* Profile B: 8192 kernels of 1 ns every 4 ns over 0..32768, enough for a pyramid. */
