@@ -273,6 +273,10 @@ open_direct (SlTableScan *scan, const char *path, guint32 root)
   scan->usable = scan->page_size - header[20];
   if (scan->usable < 480)
     return FALSE;
+  /* Text is returned as stored: only UTF-8 databases (what nsys writes)
+   * are read directly; SQLite converts the others. */
+  if (be32 (header + 56) != 1)
+    return FALSE;
   /* Pages actually present in the file bound every page number. */
   guint64 pages = (guint64) st.st_size / scan->page_size;
   scan->page_count = (guint32) MIN (pages, (guint64) G_MAXUINT32 - 1);

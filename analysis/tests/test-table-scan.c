@@ -128,6 +128,11 @@ test_edge_cases (void)
   build (path, "CREATE TABLE t(a INTEGER); INSERT INTO t VALUES (1), (2); ALTER TABLE t ADD COLUMN e2 INTEGER DEFAULT 5;");
   compare_scans (path, "t", with_default, 2, FALSE);
 
+  /* A UTF-16 database: its text would need converting, SQLite reads it. */
+  static const char *const u16[] = { "a" };
+  build (path, "PRAGMA encoding='UTF-16le'; CREATE TABLE t(a INTEGER, s TEXT); INSERT INTO t VALUES (1, 'x');");
+  compare_scans (path, "t", u16, 1, FALSE);
+
   /* WITHOUT ROWID tables are index b-trees: the statement reads them. */
   static const char *const wr[] = { "k", "v" };
   build (path, "CREATE TABLE t(k INTEGER PRIMARY KEY, v INTEGER) WITHOUT ROWID; INSERT INTO t VALUES (1, 10), (2, 20);");
