@@ -343,6 +343,9 @@ _sl_table_scan_open (sqlite3            *db,
         index = COL_ROWID;
       else if (!column_index (db, table, columns[i], &index, &direct))
         index = COL_MISSING;
+      /* The record header is decoded into MAX_COLUMNS slots. */
+      if (index >= MAX_COLUMNS)
+        direct = FALSE;
       scan->record_col[i] = index;
       scan->max_col = MAX (scan->max_col, index);
     }

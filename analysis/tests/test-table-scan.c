@@ -128,6 +128,17 @@ test_edge_cases (void)
   build (path, "CREATE TABLE t(a INTEGER); INSERT INTO t VALUES (1), (2); ALTER TABLE t ADD COLUMN e2 INTEGER DEFAULT 5;");
   compare_scans (path, "t", with_default, 2, FALSE);
 
+  /* A column beyond the 64 the direct reader decodes: SQLite reads it. */
+  {
+    g_autoptr(GString) ddl = g_string_new ("CREATE TABLE t(");
+    for (int i = 0; i < 80; i++)
+      g_string_append_printf (ddl, "%sc%d INTEGER", i ? ", " : "", i);
+    g_string_append (ddl, "); INSERT INTO t (c0, c79) VALUES (1, 79), (2, 158);");
+    build (path, ddl->str);
+    static const char *const far[] = { "c0", "c79" };
+    compare_scans (path, "t", far, 2, FALSE);
+  }
+
   /* A UTF-16 database: its text would need converting, SQLite reads it. */
   static const char *const u16[] = { "a" };
   build (path, "PRAGMA encoding='UTF-16le'; CREATE TABLE t(a INTEGER, s TEXT); INSERT INTO t VALUES (1, 'x');");
