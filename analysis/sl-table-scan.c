@@ -570,9 +570,10 @@ decode_cell (SlTableScan *scan, gint64 *values, guint64 *nulls)
         h += used;
         types[n_types] = type;
         offsets[n_types] = body;
-        body += serial_size (type);
-        if (body > payload_size)
+        /* body <= payload_size holds here, so this cannot wrap around. */
+        if (serial_size (type) > payload_size - body)
           goto corrupt;
+        body += serial_size (type);
         n_types++;
       }
   }
