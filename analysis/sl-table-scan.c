@@ -25,6 +25,7 @@
 #define MAX_DEPTH   40
 #define RUN_PAGES   256      /* pages read per pread when leaves are contiguous */
 #define MAX_COLUMNS 64
+#define MAX_ROW_BYTES (G_GUINT64_CONSTANT (256) << 20)
 #define READ_PAD    8        /* readable bytes past any payload, see decode_int() */
 
 struct _SlTableScan {
@@ -446,7 +447,8 @@ gather_overflow (SlTableScan *scan, const guint8 *local, guint32 local_size, gui
   guint32 pgno = first;
   guint pages = 0;
 
-  if (payload_size > (guint64) scan->page_count * scan->usable)
+  /* Bounded by the file, and by what a row of an activity table can hold. */
+  if (payload_size > (guint64) scan->page_count * scan->usable || payload_size > MAX_ROW_BYTES)
     return NULL;
   g_byte_array_set_size (scan->overflow, 0);
   g_byte_array_append (scan->overflow, local, local_size);
