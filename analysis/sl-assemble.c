@@ -327,8 +327,10 @@ sort_api (SlApiCalls *api)
   g_free (order);
 }
 
-/* Called by the GPU worker once its tables are read, so that sorting
- * overlaps with the CPU worker's reading. */
+static void assemble_threads (SlLoader *loader);
+
+/* Called by the GPU worker once its tables are read, so that sorting and
+ * moving the streams into the profile overlap with the CPU worker. */
 void
 _sl_streams_finish (SlLoader *loader)
 {
@@ -342,9 +344,11 @@ _sl_streams_finish (SlLoader *loader)
       shrink_copies (&b->stream.memcpy);
       shrink_copies (&b->stream.memset);
     }
+  assemble_streams (loader);
 }
 
-/* Called by the CPU worker: sorts calls and nests NVTX ranges per thread. */
+/* Called by the CPU worker: sorts calls and nests NVTX ranges per thread,
+ * then lays out the profile's threads and API array. */
 void
 _sl_threads_finish (SlLoader *loader)
 {
@@ -356,6 +360,7 @@ _sl_threads_finish (SlLoader *loader)
       nest_ranges (&b->startend, FALSE);
       sort_marks (&b->marks);
     }
+  assemble_threads (loader);
 }
 
 /* Concatenates the threads' API calls into one array,
@@ -711,9 +716,8 @@ _sl_profile_assemble (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
 
-  assemble_streams (loader);
+  /* Streams and threads were assembled by their workers. */
   assemble_gpus (profile);
-  assemble_threads (loader);
   assemble_processes (loader);
   assemble_syncs (profile);
   link_gpu_work (loader);

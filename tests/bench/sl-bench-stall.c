@@ -3,8 +3,10 @@
  * application while it loads the profile, once per GSK renderer.  The app
  * measures it itself (SIGHTLINE_MEASURE_STALL, a 2 ms timer) and prints it
  * on stderr; without a display the app runs under xvfb-run. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
@@ -52,6 +54,14 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The app (and xvfb-run's Xvfb) in a process group of its own, so that
+ * one signal ends them all. */
+static void
+new_process_group (gpointer data)
+{
+  setpgid (0, 0);
+}
+
 /* Runs the app on @path with @renderer; returns the stall in ms, or -1. */
 static double
 measure (const char *path, const char *renderer)
@@ -83,6 +93,7 @@ measure (const char *path, const char *renderer)
   g_subprocess_launcher_setenv (launcher, "GDK_BACKEND", "x11", TRUE);
   g_subprocess_launcher_setenv (launcher, "GTK_A11Y", "none", TRUE);
   g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", "memory", TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, new_process_group, NULL, NULL);
   app = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, NULL);
   if (app == NULL)
     return -1;
@@ -97,7 +108,11 @@ measure (const char *path, const char *renderer)
   g_main_loop_run (run.loop);
   g_source_destroy (timeout);
   g_source_unref (timeout);
-  g_subprocess_send_signal (app, SIGTERM);
+  {
+    const char *id = g_subprocess_get_identifier (app);
+    if (id != NULL)
+      kill (-(pid_t) g_ascii_strtoll (id, NULL, 10), SIGTERM);
+  }
   g_subprocess_wait (app, NULL, NULL);
   g_main_loop_unref (run.loop);
   g_main_context_pop_thread_default (context);
