@@ -29,13 +29,8 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
           continue;
         sl_filter_span_bounds (filter, &api->spans, thread->api_first,
                                thread->api_first + thread->api_count, &first, &last);
-        for (guint i = first; i < last; i++)
-          {
-            guint k = sl_name_keys_get (&keys, api->name[i]);
-            if (G_UNLIKELY (k >= table.n_keys))
-              sl_stats_table_grow (&table, table.n_keys * 2);
-            sl_stats_table_visit (&table, k, sl_spans_dur (&api->spans, i));
-          }
+        sl_stats_table_visit_spans (&table, &api->spans, first, last, api->name,
+                                    keys.key_of, keys.n_ids, &keys);
       }
 
   stats = g_new0 (SlStats, MAX (table.n_keys, 1));

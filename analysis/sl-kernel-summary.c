@@ -56,8 +56,8 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
         if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
           continue;
         sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-        for (guint i = first; i < last; i++)
-          sl_stats_table_visit (&table, func_key[k->func[i]], sl_spans_dur (&k->spans, i));
+        sl_stats_table_visit_spans (&table, &k->spans, first, last, k->func, func_key,
+                                    MAX (profile->n_funcs, 1), NULL);
       }
 
   stats = g_new0 (SlStats, MAX (n_keys, 1));

@@ -3,18 +3,113 @@
 #include "sl-launch.h"
 #include "sl-stats.h"
 
+#include <string.h>
+
+#define WINDOW 32768   /* API calls per step of the walk (~400 KB of their arrays) */
+#define CHUNK  2048    /* delays handed to the statistics at a time */
+
+typedef struct {
+  const SlProfile *profile;
+  const guint32   *func_key;
+  SlStatsTable    *queue;
+  guint            all_key;  /* the key that gathers every launch */
+  guint           *first;    /* per stream, its kernels in the filter */
+  guint           *last;
+  gboolean         totals;   /* the first walk also sums durations */
+  gint64          *api_total;
+  gint64          *kernel_total;
+  guint64          unlinked;
+  guint            n;
+  guint32          key[CHUNK];
+  gint64           delay[CHUNK];
+} Walk;
+
+static void
+flush (Walk *w)
+{
+  sl_stats_table_visit_values (w->queue, w->key, 0, w->delay, w->n);
+  sl_stats_table_visit_values (w->queue, NULL, w->all_key, w->delay, w->n);
+  w->n = 0;
+}
+
+/* Feeds every linked kernel's queue delay (kernel start - API call start) to
+ * the table.  A thread's launching calls are spread over its slice of the
+ * API array with all its streams' launches in between, so walking one stream
+ * after the other would read each cache line of the API array once per
+ * stream; instead every stream advances through the same window of API
+ * indexes (each stream's launching calls are nearly in order), so the window
+ * stays in cache.  The order of the values does not change the results. */
+static void
+walk (Walk *w)
+{
+  const SlProfile *profile = w->profile;
+  const SlSpans *api = &profile->api.spans;
+  const guint32 *func_key = w->func_key;
+  guint32 *keys = w->key;
+  gint64 *delays = w->delay;
+  gint64 *api_total = w->api_total, *kernel_total = w->kernel_total;
+  guint64 unlinked = 0;
+  guint n = 0;
+  gboolean left = TRUE;
+
+  /* locals, so that the stores into the arrays do not reload them */
+  for (guint64 limit = WINDOW; left; limit += WINDOW)
+    {
+      left = FALSE;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlKernels *k = &profile->streams[s].kernels;
+          guint i = w->first[s], end = w->last[s];
+
+          for (; i < end; i++)
+            {
+              guint32 a = k->api[i];
+              guint key;
+
+              if (a == SL_NONE)
+                {
+                  unlinked++;
+                  continue;
+                }
+              if (a >= limit)
+                break;
+              key = func_key[k->func[i]];
+              keys[n] = key;
+              delays[n] = k->spans.start[i] - api->start[a];
+              if (w->totals)
+                {
+                  api_total[key] += sl_spans_dur (api, a);
+                  kernel_total[key] += sl_spans_dur (&k->spans, i);
+                }
+              if (G_UNLIKELY (++n == CHUNK))
+                {
+                  w->n = n;
+                  flush (w);
+                  n = 0;
+                }
+            }
+          w->first[s] = i;
+          left |= i < end;
+        }
+    }
+  w->n = n;
+  flush (w);
+  if (w->totals)
+    w->unlinked = unlinked;
+}
+
 SlLaunch *
 sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top)
 {
   SlLaunch *self = g_new0 (SlLaunch, 1);
-  const SlSpans *api = &profile->api.spans;
   g_autofree guint32 *func_key = NULL;
   g_autofree gint64 *api_total = NULL, *kernel_total = NULL;
   g_autofree guint *p95 = NULL;
-  g_autofree gint64 *delays = NULL;
+  g_autofree guint *first = g_new0 (guint, MAX (profile->n_streams, 1));
+  g_autofree guint *last = g_new0 (guint, MAX (profile->n_streams, 1));
+  g_autofree Walk *w = NULL;
   g_autofree SlStats *stats = NULL;
   g_autofree guint *order = NULL;
-  guint64 n_kernels = 0;
   SlNameKeys keys;
   SlStatsTable queue;     /* queue delays per name: count, total, then values */
   guint n_keys;
@@ -27,64 +122,25 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
 
   for (guint s = 0; s < profile->n_streams; s++)
     if (sl_filter_match_stream (filter, &profile->streams[s]))
-      {
-        guint first, last;
-        sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
-                               profile->streams[s].kernels.spans.n, &first, &last);
-        n_kernels += last - first;
-      }
+      sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
+                             profile->streams[s].kernels.spans.n, &first[s], &last[s]);
 
   /* key n_keys gathers every launch, for the overall percentile */
   sl_stats_table_init (&queue, n_keys + 1, FALSE);
   p95 = g_new (guint, n_keys + 1);
   for (guint key = 0; key <= n_keys; key++)
     p95[key] = sl_stats_table_request (&queue, key, 95.0);
-  /* The launching calls are scattered over the API array: the first pass
-   * gathers each kernel's queue delay once (G_MAXINT64: no launching call),
-   * the selection passes read them back in order. */
-  delays = g_new (gint64, MAX (n_kernels, 1));
-  for (int pass = 0; sl_stats_table_pass (&queue); pass++)
+  w = g_new0 (Walk, 1);
+  *w = (Walk) { profile, func_key, &queue, n_keys, g_new (guint, MAX (profile->n_streams, 1)),
+                last, TRUE, api_total, kernel_total, 0, 0 };
+  while (sl_stats_table_pass (&queue))
     {
-      gint64 *d = delays;
-
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          const SlStream *stream = &profile->streams[s];
-          const SlKernels *k = &stream->kernels;
-          guint first, last;
-
-          if (!sl_filter_match_stream (filter, stream))
-            continue;
-          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-          for (guint i = first; i < last; i++, d++)
-            {
-              guint key = func_key[k->func[i]];
-
-              if (pass == 0)
-                {
-                  guint32 a = k->api[i];
-                  if (G_LIKELY (i + 48 < last) && k->api[i + 48] != SL_NONE)
-                    {
-                      __builtin_prefetch (&api->start[k->api[i + 48]]);
-                      __builtin_prefetch (&api->dur[k->api[i + 48]]);
-                    }
-                  if (a == SL_NONE)
-                    {
-                      self->unlinked++;
-                      *d = G_MAXINT64;
-                      continue;
-                    }
-                  *d = k->spans.start[i] - api->start[a];
-                  api_total[key] += sl_spans_dur (api, a);
-                  kernel_total[key] += sl_spans_dur (&k->spans, i);
-                }
-              else if (*d == G_MAXINT64)
-                continue;
-              sl_stats_table_visit (&queue, key, *d);
-              sl_stats_table_visit (&queue, n_keys, *d);
-            }
-        }
+      memcpy (w->first, first, profile->n_streams * sizeof (guint));
+      walk (w);
+      w->totals = FALSE;
     }
+  self->unlinked = w->unlinked;
+  g_free (w->first);
 
   /* count and total of the queue delays per name */
   stats = g_new0 (SlStats, n_keys + 1);

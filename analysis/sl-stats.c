@@ -6,7 +6,8 @@
 #include <string.h>
 
 #define SELECT_BINS    4096     /* histogram bins per selection (16 KiB); see _sl_select_visit */
-#define SELECT_COLLECT 32768    /* at most this many values left: collect them */
+#define SELECT_COLLECT (1 << 20) /* at most this many values left: collect them (a pass over
+                                  * everything costs more than selecting among these) */
 #define FUSED_MAX_KEYS 256      /* log-scale histograms in the first pass up to this many keys */
 #define FUSED_BINS     4097
 
@@ -64,6 +65,9 @@ sl_stats_table_clear (SlStatsTable *table)
     }
   g_free (table->sel_first);
   g_free (table->key_sel);
+  g_free (table->win);
+  g_free (table->gkey);
+  g_free (table->gval);
   g_free (table->fused);
   g_free (table->answers);
   g_free (table->answered);
@@ -290,10 +294,15 @@ add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 
                     MIN (a->max, (gint64) log_bin_start (b0 + 1) - 1), r0 - below0, r1 - below0, h[b0]);
   else
     {
-      push_selection (table, owner, 1, MAX (a->min, (gint64) log_bin_start (b0)),
-                      MIN (a->max, (gint64) log_bin_start (b0 + 1) - 1), r0 - below0, r0 - below0, h[b0]);
-      push_selection (table, owner, 2, MAX (a->min, (gint64) log_bin_start (b1)),
-                      MIN (a->max, (gint64) log_bin_start (b1 + 1) - 1), r1 - below1, r1 - below1, h[b1]);
+      /* the two middles in different bins: one window over both bins and
+       * those between (empty: the ranks are neighbours), so that a key keeps
+       * a single selection */
+      guint64 count = 0;
+
+      for (guint b = b0; b <= b1; b++)
+        count += h[b];
+      push_selection (table, owner, 0, MAX (a->min, (gint64) log_bin_start (b0)),
+                      MIN (a->max, (gint64) log_bin_start (b1 + 1) - 1), r0 - below0, r1 - below0, count);
     }
 }
 
@@ -322,6 +331,206 @@ sync_back (SlStatsTable *table)
   for (guint k = 0; k < table->n_keys && table->key_sel != NULL; k++)
     if (table->key_sel[k].mode == 2)
       g_array_index (table->sels, SlSelect, table->sel_first[k]).buf_n = table->key_sel[k].buf_n;
+}
+
+/* When every key left collects one window of values (the usual last pass),
+ * the bulk visitors write in-window values to one buffer, a store and an
+ * add per value with the counter in a register. */
+static void
+plan_global_collect (SlStatsTable *table)
+{
+  gsize cap = 0;
+  gboolean any = FALSE;
+
+  g_clear_pointer (&table->win, g_free);
+  g_clear_pointer (&table->gkey, g_free);
+  g_clear_pointer (&table->gval, g_free);
+  table->g_n = table->g_cap = 0;
+  for (guint k = 0; k < table->n_keys; k++)
+    {
+      const SlKeySelect *ks = &table->key_sel[k];
+      if (ks->mode == 2 && ks->width != G_MAXUINT64)
+        {
+          cap += g_array_index (table->sels, SlSelect, table->sel_first[k]).in_window;
+          any = TRUE;
+        }
+      else if (ks->mode != 0)
+        return;
+    }
+  if (!any)
+    return;
+  table->win = g_new0 (SlStatsWindow, table->n_keys + 1);
+  for (guint k = 0; k < table->n_keys; k++)
+    if (table->key_sel[k].mode == 2)
+      {
+        table->win[k].lo = table->key_sel[k].lo;
+        table->win[k].lim = table->key_sel[k].width + 1;
+      }
+  table->g_cap = cap;
+  table->gkey = g_new (guint32, cap + 1);
+  table->gval = g_new (gint64, cap + 1);
+}
+
+/* After a pass: the globally collected values go to their keys' buffers. */
+static void
+hand_out_global (SlStatsTable *table)
+{
+  for (gsize j = 0; j < table->g_n; j++)
+    {
+      guint k = table->gkey[j];
+      SlKeySelect *ks = &table->key_sel[k];
+      const SlSelect *sel = &g_array_index (table->sels, SlSelect, table->sel_first[k]);
+
+      if (ks->buf_n < sel->in_window)
+        ks->buf[ks->buf_n++] = table->gval[j];
+    }
+  table->g_n = 0;
+}
+
+/* The value of one visit, for the bulk loops below. */
+static inline void
+acc_visit (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
+{
+  gint64 d;
+
+  if (a->count++ == 0)
+    a->min = a->max = a->ref = value;
+  else if (value < a->min)
+    a->min = value;
+  else if (value > a->max)
+    a->max = value;
+  a->total += value;
+  d = value - a->ref;
+  a->sumsq += (__int128) d * d;
+  if (fused != NULL)
+    fused[(gsize) key * FUSED_BINS + (value >= 0 ? _sl_log_bin ((guint64) value) : FUSED_BINS - 1)]++;
+}
+
+static guint
+grow_for (SlStatsTable *table, guint key)
+{
+  if (key >= table->n_keys)
+    sl_stats_table_grow (table, MAX (table->n_keys * 2, key + 1));
+  return key;
+}
+
+void
+sl_stats_table_visit_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+                            const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
+{
+  const guint32 *dur = spans->dur;
+
+  g_return_if_fail (n_ids > 0);
+  if (table->phase == 1)
+    {
+      for (guint i = first; i < last; i++)
+        {
+          guint32 id = MIN (ids[i], n_ids - 1);
+          guint k = key_of[id];
+          gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
+
+          if (G_UNLIKELY (k == G_MAXUINT32))
+            {
+              if (keys == NULL)
+                continue;
+              k = grow_for (table, sl_name_keys_get (keys, id));
+            }
+          acc_visit (&table->acc[k], table->fused, k, v);
+        }
+    }
+  else if (table->win != NULL)
+    {
+      const SlStatsWindow *win = table->win;
+      guint32 *gkey = table->gkey;
+      gint64 *gval = table->gval;
+      gsize n = table->g_n, cap = table->g_cap;
+      guint n_keys = table->n_keys;
+
+      for (guint i = first; i < last; i++)
+        {
+          guint k = key_of[MIN (ids[i], n_ids - 1)];
+          gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
+
+          k = MIN (k, n_keys);   /* no key: the window that takes nothing */
+          gkey[n] = k;
+          gval[n] = v;
+          n += (guint64) v - (guint64) win[k].lo < win[k].lim;
+          if (G_UNLIKELY (n > cap))
+            n = cap;             /* more values than the first pass saw: misuse */
+        }
+      table->g_n = n;
+    }
+  else
+    for (guint i = first; i < last; i++)
+      {
+        guint k = key_of[MIN (ids[i], n_ids - 1)];
+        if (k < table->n_keys)
+          sl_stats_table_visit (table, k, sl_spans_dur (spans, i));
+      }
+}
+
+void
+sl_stats_table_visit_values (SlStatsTable *table, const guint32 *keys, guint key,
+                             const gint64 *values, gsize n)
+{
+  if (table->phase == 1 && keys == NULL)
+    {
+      /* one key: the sums stay in registers */
+      SlStatsAcc *a = &table->acc[key];
+      guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
+      gint64 total = 0, ref, min, max;
+      __int128 sumsq = 0;
+
+      if (n == 0)
+        return;
+      ref = a->count > 0 ? a->ref : values[0];
+      min = a->count > 0 ? a->min : values[0];
+      max = a->count > 0 ? a->max : values[0];
+      for (gsize i = 0; i < n; i++)
+        {
+          gint64 v = values[i], d = v - ref;
+          min = MIN (min, v);
+          max = MAX (max, v);
+          total += v;
+          sumsq += (__int128) d * d;
+          if (h != NULL)
+            h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
+        }
+      a->ref = ref;
+      a->min = min;
+      a->max = max;
+      a->count += n;
+      a->total += total;
+      a->sumsq += sumsq;
+    }
+  else if (table->phase == 1)
+    {
+      for (gsize i = 0; i < n; i++)
+        acc_visit (&table->acc[keys[i]], table->fused, keys[i], values[i]);
+    }
+  else if (table->win != NULL)
+    {
+      const SlStatsWindow *win = table->win;
+      guint32 *gkey = table->gkey;
+      gint64 *gval = table->gval;
+      gsize g = table->g_n, cap = table->g_cap;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          guint k = keys != NULL ? keys[i] : key;
+          gint64 v = values[i];
+
+          gkey[g] = k;
+          gval[g] = v;
+          g += (guint64) v - (guint64) win[k].lo < win[k].lim;
+          if (G_UNLIKELY (g > cap))
+            g = cap;
+        }
+      table->g_n = g;
+    }
+  else
+    for (gsize i = 0; i < n; i++)
+      sl_stats_table_visit (table, keys != NULL ? keys[i] : key, values[i]);
 }
 
 /* Groups the active selections by key (CSR) for the next pass. */
@@ -366,6 +575,7 @@ index_selections (SlStatsTable *table)
       else if (n > 1)
         ks->mode = 3;
     }
+  plan_global_collect (table);
 }
 
 static void
@@ -418,6 +628,7 @@ sl_stats_table_pass (SlStatsTable *table)
   else
     {
       guint n = table->sels->len;
+      hand_out_global (table);
       sync_back (table);
       for (guint s = 0; s < n; s++)
         {

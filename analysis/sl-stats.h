@@ -64,6 +64,14 @@ typedef struct {
   guint64  buf_n;
 } SlKeySelect;
 
+typedef struct _SlNameKeys SlNameKeys;
+
+/* Values v with v - lo < lim (unsigned) are inside; lim 0 takes nothing. */
+typedef struct {
+  gint64  lo;
+  guint64 lim;
+} SlStatsWindow;
+
 typedef struct {
   guint       n_keys;
   SlStatsAcc *acc;
@@ -78,6 +86,13 @@ typedef struct {
   guint      *sel_first;   /* per key: its selections are sels[sel_first[k] .. sel_first[k + 1]) */
   gint64     *answers;     /* per key two median values, then one per request */
   guint8     *answered;
+  /* Selection passes where every key left only collects the values of one
+   * window: the bulk visitors append (key, value) pairs of in-window values
+   * to one buffer, handed out to the keys after the pass. */
+  SlStatsWindow *win;      /* per key, and a last one that takes nothing; NULL otherwise */
+  guint32    *gkey;
+  gint64     *gval;
+  gsize       g_n, g_cap;
 } SlStatsTable;
 
 /* Statistics per key in passes over the data, exact and without copying it:
@@ -181,13 +196,26 @@ sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
     _sl_stats_table_visit_many (table, key, value);
 }
 
+/* Bulk visits, the fast way to feed a pass (same results as visiting each
+ * value with sl_stats_table_visit):
+ * the durations of spans[first, last), span i under key key_of[ids[i]]
+ * (ids >= @n_ids count as n_ids - 1, the spare slot of SlNameKeys).  With
+ * @keys (whose key_of is @key_of), an id without a key gets one in the first
+ * pass and the table grows; without, keys must all be assigned. */
+void   sl_stats_table_visit_spans   (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+                                     const guint32 *ids, const guint32 *key_of, guint n_ids,
+                                     SlNameKeys *keys);
+/* values[0, n), value i under key keys[i], or all under @key when @keys is NULL. */
+void   sl_stats_table_visit_values  (SlStatsTable *table, const guint32 *keys, guint key,
+                                     const gint64 *values, gsize n);
+
 /* Dense keys for string ids: the first distinct id seen gets key 0, and so on.
  * A direct array over the string table, so a lookup is one load. */
-typedef struct {
+struct _SlNameKeys {
   guint32 *key_of;         /* per string id, G_MAXUINT32 when unseen */
   guint    n_ids;
   GArray  *ids;            /* guint32: the string id of each key */
-} SlNameKeys;
+};
 
 void   sl_name_keys_init            (SlNameKeys *keys, guint n_string_ids);
 void   sl_name_keys_clear           (SlNameKeys *keys);

@@ -118,6 +118,177 @@ test_stats_table (void)
   g_rand_free (rand);
 }
 
+/* The bulk visitors against sorting: per-key arrays, one key at a time,
+ * spans with lazily assigned name keys and long durations, a key whose
+ * median window holds more values than are ever collected (histogram
+ * passes), and even counts whose middles fall into different bins. */
+static void
+check_table (SlStatsTable *table, GArray **per_key, guint n_keys, const guint (*req)[3],
+             const double *ps, const char *how)
+{
+  g_autofree SlStats *stats = g_new0 (SlStats, n_keys);
+
+  sl_stats_table_finish (table, stats);
+  for (guint k = 0; k < n_keys; k++)
+    {
+      g_autofree char *what = g_strdup_printf ("%s, key %u", how, k);
+      g_autoptr(GArray) sorted = g_array_copy (per_key[k]);
+      SlTestStats want;
+
+      sl_test_stats (sorted, &want);
+      sl_test_assert_stats (&stats[k], &want, what);
+      for (guint p = 0; p < 3 && sorted->len > 0; p++)
+        {
+          guint64 n = sorted->len, rank = (guint64) ceil (ps[p] / 100.0 * n - 1e-9);
+          rank = CLAMP (rank, 1, n);
+          g_assert_cmpint (sl_stats_table_get (table, req[k][p]), ==, g_array_index (sorted, gint64, rank - 1));
+        }
+    }
+}
+
+static void
+test_stats_table_bulk (void)
+{
+  enum { N_KEYS = 6, N = 1500000, CHUNK = 777 };
+  static const double ps[] = { 50, 95, 99 };
+  GRand *rand = g_rand_new_with_seed (11);
+  g_autofree guint32 *keys = g_new (guint32, N);
+  g_autofree gint64 *values = g_new (gint64, N);
+  GArray *per_key[N_KEYS];
+  guint req[N_KEYS][3];
+  SlStatsTable table;
+
+  for (guint k = 0; k < N_KEYS; k++)
+    per_key[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < N; i++)
+    {
+      /* key 0 holds most values, in a window narrower than one log bin */
+      guint k = i % 4 != 0 ? 0 : 1 + g_rand_int_range (rand, 0, N_KEYS - 1);
+      gint64 v;
+
+      switch (k)
+        {
+        case 0: v = 1000000 + g_rand_int_range (rand, 0, 3000); break;
+        case 1: v = g_rand_int_range (rand, 0, 200000); break;
+        case 2: v = g_rand_int_range (rand, -5000, 5000); break;        /* negative: no first-pass bins */
+        case 3: v = g_rand_boolean (rand) ? 6399 : 6500; break;         /* two values, neighbouring bins */
+        case 4: v = (gint64) g_rand_int (rand) << 12; break;            /* very long */
+        default: v = 42; break;
+        }
+      keys[i] = k;
+      values[i] = v;
+      g_array_append_val (per_key[k], v);
+    }
+  /* key 3 with an even count, its middles 6399 and 6500: its last value goes to key 5 */
+  if (per_key[3]->len % 2 == 1)
+    {
+      guint last = N;
+      while (keys[--last] != 3)
+        ;
+      for (guint i = per_key[3]->len; i-- > 0;)
+        if (g_array_index (per_key[3], gint64, i) == values[last])
+          {
+            g_array_remove_index (per_key[3], i);
+            break;
+          }
+      keys[last] = 5;
+      values[last] = 42;
+      g_array_append_val (per_key[5], values[last]);
+    }
+
+  /* per-key arrays, in chunks */
+  sl_stats_table_init (&table, N_KEYS, TRUE);
+  for (guint k = 0; k < N_KEYS; k++)
+    for (guint p = 0; p < 3; p++)
+      req[k][p] = sl_stats_table_request (&table, k, ps[p]);
+  while (sl_stats_table_pass (&table))
+    for (gsize i = 0; i < N; i += CHUNK)
+      sl_stats_table_visit_values (&table, keys + i, 0, values + i, MIN (CHUNK, N - i));
+  check_table (&table, per_key, N_KEYS, (const guint (*)[3]) req, ps, "values");
+  sl_stats_table_clear (&table);
+
+  /* one key at a time */
+  sl_stats_table_init (&table, N_KEYS, TRUE);
+  for (guint k = 0; k < N_KEYS; k++)
+    for (guint p = 0; p < 3; p++)
+      req[k][p] = sl_stats_table_request (&table, k, ps[p]);
+  while (sl_stats_table_pass (&table))
+    for (guint k = 0; k < N_KEYS; k++)
+      for (guint i = 0; i < per_key[k]->len; i += CHUNK)
+        sl_stats_table_visit_values (&table, NULL, k, &g_array_index (per_key[k], gint64, i),
+                                     MIN (CHUNK, per_key[k]->len - i));
+  check_table (&table, per_key, N_KEYS, (const guint (*)[3]) req, ps, "one key");
+  sl_stats_table_clear (&table);
+
+  /* spans: non-negative durations, some of them long, named by string ids */
+  {
+    enum { N_IDS = 50 };
+    SlSpans spans = { 0 };
+    g_autofree guint32 *ids = g_new (guint32, N);
+    g_autoptr(GArray) long_index = g_array_new (FALSE, FALSE, sizeof (guint32));
+    g_autoptr(GArray) long_dur = g_array_new (FALSE, FALSE, sizeof (gint64));
+    GArray *per_name[N_KEYS + 1];   /* key 5 under two ids */
+    SlNameKeys names;
+    g_autofree SlStats *stats = NULL;
+
+    for (guint k = 0; k <= N_KEYS; k++)
+      per_name[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+    spans.n = N;
+    spans.dur = g_new (guint32, N);
+    for (guint i = 0; i < N; i++)
+      {
+        /* keys 0..5 as string ids 40..45, and ids past the table (the spare slot) */
+        gint64 v = values[i] < 0 ? -values[i] : values[i];
+        ids[i] = keys[i] == 5 && (i / 4) % 2 ? 1000 + i : 40 + keys[i];
+        if (v >= SL_LONG_DUR)
+          {
+            guint32 at = i;
+            g_array_append_val (long_index, at);
+            g_array_append_val (long_dur, v);
+            spans.dur[i] = SL_LONG_DUR;
+          }
+        else
+          spans.dur[i] = (guint32) v;
+      }
+    spans.n_long = long_index->len;
+    spans.long_index = (guint32 *) long_index->data;
+    spans.long_dur = (gint64 *) long_dur->data;
+
+    sl_name_keys_init (&names, N_IDS);
+    sl_stats_table_init (&table, 1, TRUE);
+    while (sl_stats_table_pass (&table))
+      for (guint i = 0; i < N; i += CHUNK)
+        sl_stats_table_visit_spans (&table, &spans, i, MIN (i + CHUNK, N), ids, names.key_of,
+                                    names.n_ids, &names);
+    /* the truth per key in the order names were met */
+    for (guint i = 0; i < N; i++)
+      {
+        guint32 id = MIN (ids[i], names.n_ids - 1);
+        gint64 v = sl_spans_dur (&spans, i);
+        g_array_append_val (per_name[names.key_of[id]], v);
+      }
+    g_assert_cmpuint (names.ids->len, ==, N_KEYS + 1);
+    stats = g_new0 (SlStats, table.n_keys);
+    sl_stats_table_finish (&table, stats);
+    for (guint k = 0; k < names.ids->len; k++)
+      {
+        g_autofree char *what = g_strdup_printf ("spans, key %u", k);
+        SlTestStats want;
+        sl_test_stats (per_name[k], &want);
+        sl_test_assert_stats (&stats[k], &want, what);
+      }
+    sl_stats_table_clear (&table);
+    sl_name_keys_clear (&names);
+    g_free (spans.dur);
+    for (guint k = 0; k <= N_KEYS; k++)
+      g_array_unref (per_name[k]);
+  }
+
+  for (guint k = 0; k < N_KEYS; k++)
+    g_array_unref (per_key[k]);
+  g_rand_free (rand);
+}
+
 static void
 test_median_even (void)
 {
@@ -276,6 +447,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/stats/select-nth", test_select_nth);
   g_test_add_func ("/analysis/stats/table", test_stats_table);
+  g_test_add_func ("/analysis/stats/table-bulk", test_stats_table_bulk);
   g_test_add_func ("/analysis/stats/median-even", test_median_even);
   g_test_add_func ("/analysis/filter/parse-time", test_parse_time);
   g_test_add_func ("/analysis/filter/bounds", test_filter_bounds);
