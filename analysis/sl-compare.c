@@ -118,7 +118,7 @@ sl_compare_compute (SlProfile *const *profiles, guint n, const SlFilter *filter,
           k->instances[p] += counts[f];
         }
 
-      its = sl_iterations_compute (profile, filter, NULL, 0, NULL);
+      its = sl_iterations_compute_durations (profile, filter);
       if (its != NULL && its->n_iterations > 0)
         {
           self->has_iterations[p] = TRUE;

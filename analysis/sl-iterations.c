@@ -544,9 +544,11 @@ summarize (SlIterations *self)
   sl_stats_compute (durs, self->n_iterations, &self->summary);
 }
 
-SlIterations *
-sl_iterations_compute (const SlProfile *profile, const SlFilter *filter,
-                       const char *name_regex, gint64 min_gap_ns, GError **error)
+/* @gpu_work FALSE leaves out the GPU work of NVTX iterations (their
+ * durations are CPU time, so the summary does not change). */
+static SlIterations *
+compute (const SlProfile *profile, const SlFilter *filter, const char *name_regex,
+         gint64 min_gap_ns, gboolean gpu_work, GError **error)
 {
   g_autoptr(SlIterations) self = g_new0 (SlIterations, 1);
   g_autofree gboolean *thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
@@ -600,8 +602,9 @@ sl_iterations_compute (const SlProfile *profile, const SlFilter *filter,
               it.dur_ns = c->end - c->start;
               g_array_append_val (its, it);
             }
-          nvtx_gpu_work (profile, filter, is_nccl, pid,
-                         &g_array_index (its, SlIteration, first), its->len - first);
+          if (gpu_work)
+            nvtx_gpu_work (profile, filter, is_nccl, pid,
+                           &g_array_index (its, SlIteration, first), its->len - first);
           i = j;
         }
     }
@@ -627,6 +630,19 @@ sl_iterations_compute (const SlProfile *profile, const SlFilter *filter,
   self->iterations = (SlIteration *) g_array_free (g_steal_pointer (&its), FALSE);
   summarize (self);
   return g_steal_pointer (&self);
+}
+
+SlIterations *
+sl_iterations_compute (const SlProfile *profile, const SlFilter *filter,
+                       const char *name_regex, gint64 min_gap_ns, GError **error)
+{
+  return compute (profile, filter, name_regex, min_gap_ns, TRUE, error);
+}
+
+SlIterations *
+sl_iterations_compute_durations (const SlProfile *profile, const SlFilter *filter)
+{
+  return compute (profile, filter, NULL, 0, FALSE, NULL);
 }
 
 void

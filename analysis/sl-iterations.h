@@ -58,6 +58,10 @@ typedef struct {
  * the distribution of gaps.  Returns NULL with @error only for a bad regex. */
 SlIterations *sl_iterations_compute  (const SlProfile *profile, const SlFilter *filter,
                                       const char *name_regex, gint64 min_gap_ns, GError **error);
+/* The same iterations and summary, without the GPU work of NVTX iterations
+ * (their gpu_* fields, kernels, ops and nccl_ns stay 0): enough for their
+ * durations, as "compare" needs, at a fraction of the cost. */
+SlIterations *sl_iterations_compute_durations (const SlProfile *profile, const SlFilter *filter);
 void          sl_iterations_free     (SlIterations *iterations);
 /* {"method": "nvtx"|"gpu-gaps", "name": str|null, "iterations": [{"index", "pid",
  *  "name", "cpu_start_ns", "cpu_end_ns", "gpu_start_ns", "gpu_end_ns", "kernels",

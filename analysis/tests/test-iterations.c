@@ -71,6 +71,27 @@ check_against_truth (const SlTestFixture *f, const SlIterations *its, gboolean n
   g_assert_cmpint (its->iterations[its->slowest].dur_ns, ==, want.max);
 }
 
+/* sl_iterations_compute_durations(): the same iterations and summary as the
+ * full computation, only without the GPU work of NVTX iterations. */
+static void
+assert_same_durations (const SlProfile *profile, const SlIterations *full)
+{
+  g_autoptr(SlIterations) d = sl_iterations_compute_durations (profile, NULL);
+
+  g_assert_cmpint (d->method, ==, full->method);
+  g_assert_cmpstr (d->name, ==, full->name);
+  g_assert_cmpuint (d->n_iterations, ==, full->n_iterations);
+  for (guint i = 0; i < d->n_iterations; i++)
+    {
+      g_assert_cmpint (d->iterations[i].pid, ==, full->iterations[i].pid);
+      g_assert_cmpint (d->iterations[i].dur_ns, ==, full->iterations[i].dur_ns);
+      g_assert_cmpint (d->iterations[i].cpu_start_ns, ==, full->iterations[i].cpu_start_ns);
+    }
+  g_assert_cmpfloat (d->summary.median, ==, full->summary.median);
+  g_assert_cmpfloat (d->summary.avg, ==, full->summary.avg);
+  g_assert_cmpuint (d->slowest, ==, full->slowest);
+}
+
 static void
 test_nvtx_generated (void)
 {
@@ -83,6 +104,7 @@ test_nvtx_generated (void)
   g_assert_cmpint (its->method, ==, SL_ITERATIONS_NVTX);
   g_assert_cmpstr (its->name, ==, "iteration_#");
   check_against_truth (f, its, TRUE);
+  assert_same_durations (profile, its);
 
   /* NCCL time inside an iteration: part of its busy time */
   for (guint i = 0; i < its->n_iterations; i++)
@@ -104,6 +126,7 @@ test_gpu_gaps_generated (void)
   g_assert_cmpint (its->method, ==, SL_ITERATIONS_GPU_GAPS);
   g_assert_null (its->name);
   check_against_truth (f, its, FALSE);
+  assert_same_durations (profile, its);
   /* an explicit --min-gap below the planted gap finds the same split */
   check_against_truth (f, fixed, FALSE);
   /* one above every gap leaves one iteration per process */
