@@ -164,7 +164,8 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
   g_autoptr(GArray) heap = g_array_new (FALSE, FALSE, sizeof (GapCandidate));
   SlMerge merge;
   SlUnion u;
-  guint tag, index, end_tag = 0, end_index = 0;
+  guint tag, index, end, end_tag = 0, end_index = 0;
+  gint64 limit;
   const SlSpans *spans;
   gboolean any = FALSE;
 
@@ -188,35 +189,44 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
   sl_merge_start (&merge);
 
   sl_union_init (&u);
-  while (sl_merge_next (&merge, &tag, &spans, &index))
+  while (sl_merge_run_start (&merge, &tag, &spans, &index, &end, &limit))
     {
-      gint64 s = spans->start[index], e = sl_spans_end (spans, index);
+      const gint64 *start = spans->start;
+      const guint32 *dur = spans->dur;
 
-      if (!any)
+      do
         {
-          out->first_start_ns = s;
-          out->last_end_ns = e;
-          any = TRUE;
-        }
-      if (e > out->last_end_ns)
-        out->last_end_ns = e;
-      if (u.open && s > u.cur_end)
-        {
-          gint64 d = s - u.cur_end;
-          if (d >= min_gap)
+          gint64 s = start[index];
+          gint64 e = s + (G_LIKELY (dur[index] != SL_LONG_DUR) ? (gint64) dur[index]
+                                                                : _sl_spans_long_dur (spans, index));
+
+          if (G_UNLIKELY (!any))
             {
-              GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
-              out->n_gaps++;
-              out->gaps_total_ns += d;
-              keep_gap (heap, top, &c);
+              out->first_start_ns = s;
+              out->last_end_ns = e;
+              any = TRUE;
             }
+          out->last_end_ns = MAX (out->last_end_ns, e);
+          if (u.open && s > u.cur_end)
+            {
+              gint64 d = s - u.cur_end;
+              if (d >= min_gap)
+                {
+                  GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
+                  out->n_gaps++;
+                  out->gaps_total_ns += d;
+                  keep_gap (heap, top, &c);
+                }
+            }
+          if (!u.open || s > u.cur_end || e > u.cur_end)
+            {
+              end_tag = tag;
+              end_index = index;
+            }
+          sl_union_add (&u, s, e);
         }
-      if (!u.open || s > u.cur_end || e > u.cur_end)
-        {
-          end_tag = tag;
-          end_index = index;
-        }
-      sl_union_add (&u, s, e);
+      while (++index < end && start[index] < limit);
+      sl_merge_run_stop (&merge, index);
     }
   sl_merge_clear (&merge);
 

@@ -149,3 +149,102 @@ sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
   emit (m, m->cur, tag, spans, index);
   return TRUE;
 }
+
+gboolean
+sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *end,
+                    gint64 *limit_out)
+{
+  const SlMergeSource *src;
+  guint best;
+  gint64 limit = G_MAXINT64;
+  guint limit_src = G_MAXUINT;
+
+  m->cur = G_MAXUINT;
+  if (m->use_heap)
+    {
+      if (m->heap_n == 0)
+        return FALSE;
+      best = m->heap[0].src;
+      /* the next smallest head is a child of the root */
+      for (guint c = 1; c <= 2 && c < m->heap_n; c++)
+        if (m->heap[c].start < limit || (m->heap[c].start == limit && m->heap[c].src < limit_src))
+          {
+            limit = m->heap[c].start;
+            limit_src = m->heap[c].src;
+          }
+    }
+  else
+    {
+      gint64 bs = G_MAXINT64;
+
+      best = G_MAXUINT;
+      /* strict < keeps the lower index on ties */
+      for (guint i = 0; i < m->n; i++)
+        {
+          gint64 h = m->head[i];
+          if (h < bs)
+            {
+              limit_src = best;
+              limit = bs;
+              best = i;
+              bs = h;
+            }
+          else if (h < limit)
+            {
+              limit_src = i;
+              limit = h;
+            }
+        }
+      if (best == G_MAXUINT || bs == G_MAXINT64)
+        return FALSE;
+    }
+
+  src = &g_array_index (m->sources, SlMergeSource, best);
+  /* ties with the next source's head: the lower source goes first */
+  if (limit == G_MAXINT64 || limit_src == G_MAXUINT)
+    limit = G_MAXINT64;
+  else if (best < limit_src)
+    limit++;
+  m->run_src = best;
+  *tag = src->tag;
+  *spans = src->spans;
+  *first = src->pos;
+  *end = src->end;
+  *limit_out = limit;
+  return TRUE;
+}
+
+void
+sl_merge_run_stop (SlMerge *m, guint p)
+{
+  guint best = m->run_src;
+  SlMergeSource *src = &g_array_index (m->sources, SlMergeSource, best);
+
+  src->pos = p;
+  m->head[best] = p < src->end ? src->spans->start[p] : G_MAXINT64;
+  if (m->use_heap)
+    {
+      if (m->head[best] == G_MAXINT64)
+        m->heap[0] = m->heap[--m->heap_n];
+      else
+        m->heap[0].start = m->head[best];
+      if (m->heap_n > 1)
+        sift_down (m, 0);
+    }
+}
+
+gboolean
+sl_merge_next_run (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *last)
+{
+  guint i, end;
+  gint64 limit;
+
+  if (!sl_merge_run_start (m, tag, spans, &i, &end, &limit))
+    return FALSE;
+  *first = i;
+  while (++i < end && (*spans)->start[i] < limit)
+    ;
+  *last = i;
+  sl_merge_run_stop (m, i);
+  return TRUE;
+}

@@ -35,6 +35,7 @@ typedef struct {
   guint        limit_src;
   SlMergeHead *heap;
   guint        heap_n;
+  guint        run_src;    /* source of the run begun by sl_merge_run_start */
 } SlMerge;
 
 void     sl_merge_init   (SlMerge *merge);
@@ -45,6 +46,28 @@ void     sl_merge_add    (SlMerge *merge, const SlSpans *spans, guint first, gui
 void     sl_merge_start  (SlMerge *merge);
 /* The next event: its source's tag, the spans and its index.  FALSE at the end. */
 gboolean sl_merge_next   (SlMerge *merge, guint *tag, const SlSpans **spans, guint *index);
+
+/* The same events a run at a time: spans[*first, *last) of the source
+ * @tag, all of them before the next event of every other source (in the
+ * order of sl_merge_next).  Cheaper when sources take turns in stretches,
+ * as streams do.  Do not mix with sl_merge_next() on one merge. */
+gboolean sl_merge_next_run (SlMerge *merge, guint *tag, const SlSpans **spans, guint *first, guint *last);
+/* The same with the end of the run left to the caller, who walks the events
+ * and tests the starts on the way (one test instead of two):
+ *
+ *   while (sl_merge_run_start (&m, &tag, &spans, &i, &end, &limit))
+ *     {
+ *       do
+ *         use (spans, i);
+ *       while (++i < end && spans->start[i] < limit);
+ *       sl_merge_run_stop (&m, i);
+ *     }
+ *
+ * The run is spans[first, end) up to the first start >= @limit; its first
+ * event always belongs to it. */
+gboolean sl_merge_run_start (SlMerge *merge, guint *tag, const SlSpans **spans, guint *first,
+                             guint *end, gint64 *limit);
+void     sl_merge_run_stop  (SlMerge *merge, guint pos);
 
 /* Union of intervals fed in start order. */
 typedef struct {

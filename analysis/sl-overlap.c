@@ -19,7 +19,8 @@ sl_overlap_compute (const SlProfile *profile, const SlFilter *filter)
       SlMerge merge;
       SlUnion all, nccl, compute;
       const SlSpans *spans;
-      guint tag, index;
+      guint tag, at, end;
+      gint64 limit;
 
       if (!sl_filter_match_device (filter, gpu->device))
         continue;
@@ -41,16 +42,30 @@ sl_overlap_compute (const SlProfile *profile, const SlFilter *filter)
       sl_union_init (&all);
       sl_union_init (&nccl);
       sl_union_init (&compute);
-      while (sl_merge_next (&merge, &tag, &spans, &index))
+      while (sl_merge_run_start (&merge, &tag, &spans, &at, &end, &limit))
         {
-          gint64 s = spans->start[index], e = sl_spans_end (spans, index);
-          guint32 func = profile->streams[tag].kernels.func[index];
+          const guint32 *func = profile->streams[tag].kernels.func;
+          const gint64 *start = spans->start;
+          const guint32 *dur = spans->dur;
+          guint n_funcs = profile->n_funcs;
 
-          sl_union_add (&all, s, e);
-          if (func < profile->n_funcs && is_nccl[func])
-            sl_union_add (&nccl, s, e);
-          else
-            sl_union_add (&compute, s, e);
+          do
+            {
+              gint64 s = start[at];
+              gint64 e = s + (G_LIKELY (dur[at] != SL_LONG_DUR) ? (gint64) dur[at] : _sl_spans_long_dur (spans, at));
+
+              guint32 f = func[at];
+              /* no branch on the kind: NCCL and compute kernels alternate */
+              gboolean nc = (f < n_funcs) & (is_nccl[f < n_funcs ? f : 0] != 0);
+
+              sl_union_add (&all, s, e);
+              if (nc)
+                sl_union_add (&nccl, s, e);
+              else
+                sl_union_add (&compute, s, e);
+            }
+          while (++at < end && start[at] < limit);
+          sl_merge_run_stop (&merge, at);
         }
       sl_merge_clear (&merge);
       if (all.n_intervals == 0)

@@ -425,6 +425,77 @@ test_merge_union (void)
   g_rand_free (rand);
 }
 
+/* sl_merge_next_run yields the events in exactly the order of
+ * sl_merge_next (ties included), with few sources (scan) and many (heap). */
+static void
+test_merge_runs (void)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+
+  for (int round = 0; round < 200; round++)
+    {
+      enum { MAX_SRC = 20 };
+      guint n_src = 1 + g_rand_int_range (rand, 0, round % 2 ? 6 : MAX_SRC);
+      gint64 *starts[MAX_SRC];
+      guint32 *durs[MAX_SRC];
+      SlSpans spans[MAX_SRC];
+      SlMerge one, runs;
+      guint tag, index, first, last, pos = 0;
+      const SlSpans *sp;
+      g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+      for (guint s = 0; s < n_src; s++)
+        {
+          guint n = g_rand_int_range (rand, 0, 60);
+          gint64 t = g_rand_int_range (rand, 0, 20);
+          starts[s] = g_new (gint64, MAX (n, 1));
+          durs[s] = g_new0 (guint32, MAX (n, 1));
+          for (guint i = 0; i < n; i++)
+            {
+              /* equal starts within and across sources, and long stretches */
+              t += g_rand_int_range (rand, 0, 3) == 0 ? 0 : g_rand_int_range (rand, 0, 12);
+              starts[s][i] = t;
+            }
+          spans[s] = (SlSpans) { n, starts[s], durs[s], 0, NULL, NULL };
+        }
+      sl_merge_init (&one);
+      sl_merge_init (&runs);
+      for (guint s = 0; s < n_src; s++)
+        {
+          /* a slice, not always from 0 */
+          guint from = spans[s].n > 3 && s % 3 == 0 ? 2 : 0;
+          sl_merge_add (&one, &spans[s], from, spans[s].n, 100 + s);
+          sl_merge_add (&runs, &spans[s], from, spans[s].n, 100 + s);
+        }
+      sl_merge_start (&one);
+      sl_merge_start (&runs);
+      while (sl_merge_next (&one, &tag, &sp, &index))
+        {
+          guint64 x = ((guint64) tag << 32) | index;
+          g_array_append_val (order, x);
+        }
+      while (sl_merge_next_run (&runs, &tag, &sp, &first, &last))
+        {
+          g_assert_cmpuint (first, <, last);
+          g_assert_true (sp == &spans[tag - 100]);
+          for (guint i = first; i < last; i++, pos++)
+            {
+              g_assert_cmpuint (pos, <, order->len);
+              g_assert_cmpuint (g_array_index (order, guint64, pos), ==, ((guint64) tag << 32) | i);
+            }
+        }
+      g_assert_cmpuint (pos, ==, order->len);
+      sl_merge_clear (&one);
+      sl_merge_clear (&runs);
+      for (guint s = 0; s < n_src; s++)
+        {
+          g_free (starts[s]);
+          g_free (durs[s]);
+        }
+    }
+  g_rand_free (rand);
+}
+
 static void
 test_name_keys (void)
 {
@@ -452,6 +523,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/filter/parse-time", test_parse_time);
   g_test_add_func ("/analysis/filter/bounds", test_filter_bounds);
   g_test_add_func ("/analysis/intervals/merge-union", test_merge_union);
+  g_test_add_func ("/analysis/intervals/merge-runs", test_merge_runs);
   g_test_add_func ("/analysis/stats/name-keys", test_name_keys);
   return g_test_run ();
 }
