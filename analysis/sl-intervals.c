@@ -92,6 +92,53 @@ emit (SlMerge *m, guint s, guint *tag, const SlSpans **spans, guint *index)
   m->head[s] = src->pos < src->end ? src->spans->start[src->pos] : G_MAXINT64;
 }
 
+/* Scan mode: the source with the smallest head (the lower index on ties)
+ * and the smallest head after it (@limit, of @limit_src; G_MAXINT64 and
+ * G_MAXUINT when none).  FALSE when every source is exhausted. */
+static gboolean
+scan_heads (const SlMerge *m, guint *best_out, gint64 *limit, guint *limit_src)
+{
+  guint best = G_MAXUINT, second = G_MAXUINT;
+  gint64 bs = G_MAXINT64, ss = G_MAXINT64;
+
+  /* strict < keeps the lower index on ties */
+  for (guint i = 0; i < m->n; i++)
+    {
+      gint64 h = m->head[i];
+      if (h < bs)
+        {
+          second = best;
+          ss = bs;
+          best = i;
+          bs = h;
+        }
+      else if (h < ss)
+        {
+          second = i;
+          ss = h;
+        }
+    }
+  if (best == G_MAXUINT || bs == G_MAXINT64)
+    return FALSE;
+  *best_out = best;
+  *limit = ss;
+  *limit_src = second;
+  return TRUE;
+}
+
+/* Heap mode: source @s at the top has moved on (or run out). */
+static void
+heap_advance_top (SlMerge *m, guint s)
+{
+  if (m->head[s] == G_MAXINT64)
+    m->heap[0] = m->heap[--m->heap_n];
+  else
+    m->heap[0].start = m->head[s];
+  /* when one source stays ahead (the common case) this stops at once */
+  if (m->heap_n > 1)
+    sift_down (m, 0);
+}
+
 gboolean
 sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
 {
@@ -102,13 +149,7 @@ sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
         return FALSE;
       s = m->heap[0].src;
       emit (m, s, tag, spans, index);
-      if (m->head[s] == G_MAXINT64)
-        m->heap[0] = m->heap[--m->heap_n];
-      else
-        m->heap[0].start = m->head[s];
-      /* when one source stays ahead (the common case) this stops at once */
-      if (m->heap_n > 1)
-        sift_down (m, 0);
+      heap_advance_top (m, s);
       return TRUE;
     }
 
@@ -120,31 +161,10 @@ sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
     }
   if (m->cur == G_MAXUINT)
     {
-      guint best = G_MAXUINT, second = G_MAXUINT;
-      gint64 bs = G_MAXINT64, ss = G_MAXINT64;
-
-      /* strict < keeps the lower index on ties */
-      for (guint i = 0; i < m->n; i++)
-        {
-          gint64 h = m->head[i];
-          if (h < bs)
-            {
-              second = best;
-              ss = bs;
-              best = i;
-              bs = h;
-            }
-          else if (h < ss)
-            {
-              second = i;
-              ss = h;
-            }
-        }
-      if (best == G_MAXUINT || bs == G_MAXINT64)
+      guint best;
+      if (!scan_heads (m, &best, &m->limit, &m->limit_src))
         return FALSE;
       m->cur = best;
-      m->limit = ss;
-      m->limit_src = second == G_MAXUINT ? G_MAXUINT : second;
     }
   emit (m, m->cur, tag, spans, index);
   return TRUE;
@@ -173,31 +193,8 @@ sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first,
             limit_src = m->heap[c].src;
           }
     }
-  else
-    {
-      gint64 bs = G_MAXINT64;
-
-      best = G_MAXUINT;
-      /* strict < keeps the lower index on ties */
-      for (guint i = 0; i < m->n; i++)
-        {
-          gint64 h = m->head[i];
-          if (h < bs)
-            {
-              limit_src = best;
-              limit = bs;
-              best = i;
-              bs = h;
-            }
-          else if (h < limit)
-            {
-              limit_src = i;
-              limit = h;
-            }
-        }
-      if (best == G_MAXUINT || bs == G_MAXINT64)
-        return FALSE;
-    }
+  else if (!scan_heads (m, &best, &limit, &limit_src))
+    return FALSE;
 
   src = &g_array_index (m->sources, SlMergeSource, best);
   /* ties with the next source's head: the lower source goes first */
@@ -223,14 +220,7 @@ sl_merge_run_stop (SlMerge *m, guint p)
   src->pos = p;
   m->head[best] = p < src->end ? src->spans->start[p] : G_MAXINT64;
   if (m->use_heap)
-    {
-      if (m->head[best] == G_MAXINT64)
-        m->heap[0] = m->heap[--m->heap_n];
-      else
-        m->heap[0].start = m->head[best];
-      if (m->heap_n > 1)
-        sift_down (m, 0);
-    }
+    heap_advance_top (m, best);
 }
 
 gboolean

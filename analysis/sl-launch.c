@@ -189,9 +189,7 @@ sl_launch_free (SlLaunch *self)
 {
   if (self == NULL)
     return;
-  for (guint r = 0; r < self->n_rows; r++)
-    g_free (self->rows[r].name);
-  g_free (self->rows);
+  sl_named_rows_free (self->rows, self->n_rows, sizeof (SlLaunchRow), G_STRUCT_OFFSET (SlLaunchRow, name));
   g_free (self);
 }
 

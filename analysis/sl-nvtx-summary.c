@@ -120,9 +120,7 @@ sl_nvtx_summary_free (SlNvtxSummary *self)
 {
   if (self == NULL)
     return;
-  for (guint r = 0; r < self->n_rows; r++)
-    g_free (self->rows[r].name);
-  g_free (self->rows);
+  sl_named_rows_free (self->rows, self->n_rows, sizeof (SlNvtxRow), G_STRUCT_OFFSET (SlNvtxRow, name));
   g_free (self);
 }
 

@@ -387,25 +387,6 @@ hand_out_global (SlStatsTable *table)
   table->g_n = 0;
 }
 
-/* The value of one visit, for the bulk loops below. */
-static inline void
-acc_visit (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
-{
-  gint64 d;
-
-  if (a->count++ == 0)
-    a->min = a->max = a->ref = value;
-  else if (value < a->min)
-    a->min = value;
-  else if (value > a->max)
-    a->max = value;
-  a->total += value;
-  d = value - a->ref;
-  a->sumsq += (__int128) d * d;
-  if (fused != NULL)
-    fused[(gsize) key * FUSED_BINS + (value >= 0 ? _sl_log_bin ((guint64) value) : FUSED_BINS - 1)]++;
-}
-
 static guint
 grow_for (SlStatsTable *table, guint key)
 {
@@ -435,7 +416,7 @@ sl_stats_table_visit_spans (SlStatsTable *table, const SlSpans *spans, guint fir
                 continue;
               k = grow_for (table, sl_name_keys_get (keys, id));
             }
-          acc_visit (&table->acc[k], table->fused, k, v);
+          _sl_stats_acc_add (&table->acc[k], table->fused, k, v);
         }
     }
   else if (table->win != NULL)
@@ -506,7 +487,7 @@ sl_stats_table_visit_values (SlStatsTable *table, const guint32 *keys, guint key
   else if (table->phase == 1)
     {
       for (gsize i = 0; i < n; i++)
-        acc_visit (&table->acc[keys[i]], table->fused, keys[i], values[i]);
+        _sl_stats_acc_add (&table->acc[keys[i]], table->fused, keys[i], values[i]);
     }
   else if (table->win != NULL)
     {
@@ -956,11 +937,17 @@ sl_name_rows_new (const SlStrings *strings, const SlNameKeys *keys, const SlStat
 }
 
 void
+sl_named_rows_free (gpointer rows, guint n, gsize stride, gsize name_offset)
+{
+  for (guint r = 0; r < n && rows != NULL; r++)
+    g_free (*(char **) ((char *) rows + r * stride + name_offset));
+  g_free (rows);
+}
+
+void
 sl_name_rows_free (SlNameRow *rows, guint n_rows)
 {
-  for (guint r = 0; r < n_rows && rows != NULL; r++)
-    g_free (rows[r].name);
-  g_free (rows);
+  sl_named_rows_free (rows, n_rows, sizeof (SlNameRow), G_STRUCT_OFFSET (SlNameRow, name));
 }
 
 JsonNode *

@@ -136,60 +136,61 @@ _sl_log_bin (guint64 off)
 /* Branch-free on the value: values outside the window land in the spare
  * histogram bin, or are written past the end of the collected ones. */
 static inline void
+_sl_window_visit (guint8 mode, guint shift, gint64 lo, guint64 width, guint32 *hist,
+                  gint64 *buf, guint64 *buf_n, gint64 v)
+{
+  guint64 off = (guint64) v - (guint64) lo;
+  gboolean in = off <= width;
+
+  if (mode == 1)
+    hist[in ? (off >> shift) : 4096]++;
+  else if (mode == 2)
+    {
+      buf[*buf_n] = v;
+      *buf_n += in;
+    }
+  else if (mode == 4)
+    hist[in ? _sl_log_bin (off) : 4096]++;
+}
+
+static inline void
 _sl_select_visit (SlSelect *s, gint64 v)
 {
-  guint64 off = (guint64) v - (guint64) s->lo;
-  gboolean in = off <= s->width;
-
-  if (s->mode == 1)
-    s->hist[in ? (off >> s->shift) : 4096]++;
-  else if (s->mode == 2)
-    {
-      s->buf[s->buf_n] = v;
-      s->buf_n += in;
-    }
-  else if (s->mode == 4)
-    s->hist[in ? _sl_log_bin (off) : 4096]++;
+  _sl_window_visit (s->mode, s->shift, s->lo, s->width, s->hist, s->buf, &s->buf_n, v);
 }
 
 static inline void
 _sl_key_select_visit (SlKeySelect *s, gint64 v)
 {
-  guint64 off = (guint64) v - (guint64) s->lo;
-  gboolean in = off <= s->width;
-
-  if (s->mode == 1)
-    s->hist[in ? (off >> s->shift) : 4096]++;
-  else if (s->mode == 2)
-    {
-      s->buf[s->buf_n] = v;
-      s->buf_n += in;
-    }
-  else if (s->mode == 4)
-    s->hist[in ? _sl_log_bin (off) : 4096]++;
+  _sl_window_visit (s->mode, s->shift, s->lo, s->width, s->hist, s->buf, &s->buf_n, v);
 }
 
 void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
+
+/* One value into a key's sums (and its log-scale bins when @fused). */
+static inline void
+_sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
+{
+  gint64 d;
+
+  if (a->count++ == 0)
+    a->min = a->max = a->ref = value;
+  else if (value < a->min)
+    a->min = value;
+  else if (value > a->max)
+    a->max = value;
+  a->total += value;
+  d = value - a->ref;
+  a->sumsq += (__int128) d * d;
+  if (fused != NULL)
+    fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
+}
 
 static inline void
 sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
 {
   if (table->phase == 1)
-    {
-      SlStatsAcc *a = &table->acc[key];
-      gint64 d;
-      if (a->count++ == 0)
-        a->min = a->max = a->ref = value;
-      else if (value < a->min)
-        a->min = value;
-      else if (value > a->max)
-        a->max = value;
-      a->total += value;
-      d = value - a->ref;
-      a->sumsq += (__int128) d * d;
-      if (table->fused != NULL)
-        table->fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
-    }
+    _sl_stats_acc_add (&table->acc[key], table->fused, key, value);
   else if (G_LIKELY (table->key_sel[key].mode != 3))
     _sl_key_select_visit (&table->key_sel[key], value);
   else
@@ -257,6 +258,9 @@ SlNameRow *sl_name_rows_new      (const SlStrings *strings, const SlNameKeys *ke
                                   const SlStats *stats, guint top, guint *n_rows,
                                   guint *n_names, gint64 *total, guint64 *count);
 void       sl_name_rows_free     (SlNameRow *rows, guint n_rows);
+/* Frees @rows (nullable), @n structs of @stride bytes, and the string at
+ * @name_offset of each. */
+void       sl_named_rows_free    (gpointer rows, guint n, gsize stride, gsize name_offset);
 /* {"total_ns": @total, @member: [{"name", "instances", "total_ns", ...}]} */
 JsonNode  *sl_name_rows_to_json  (const char *member, const SlNameRow *rows, guint n_rows, gint64 total);
 /* A @member array of {"name": str, @value_member: int} objects from @n
