@@ -165,6 +165,7 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
   SlMerge merge;
   SlUnion u;
   guint tag, index, end, end_tag = 0, end_index = 0;
+  gint64 worst = top > 0 ? -1 : G_MAXINT64;   /* the shortest gap kept once the heap is full */
   gint64 limit;
   const SlSpans *spans;
   gboolean any = FALSE;
@@ -212,10 +213,20 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
               gint64 d = s - u.cur_end;
               if (d >= min_gap)
                 {
-                  GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
                   out->n_gaps++;
                   out->gaps_total_ns += d;
-                  keep_gap (heap, top, &c);
+                  /* gaps come in start order, so a later one only displaces
+                   * the worst kept one when strictly longer */
+                  if (d > worst)
+                    {
+                      GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
+                      const GapCandidate *h;
+
+                      keep_gap (heap, top, &c);
+                      h = (const GapCandidate *) heap->data;
+                      if (heap->len == top)
+                        worst = h[0].end - h[0].start;
+                    }
                 }
             }
           if (!u.open || s > u.cur_end || e > u.cur_end)
