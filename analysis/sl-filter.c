@@ -124,20 +124,6 @@ sl_filter_match_thread (const SlFilter *self, const SlProfile *profile, guint32 
   return sl_filter_match_process (self, profile, profile->threads[thread].pid);
 }
 
-guint
-sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (spans->start[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 void
 sl_filter_span_bounds (const SlFilter *self, const SlSpans *spans, guint lo, guint hi,
                        guint *first, guint *last)

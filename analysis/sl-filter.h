@@ -44,9 +44,6 @@ gboolean  sl_filter_match_thread  (const SlFilter *filter, const SlProfile *prof
 void      sl_filter_span_bounds   (const SlFilter *filter, const SlSpans *spans,
                                    guint lo, guint hi, guint *first, guint *last);
 
-/* Index of the first of spans[lo, hi) whose start is >= t (hi when none). */
-guint     sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t);
-
 /* Parses a capture-clock time: a bare integer is nanoseconds; suffixes ns,
  * us (or µs), ms, s with an optional decimal fraction ("39.98s").  Exact,
  * no floating point.  Returns FALSE with @error (G_OPTION_ERROR_BAD_VALUE). */

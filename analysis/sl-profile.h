@@ -54,8 +54,10 @@ sl_spans_end (const SlSpans *spans, guint i)
   return spans->start[i] + sl_spans_dur (spans, i);
 }
 
-/* Index of the first span whose start is >= t (n when none). */
-guint sl_spans_lower_bound (const SlSpans *spans, gint64 t);
+/* Index of the first span whose start is >= t (n when none); the _in
+ * variant searches [lo, hi) only, a sorted slice (an NVTX depth row). */
+guint sl_spans_lower_bound    (const SlSpans *spans, gint64 t);
+guint sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t);
 
 /* ---- GPU operations ---------------------------------------------------- */
 

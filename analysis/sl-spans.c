@@ -24,10 +24,8 @@ _sl_spans_long_dur (const SlSpans *spans, guint i)
 }
 
 guint
-sl_spans_lower_bound (const SlSpans *spans, gint64 t)
+sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t)
 {
-  guint lo = 0, hi = spans->n;
-
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -37,6 +35,12 @@ sl_spans_lower_bound (const SlSpans *spans, gint64 t)
         hi = mid;
     }
   return lo;
+}
+
+guint
+sl_spans_lower_bound (const SlSpans *spans, gint64 t)
+{
+  return sl_spans_lower_bound_in (spans, 0, spans->n, t);
 }
 
 void
