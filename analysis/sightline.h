@@ -2,8 +2,14 @@
 /* sightline.h: umbrella header of the analysis library (no GTK). */
 #pragma once
 
+/* model/: the immutable profile and its units */
 #include "sl-profile.h"
 #include "sl-filter.h"
+#include "sl-format.h"
+/* loader/: reading an export */
+#include "sl-profile-loader.h"
+#include "sl-kernel-details.h"
+/* analyses/ */
 #include "sl-stats.h"
 #include "sl-intervals.h"
 #include "sl-attribution.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-event-info.c: describing one event for people. */
 #include "sl-event-info.h"
+#include "sl-kernel-details.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-layout.h"
 
@@ -27,12 +28,6 @@ add (GPtrArray *fields, const char *label, char *value)
   f->label = g_strdup (label);
   f->value = value;
   g_ptr_array_add (fields, f);
-}
-
-char *
-sl_format_bytes (guint64 bytes)
-{
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
 
 static guint
@@ -150,7 +145,7 @@ sl_event_info_fields (SlTimelineModel  *model,
         add (fields, _("Duration"), sl_format_duration (e - s));
         add (fields, _("GPU"), g_strdup_printf ("%u", st->device));
         add (fields, _("Stream"), g_strdup_printf ("%u", st->stream));
-        if (sl_profile_get_kernel_details (p, ev->owner, ev->index, &det, NULL))
+        if (sl_kernel_details_read (p, ev->owner, ev->index, &det, NULL))
           {
             add (fields, _("Grid"), g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
                                                      det.grid[0], det.grid[1], det.grid[2]));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sl-timeline-model.h"
+#include "sl-format.h"
 
 G_BEGIN_DECLS
 
@@ -25,7 +26,5 @@ char      *sl_event_info_tooltip       (SlTimelineModel  *model,
 char      *sl_event_info_nvtx_path     (const SlTimelineModel *model,
                                         guint32                thread,
                                         gint64                 t);
-/* Bytes with a binary unit: "1.5 MiB". */
-char      *sl_format_bytes             (guint64 bytes);
 
 G_END_DECLS

@@ -867,34 +867,6 @@ sl_timeline_layout_tick_step (const SlTimelineLayout *self,
   return base;
 }
 
-static void
-unit_for (gint64 precision, double *unit, const char **suffix, int *decimals)
-{
-  /* the largest unit in which the precision needs at most one decimal */
-  if (precision >= 100000000)
-    *unit = 1e9, *suffix = _("s");
-  else if (precision >= 100000)
-    *unit = 1e6, *suffix = _("ms");
-  else if (precision >= 100)
-    *unit = 1e3, *suffix = _("µs");
-  else
-    *unit = 1, *suffix = _("ns");
-  *decimals = 0;
-  for (double q = precision / *unit; q < 0.999999 && *decimals < 9; q *= 10)
-    (*decimals)++;
-}
-
-char *
-sl_format_time (double ns, gint64 precision_ns)
-{
-  double unit;
-  const char *suffix;
-  int decimals;
-
-  unit_for (MAX (precision_ns, 1), &unit, &suffix, &decimals);
-  return g_strdup_printf ("%.*f %s", decimals, ns / unit, suffix);
-}
-
 char *
 sl_timeline_layout_format_tick (const SlTimelineLayout *self,
                                 gint64                  t,
@@ -906,56 +878,8 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
        * deep inside a long run a label reads "16.305326 s", not
        * "16305326 µs". */
       gint64 rel = t - self->model->profile->start_ns;
-      gint64 magnitude = MAX (rel < 0 ? -rel : rel, step);
-      double unit;
-      const char *suffix;
-      int decimals, ignored;
-
-      unit_for (MAX (magnitude, 1), &unit, &suffix, &ignored);
-      decimals = 0;
-      for (double q = step / unit; q < 0.999999 && decimals < 9; q *= 10)
-        decimals++;
-      return g_strdup_printf ("%.*f %s", decimals, rel / unit, suffix);
+      return sl_format_time_in_unit (rel, MAX (rel < 0 ? -rel : rel, step), step);
     }
   /* absolute capture-clock time reads best in seconds */
-  {
-    int decimals = 0;
-    for (double q = step / 1e9; q < 0.999999 && decimals < 9; q *= 10)
-      decimals++;
-    return g_strdup_printf ("%.*f %s", decimals, t / 1e9, _("s"));
-  }
-}
-
-char *
-sl_format_timestamp (gint64 ns)
-{
-  gint64 a = ns < 0 ? -ns : ns;
-
-  /* to the nanosecond, in the unit of the magnitude */
-  if (a >= 1000000000)
-    return g_strdup_printf ("%.9f %s", ns / 1e9, _("s"));
-  if (a >= 1000000)
-    return g_strdup_printf ("%.6f %s", ns / 1e6, _("ms"));
-  if (a >= 1000)
-    return g_strdup_printf ("%.3f %s", ns / 1e3, _("µs"));
-  return g_strdup_printf ("%" G_GINT64_FORMAT " %s", ns, _("ns"));
-}
-
-char *
-sl_format_duration (gint64 ns)
-{
-  double v;
-  const char *suffix;
-
-  if (ns < 0)
-    ns = 0;
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " %s", ns, _("ns"));
-  if (ns < 1000000)
-    v = ns / 1e3, suffix = _("µs");
-  else if (ns < 1000000000)
-    v = ns / 1e6, suffix = _("ms");
-  else
-    v = ns / 1e9, suffix = _("s");
-  return g_strdup_printf ("%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, suffix);
+  return sl_format_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "sl-timeline-model.h"
+#include "sl-format.h"
 
 G_BEGIN_DECLS
 
@@ -158,13 +159,5 @@ gint64            sl_timeline_layout_tick_step    (const SlTimelineLayout *layou
 char             *sl_timeline_layout_format_tick  (const SlTimelineLayout *layout,
                                                    gint64                  t,
                                                    gint64                  step);
-
-/* "1.234 ms", "17 ns", "2.5 s": three significant digits. */
-char             *sl_format_duration              (gint64 ns);
-/* A point in time to the nanosecond: "1.715654320 s", "12.345 µs". */
-char             *sl_format_timestamp             (gint64 ns);
-/* Time with the largest unit that shows @precision_ns: "1.5 ms". */
-char             *sl_format_time                  (double ns,
-                                                   gint64 precision_ns);
 
 G_END_DECLS

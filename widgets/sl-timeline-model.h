@@ -8,6 +8,8 @@
  * immutable and may be read from any thread.  Plain C, no GTK. */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "sl-profile.h"
 
 G_BEGIN_DECLS

@@ -250,7 +250,7 @@ test_kernel_details (void)
 
   g_assert_nonnull (profile);
   g_assert_cmpuint (profile->n_streams, >=, 1);
-  g_assert_true (sl_profile_get_kernel_details (profile, 0, 0, &details, &error));
+  g_assert_true (sl_kernel_details_read (profile, 0, 0, &details, &error));
   g_assert_no_error (error);
   sql = g_strdup_printf ("SELECT gridX FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = %u",
                          profile->streams[0].kernels.rowid[0]);
@@ -258,7 +258,7 @@ test_kernel_details (void)
   g_assert_cmpint (details.block[0], >, 0);
   sl_kernel_details_clear (&details);
 
-  g_assert_false (sl_profile_get_kernel_details (profile, 99, 0, &details, NULL));
+  g_assert_false (sl_kernel_details_read (profile, 99, 0, &details, NULL));
 }
 
 /* ---- bad input ------------------------------------------------------------- */
@@ -520,7 +520,7 @@ test_unchanged_after_load (void)
   SlProfile *profile = sl_profile_load (path, NULL, NULL, NULL, NULL);
   g_assert_nonnull (profile);
   SlKernelDetails details;
-  g_assert_true (sl_profile_get_kernel_details (profile, 0, 0, &details, NULL));
+  g_assert_true (sl_kernel_details_read (profile, 0, 0, &details, NULL));
   sl_kernel_details_clear (&details);
   sl_profile_unref (profile);
 

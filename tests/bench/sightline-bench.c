@@ -24,6 +24,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-profile.h"
+#include "sl-profile-loader.h"
 #include "sl-strings-private.h"
 
 /* Bump when sightline-gen's output changes, so stale cached profiles are remade. */

@@ -3,6 +3,7 @@
  * times and writes PNGs (a developer tool, not a test).
  *
  *   timeline-probe PROFILE [OUT-PREFIX] [WIDTH HEIGHT] */
+#include "sl-profile-loader.h"
 #include "sl-timeline-render.h"
 #include "sl-bench-frames.h"
 

@@ -7,8 +7,7 @@
  */
 #pragma once
 
-#include <glib.h>
-#include <gio/gio.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -261,20 +260,8 @@ typedef enum {
   SL_PROFILE_ERROR_FAILED,
 } SlProfileError;
 
-/* Progress of a load: fraction in [0,1] and a short translatable phase
- * ("Reading kernels").  Called from the loading thread. */
-typedef void (*SlProgressFunc) (double fraction, const char *phase, gpointer user_data);
-
-/* sl_profile_load:
- * Opens @path read-only (never modifies it) and builds the model.  A
- * `.nsys-rep` is first converted with `nsys export` into the user cache
- * directory.  @cancellable may be NULL.  Returns (transfer full) or NULL
- * with @error set (SL_PROFILE_ERROR, message names the file and the fix). */
-SlProfile  *sl_profile_load      (const char     *path,
-                                  GCancellable   *cancellable,
-                                  SlProgressFunc  progress,
-                                  gpointer        progress_data,
-                                  GError        **error);
+#define SL_TYPE_PROFILE (sl_profile_get_type ())
+GType       sl_profile_get_type  (void) G_GNUC_CONST;
 SlProfile  *sl_profile_ref       (SlProfile *profile);
 void        sl_profile_unref     (SlProfile *profile);
 
@@ -304,23 +291,6 @@ const char *sl_profile_process_name   (const SlProfile *profile, guint32 process
 const char *sl_profile_domain_name    (const SlProfile *profile, guint32 pid, guint16 domain);
 /* "HtoD", "DtoH", ... for a memcpy copyKind. */
 const char *sl_memcpy_kind_name       (guint8 kind);
-
-/* Lazily fetched details of one kernel (launch configuration). */
-typedef struct {
-  gint64 grid[3];
-  gint64 block[3];
-  gint64 registers_per_thread;
-  gint64 static_shared_bytes;
-  gint64 dynamic_shared_bytes;
-  char  *mangled_name;     /* nullable */
-} SlKernelDetails;
-
-gboolean    sl_profile_get_kernel_details (SlProfile       *profile,
-                                           guint32          stream,
-                                           guint            index,
-                                           SlKernelDetails *out,
-                                           GError         **error);
-void        sl_kernel_details_clear       (SlKernelDetails *details);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlProfile, sl_profile_unref)
 

@@ -12,8 +12,6 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
-G_DEFINE_QUARK (sl-profile-error-quark, sl_profile_error)
-
 /* Tables whose presence marks a file as an Nsight Systems export. */
 static const char *const nsight_tables[] = {
   "StringIds", "META_DATA_EXPORT", "EXPORT_META_DATA", "TARGET_INFO_GPU",

@@ -4,10 +4,9 @@
 
 #include <sqlite3.h>
 
-#include "sl-profile.h"
+#include "sl-profile-private.h"
+#include "sl-profile-loader.h"
 #include "sl-idmap.h"
-#include "sl-spans-private.h"
-#include "sl-strings-private.h"
 
 G_BEGIN_DECLS
 
@@ -94,13 +93,6 @@ gboolean    _sl_load_gpu              (SlLoader *loader, sqlite3 *db, GError **e
 /* sl-load-cpu.c: CUDA API calls, NVTX, thread names. */
 gboolean    _sl_load_cpu              (SlLoader *loader, sqlite3 *db, GError **error);
 
-/* sl-profile.c */
-SlProfile  *_sl_profile_new           (const char *path);
-void        _sl_kernels_clear         (SlKernels *kernels);
-void        _sl_copies_clear          (SlCopies *copies);
-void        _sl_nvtx_ranges_clear     (SlNvtxRanges *ranges);
-void        _sl_nvtx_marks_clear      (SlNvtxMarks *marks);
-
 /* sl-assemble.c: the final model from the builders. */
 void        _sl_profile_assemble      (SlLoader *loader);
 void        _sl_streams_finish        (SlLoader *loader);
@@ -146,16 +138,5 @@ _sl_loader_row_span (SlLoader *loader, gint64 start, gint64 end, gboolean end_is
   return FALSE;
 }
 
-static inline guint32
-_sl_pid_of (guint64 global_id)
-{
-  return (guint32) ((global_id >> 24) & 0xFFFFFF);
-}
-
-static inline guint32
-_sl_tid_of (guint64 global_tid)
-{
-  return (guint32) (global_tid & 0xFFFFFF);
-}
 
 G_END_DECLS

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-profile.c: the immutable profile: lifetime, derived data, lookups and
- * lazily fetched details.  It is built by sl-assemble.c. */
-#include "sl-loader-private.h"
+/* sl-profile.c: the immutable profile: lifetime, derived data and lookups.
+ * It is built by the loader (analysis/loader/sl-assemble.c). */
+#include "sl-profile-private.h"
 
 #include <string.h>
-#include <glib/gi18n-lib.h>
+
+G_DEFINE_QUARK (sl-profile-error-quark, sl_profile_error)
+G_DEFINE_BOXED_TYPE (SlProfile, sl_profile, sl_profile_ref, sl_profile_unref)
 
 /* ---- lifetime ----------------------------------------------------------- */
 
@@ -326,100 +328,4 @@ sl_memcpy_kind_name (guint8 kind)
     "Unified HtoD", "Unified DtoH", "Unified DtoD",
   };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "Unknown";
-}
-
-/* ---- lazy details ------------------------------------------------------- */
-
-void
-sl_kernel_details_clear (SlKernelDetails *details)
-{
-  g_clear_pointer (&details->mangled_name, g_free);
-}
-
-gboolean
-sl_profile_get_kernel_details (SlProfile       *profile,
-                               guint32          stream,
-                               guint            index,
-                               SlKernelDetails *out,
-                               GError         **error)
-{
-  static const char *const columns[] = {
-    "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-    "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "mangledName",
-  };
-  const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
-  SlLoader loader = { 0 };
-  g_autoptr(GString) sql = g_string_new ("SELECT ");
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
-  gboolean ok = FALSE;
-  int rc;
-
-  g_return_val_if_fail (profile != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  memset (out, 0, sizeof *out);
-  for (gsize i = 0; i < 9; i++)
-    ((gint64 *) out)[i] = -1;
-  if (stream >= profile->n_streams || index >= profile->streams[stream].kernels.spans.n)
-    {
-      g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED, _("No such kernel."));
-      return FALSE;
-    }
-
-  loader.display_path = profile->path;
-  loader.db_path = _sl_is_nsys_rep_path (profile->path) ? _sl_nsys_rep_convert (profile->path, NULL, error)
-                                                        : g_strdup (profile->path);
-  if (loader.db_path == NULL)
-    return FALSE;
-  loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
-  db = _sl_loader_open_db (&loader, error);
-  if (db == NULL)
-    goto out;
-
-  /* Only columns that exist in this version are asked for. */
-  g_hash_table_insert (loader.tables, g_strdup (table), g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL));
-  {
-    sqlite3_stmt *info = NULL;
-    if (sqlite3_prepare_v2 (db, "PRAGMA table_info(CUPTI_ACTIVITY_KIND_KERNEL)", -1, &info, NULL) == SQLITE_OK)
-      while (sqlite3_step (info) == SQLITE_ROW)
-        g_hash_table_add (g_hash_table_lookup (loader.tables, table), g_strdup ((const char *) sqlite3_column_text (info, 1)));
-    sqlite3_finalize (info);
-  }
-  for (gsize i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      if (i == G_N_ELEMENTS (columns) - 1 && _sl_loader_has_column (&loader, table, columns[i]))
-        g_string_append (sql, "(SELECT value FROM StringIds WHERE id = mangledName)");
-      else
-        g_string_append (sql, _sl_loader_column_or_null (&loader, table, columns[i]));
-      g_string_append (sql, i + 1 < G_N_ELEMENTS (columns) ? ", " : " ");
-    }
-  g_string_append_printf (sql, "FROM %s WHERE rowid = ?", table);
-  rc = sqlite3_prepare_v2 (db, sql->str, -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    {
-      _sl_loader_step_error (&loader, db, rc, _("the kernel details"), error);
-      goto out;
-    }
-  sqlite3_bind_int64 (stmt, 1, profile->streams[stream].kernels.rowid[index]);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      gint64 *values[] = { &out->grid[0], &out->grid[1], &out->grid[2], &out->block[0], &out->block[1],
-                           &out->block[2], &out->registers_per_thread, &out->static_shared_bytes,
-                           &out->dynamic_shared_bytes };
-      for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
-        *values[i] = sqlite3_column_type (stmt, (int) i) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, (int) i);
-      const char *mangled = (const char *) sqlite3_column_text (stmt, 9);
-      out->mangled_name = mangled != NULL ? g_utf8_make_valid (mangled, -1) : NULL;
-      ok = TRUE;
-    }
-  else
-    _sl_loader_step_error (&loader, db, rc == SQLITE_DONE ? SQLITE_CORRUPT : rc, _("the kernel details"), error);
-
-out:
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  g_hash_table_unref (loader.tables);
-  g_free (loader.db_path);
-  return ok;
 }

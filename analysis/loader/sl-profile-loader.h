@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-profile-loader.h: reading an Nsight Systems export into an SlProfile,
+ * either synchronously (sightline-cli, tests) or as a GObject that loads in
+ * its own low-priority worker thread and reports progress as properties
+ * (the application's progress bar binds to them). */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "sl-profile.h"
+
+G_BEGIN_DECLS
+
+/* Progress of a load: fraction in [0,1] and a short translatable phase
+ * ("Reading events").  Called from the loading thread. */
+typedef void (*SlProgressFunc) (double fraction, const char *phase, gpointer user_data);
+
+/* sl_profile_load:
+ * Opens @path read-only (never modifies it) and builds the model.  A
+ * `.nsys-rep` is first converted with `nsys export` into the user cache
+ * directory.  @cancellable may be NULL.  Returns (transfer full) or NULL
+ * with @error set (SL_PROFILE_ERROR, message names the file and the fix). */
+SlProfile  *sl_profile_load      (const char     *path,
+                                  GCancellable   *cancellable,
+                                  SlProgressFunc  progress,
+                                  gpointer        progress_data,
+                                  GError        **error);
+
+#define SL_TYPE_PROFILE_LOADER (sl_profile_loader_get_type ())
+G_DECLARE_FINAL_TYPE (SlProfileLoader, sl_profile_loader, SL, PROFILE_LOADER, GObject)
+
+/* Work done on the freshly loaded profile in the loader's worker thread,
+ * before the load completes (a view's index, say), so that the main thread
+ * never walks every event.  Returns (transfer full) data handed out by
+ * sl_profile_loader_load_finish(), or NULL when @cancellable was cancelled. */
+typedef gpointer (*SlProfilePrepareFunc) (SlProfile    *profile,
+                                          GCancellable *cancellable,
+                                          gpointer      user_data);
+
+SlProfileLoader *sl_profile_loader_new          (const char           *path);
+const char      *sl_profile_loader_get_path     (SlProfileLoader      *self);
+/* Progress in [0,1] and its phase; notified on the thread-default main
+ * context of sl_profile_loader_load_async(), at most once per main-loop
+ * iteration however fast the worker reports. */
+double           sl_profile_loader_get_fraction (SlProfileLoader      *self);
+const char      *sl_profile_loader_get_message  (SlProfileLoader      *self);
+/* Adds a last phase, shown as @message, that runs @func on the loaded
+ * profile in the worker thread; @result_free frees what it returns when
+ * nobody takes it. */
+void             sl_profile_loader_set_prepare  (SlProfileLoader      *self,
+                                                 const char           *message,
+                                                 SlProfilePrepareFunc  func,
+                                                 gpointer              user_data,
+                                                 GDestroyNotify        result_free);
+/* Loads in a new thread at a lower CPU priority (so that the main loop
+ * gets a core the moment it has a frame to draw).  Call once per loader. */
+void             sl_profile_loader_load_async   (SlProfileLoader      *self,
+                                                 GCancellable         *cancellable,
+                                                 GAsyncReadyCallback   callback,
+                                                 gpointer              user_data);
+/* Returns (transfer full) the profile, and in @prepared (nullable, transfer
+ * full) what the prepare function returned; or NULL with @error set
+ * (SL_PROFILE_ERROR; SL_PROFILE_ERROR_CANCELLED when cancelled). */
+SlProfile       *sl_profile_loader_load_finish  (SlProfileLoader      *self,
+                                                 GAsyncResult         *result,
+                                                 gpointer             *prepared,
+                                                 GError              **error);
+
+G_END_DECLS
