@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-session.h: the view state of one open profile.
+ *
+ * What is visible, what is selected (a time range, an event), what the
+ * analyses are scoped to and what is searched for, with back/forward
+ * history.  Every view (timeline, details pane, later the side panel and
+ * flame stack) reads and writes it and listens to its notify signals; no
+ * view relays another's state.  A GObject without GTK, so it is tested
+ * without a display. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "sl-time-range.h"
+#include "sl-timeline-model.h"
+
+G_BEGIN_DECLS
+
+/* What "the current range" of an analysis or export means. */
+typedef enum {
+  SL_SCOPE_WHOLE,          /* the whole profile */
+  SL_SCOPE_VISIBLE,        /* what the timeline shows */
+  SL_SCOPE_SELECTION,      /* the selected time range */
+  SL_SCOPE_BOOKMARK,       /* the range of the bookmark in scope */
+} SlScope;
+
+#define SL_TYPE_SCOPE     (sl_scope_get_type ())
+#define SL_TYPE_EVENT_REF (sl_event_ref_get_type ())
+GType       sl_scope_get_type     (void) G_GNUC_CONST;
+GType       sl_event_ref_get_type (void) G_GNUC_CONST;
+SlEventRef *sl_event_ref_copy     (const SlEventRef *event);
+void        sl_event_ref_free     (SlEventRef       *event);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlEventRef, sl_event_ref_free)
+
+#define SL_TYPE_SESSION (sl_session_get_type ())
+G_DECLARE_FINAL_TYPE (SlSession, sl_session, SL, SESSION, GObject)
+
+/* A session over @model, showing the whole profile, nothing selected. */
+SlSession         *sl_session_new                (SlTimelineModel   *model);
+/* (transfer none) */
+SlTimelineModel   *sl_session_get_model          (SlSession         *self);
+SlProfile         *sl_session_get_profile        (SlSession         *self);
+
+/* The time window the timeline shows; never NULL. */
+const SlTimeRange *sl_session_get_visible_range  (SlSession         *self);
+void               sl_session_set_visible_range  (SlSession         *self,
+                                                  const SlTimeRange *range);
+/* (nullable): no range selected. */
+const SlTimeRange *sl_session_get_selected_range (SlSession         *self);
+void               sl_session_set_selected_range (SlSession         *self,
+                                                  const SlTimeRange *range);
+/* (nullable): no event selected.  An event the model does not have is
+ * taken as none. */
+const SlEventRef  *sl_session_get_selected_event (SlSession         *self);
+void               sl_session_set_selected_event (SlSession         *self,
+                                                  const SlEventRef  *event);
+
+SlScope            sl_session_get_scope          (SlSession         *self);
+void               sl_session_set_scope          (SlSession         *self,
+                                                  SlScope            scope);
+/* (nullable): the range of the bookmark that SL_SCOPE_BOOKMARK means. */
+const SlTimeRange *sl_session_get_bookmark_range (SlSession         *self);
+void               sl_session_set_bookmark_range (SlSession         *self,
+                                                  const SlTimeRange *range);
+/* The range the scope stands for now; FALSE when the scope is a selection
+ * or bookmark and there is none (callers then say so, they do not guess). */
+gboolean           sl_session_get_scope_range    (SlSession         *self,
+                                                  SlTimeRange       *out);
+
+/* The search text of the views, "" when none. */
+const char        *sl_session_get_search         (SlSession         *self);
+void               sl_session_set_search         (SlSession         *self,
+                                                  const char        *search);
+
+/* History of view states (visible range, selected range and event).
+ * push_history records the current state before a jump; navigate_to does
+ * that and shows @visible.  Going back or forward restores a state. */
+void               sl_session_push_history       (SlSession         *self);
+void               sl_session_navigate_to        (SlSession         *self,
+                                                  const SlTimeRange *visible);
+gboolean           sl_session_can_go_back        (SlSession         *self);
+gboolean           sl_session_can_go_forward     (SlSession         *self);
+gboolean           sl_session_go_back            (SlSession         *self);
+gboolean           sl_session_go_forward         (SlSession         *self);
+
+G_END_DECLS

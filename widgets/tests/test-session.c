@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-session.c: SlSession, the view state every view shares: its
+ * properties and notifications, scopes, and back/forward history. */
+#include "sl-session.h"
+#include "sl-profile-loader.h"
+
+typedef struct {
+  SlProfile       *profile;
+  SlTimelineModel *model;
+  SlSession       *session;
+  GHashTable      *notified;   /* property name -> count */
+} Fixture;
+
+static void
+count_notify_cb (GObject *object, GParamSpec *pspec, gpointer data)
+{
+  Fixture *f = data;
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (f->notified, pspec->name));
+
+  g_hash_table_insert (f->notified, (gpointer) pspec->name, GUINT_TO_POINTER (n + 1));
+}
+
+static guint
+notified (Fixture *f, const char *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (f->notified, name));
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SL_PROFILES_DIR"), "nsysai-h100-2gpu-1s.sqlite", NULL);
+  g_autoptr(GError) error = NULL;
+
+  f->profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  f->model = sl_timeline_model_new (f->profile, NULL);
+  f->session = sl_session_new (f->model);
+  f->notified = g_hash_table_new (g_str_hash, g_str_equal);
+  g_signal_connect (f->session, "notify", G_CALLBACK (count_notify_cb), f);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_object_unref (f->session);
+  sl_timeline_model_unref (f->model);
+  sl_profile_unref (f->profile);
+  g_hash_table_unref (f->notified);
+}
+
+/* The first kernel of the first stream that has one. */
+static SlEventRef
+some_kernel (const SlProfile *p, guint nth)
+{
+  for (guint s = 0; s < p->n_streams; s++)
+    if (p->streams[s].kernels.spans.n > nth)
+      return (SlEventRef) { SL_EVENT_KERNEL, s, nth };
+  g_assert_not_reached ();
+}
+
+static void
+test_defaults (Fixture *f, gconstpointer data)
+{
+  const SlTimeRange *visible = sl_session_get_visible_range (f->session);
+  SlTimeRange scope;
+
+  g_assert_cmpint (visible->start, ==, f->profile->start_ns);
+  g_assert_cmpint (visible->end, ==, f->profile->end_ns);
+  g_assert_null (sl_session_get_selected_range (f->session));
+  g_assert_null (sl_session_get_selected_event (f->session));
+  g_assert_cmpint (sl_session_get_scope (f->session), ==, SL_SCOPE_WHOLE);
+  g_assert_cmpstr (sl_session_get_search (f->session), ==, "");
+  g_assert_false (sl_session_can_go_back (f->session));
+  g_assert_false (sl_session_can_go_forward (f->session));
+  g_assert_true (sl_session_get_scope_range (f->session, &scope));
+  g_assert_cmpint (scope.start, ==, f->profile->start_ns);
+  g_assert_cmpint (scope.end, ==, f->profile->end_ns);
+  g_assert_true (sl_session_get_profile (f->session) == f->profile);
+}
+
+static void
+test_visible_range (Fixture *f, gconstpointer data)
+{
+  SlTimeRange range = { f->profile->start_ns + 1000, f->profile->start_ns + 5000 };
+  SlTimeRange backwards = { 10, 5 };
+  g_autoptr(SlTimeRange) got = NULL;
+
+  sl_session_set_visible_range (f->session, &range);
+  g_assert_cmpuint (notified (f, "visible-range"), ==, 1);
+  /* the same range again is not a change */
+  sl_session_set_visible_range (f->session, &range);
+  g_assert_cmpuint (notified (f, "visible-range"), ==, 1);
+  /* an empty or reversed window is refused */
+  sl_session_set_visible_range (f->session, &backwards);
+  g_assert_cmpuint (notified (f, "visible-range"), ==, 1);
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, range.start);
+
+  /* the boxed property carries the same value */
+  g_object_get (f->session, "visible-range", &got, NULL);
+  g_assert_cmpint (got->start, ==, range.start);
+  g_assert_cmpint (got->end, ==, range.end);
+}
+
+static void
+test_selection (Fixture *f, gconstpointer data)
+{
+  SlEventRef kernel = some_kernel (f->profile, 0);
+  SlEventRef bogus = { SL_EVENT_KERNEL, 9999, 0 };
+  SlTimeRange range = { 100, 200 };
+  g_autoptr(SlEventRef) got = NULL;
+
+  sl_session_set_selected_event (f->session, &kernel);
+  g_assert_cmpuint (notified (f, "selected-event"), ==, 1);
+  g_assert_cmpuint (sl_session_get_selected_event (f->session)->owner, ==, kernel.owner);
+  g_object_get (f->session, "selected-event", &got, NULL);
+  g_assert_cmpint (got->kind, ==, SL_EVENT_KERNEL);
+
+  /* an event the profile does not have selects nothing */
+  sl_session_set_selected_event (f->session, &bogus);
+  g_assert_null (sl_session_get_selected_event (f->session));
+  g_assert_cmpuint (notified (f, "selected-event"), ==, 2);
+
+  sl_session_set_selected_range (f->session, &range);
+  sl_session_set_selected_range (f->session, &range);
+  g_assert_cmpuint (notified (f, "selected-range"), ==, 1);
+  sl_session_set_selected_range (f->session, NULL);
+  g_assert_null (sl_session_get_selected_range (f->session));
+  g_assert_cmpuint (notified (f, "selected-range"), ==, 2);
+}
+
+static void
+test_scope (Fixture *f, gconstpointer data)
+{
+  SlTimeRange range = { 300, 400 }, out;
+  SlTimeRange bookmark = { 500, 900 };
+
+  sl_session_set_scope (f->session, SL_SCOPE_SELECTION);
+  g_assert_cmpuint (notified (f, "scope"), ==, 1);
+  /* no selection: the scope has no range, and says so */
+  g_assert_false (sl_session_get_scope_range (f->session, &out));
+  sl_session_set_selected_range (f->session, &range);
+  g_assert_true (sl_session_get_scope_range (f->session, &out));
+  g_assert_cmpint (out.start, ==, 300);
+  g_assert_cmpint (out.end, ==, 400);
+
+  sl_session_set_scope (f->session, SL_SCOPE_BOOKMARK);
+  g_assert_false (sl_session_get_scope_range (f->session, &out));
+  sl_session_set_bookmark_range (f->session, &bookmark);
+  g_assert_true (sl_session_get_scope_range (f->session, &out));
+  g_assert_cmpint (out.end, ==, 900);
+
+  sl_session_set_scope (f->session, SL_SCOPE_VISIBLE);
+  g_assert_true (sl_session_get_scope_range (f->session, &out));
+  g_assert_cmpint (out.start, ==, sl_session_get_visible_range (f->session)->start);
+
+  g_object_set (f->session, "search", "gemm", NULL);
+  g_assert_cmpstr (sl_session_get_search (f->session), ==, "gemm");
+  g_assert_cmpuint (notified (f, "search"), ==, 1);
+}
+
+static void
+test_history (Fixture *f, gconstpointer data)
+{
+  gint64 t = f->profile->start_ns;
+  SlTimeRange first = { t + 10, t + 20 }, second = { t + 30, t + 40 }, third = { t + 50, t + 60 };
+  SlTimeRange whole = *sl_session_get_visible_range (f->session);
+  SlEventRef kernel = some_kernel (f->profile, 1);
+  SlTimeRange selected = { t + 31, t + 35 };
+
+  g_assert_false (sl_session_go_back (f->session));
+
+  sl_session_navigate_to (f->session, &first);
+  g_assert_true (sl_session_can_go_back (f->session));
+  g_assert_cmpuint (notified (f, "can-go-back"), ==, 1);
+  sl_session_navigate_to (f->session, &second);
+  sl_session_set_selected_event (f->session, &kernel);
+  sl_session_set_selected_range (f->session, &selected);
+  sl_session_navigate_to (f->session, &third);
+
+  /* back restores the whole state of that moment: range, selection, event */
+  g_assert_true (sl_session_go_back (f->session));
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, second.start);
+  g_assert_cmpint (sl_session_get_selected_range (f->session)->start, ==, selected.start);
+  g_assert_cmpuint (sl_session_get_selected_event (f->session)->index, ==, kernel.index);
+  g_assert_true (sl_session_can_go_forward (f->session));
+
+  g_assert_true (sl_session_go_back (f->session));
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, first.start);
+  g_assert_true (sl_session_go_back (f->session));
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, whole.start);
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->end, ==, whole.end);
+  g_assert_false (sl_session_can_go_back (f->session));
+
+  g_assert_true (sl_session_go_forward (f->session));
+  g_assert_true (sl_session_go_forward (f->session));
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, second.start);
+
+  /* a new jump forks the history: the way forward is gone */
+  sl_session_navigate_to (f->session, &first);
+  g_assert_false (sl_session_can_go_forward (f->session));
+  g_assert_true (sl_session_go_back (f->session));
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, second.start);
+}
+
+static void
+test_history_bounded (Fixture *f, gconstpointer data)
+{
+  gint64 t = f->profile->start_ns;
+  guint steps = 0;
+
+  /* pushing the same state twice records it once */
+  sl_session_push_history (f->session);
+  sl_session_push_history (f->session);
+  g_assert_true (sl_session_go_back (f->session));
+  g_assert_false (sl_session_can_go_back (f->session));
+
+  for (guint i = 0; i < 500; i++)
+    {
+      SlTimeRange r = { t + i, t + i + 10 };
+      sl_session_navigate_to (f->session, &r);
+    }
+  while (sl_session_go_back (f->session))
+    steps++;
+  /* memory stays bounded: the oldest steps are dropped */
+  g_assert_cmpuint (steps, ==, 100);
+  g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, t + 399);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("SL_PROFILES_DIR") == NULL)
+    {
+      g_test_skip ("SL_PROFILES_DIR is not set");
+      return g_test_run ();
+    }
+  g_test_add ("/widgets/session/defaults", Fixture, NULL, fixture_setup, test_defaults, fixture_teardown);
+  g_test_add ("/widgets/session/visible-range", Fixture, NULL, fixture_setup, test_visible_range, fixture_teardown);
+  g_test_add ("/widgets/session/selection", Fixture, NULL, fixture_setup, test_selection, fixture_teardown);
+  g_test_add ("/widgets/session/scope", Fixture, NULL, fixture_setup, test_scope, fixture_teardown);
+  g_test_add ("/widgets/session/history", Fixture, NULL, fixture_setup, test_history, fixture_teardown);
+  g_test_add ("/widgets/session/history-bounded", Fixture, NULL, fixture_setup, test_history_bounded,
+              fixture_teardown);
+  return g_test_run ();
+}
