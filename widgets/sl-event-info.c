@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-event-info.c: describing one event for people. */
 #include "sl-event-info.h"
-#include "sl-kernel-details.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-layout.h"
 
@@ -117,8 +116,9 @@ add_launch (GPtrArray *fields, SlTimelineModel *model, guint32 api, gint64 gpu_s
 }
 
 GPtrArray *
-sl_event_info_fields (SlTimelineModel  *model,
-                      const SlEventRef *ev)
+sl_event_info_fields (SlTimelineModel       *model,
+                      const SlEventRef      *ev,
+                      const SlKernelDetails *det)
 {
   SlProfile *p = model->profile;
   GPtrArray *fields = g_ptr_array_new_with_free_func (field_free);
@@ -133,7 +133,6 @@ sl_event_info_fields (SlTimelineModel  *model,
       {
         const SlStream *st = &p->streams[ev->owner];
         guint32 f = st->kernels.func[ev->index];
-        SlKernelDetails det = { 0 };
         const char *cat;
 
         add (fields, _("Kernel"), g_strdup (sl_profile_kernel_name (p, f, FALSE)));
@@ -145,21 +144,20 @@ sl_event_info_fields (SlTimelineModel  *model,
         add (fields, _("Duration"), sl_format_duration (e - s));
         add (fields, _("GPU"), g_strdup_printf ("%u", st->device));
         add (fields, _("Stream"), g_strdup_printf ("%u", st->stream));
-        if (sl_kernel_details_read (p, ev->owner, ev->index, &det, NULL))
+        if (det != NULL)
           {
             add (fields, _("Grid"), g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
-                                                     det.grid[0], det.grid[1], det.grid[2]));
+                                                     det->grid[0], det->grid[1], det->grid[2]));
             add (fields, _("Block"), g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
-                                                      det.block[0], det.block[1], det.block[2]));
-            if (det.registers_per_thread >= 0)
-              add (fields, _("Registers/thread"), g_strdup_printf ("%" G_GINT64_FORMAT, det.registers_per_thread));
-            if (det.static_shared_bytes >= 0 || det.dynamic_shared_bytes >= 0)
+                                                      det->block[0], det->block[1], det->block[2]));
+            if (det->registers_per_thread >= 0)
+              add (fields, _("Registers/thread"), g_strdup_printf ("%" G_GINT64_FORMAT, det->registers_per_thread));
+            if (det->static_shared_bytes >= 0 || det->dynamic_shared_bytes >= 0)
               {
-                g_autofree char *st_b = sl_format_bytes (MAX (det.static_shared_bytes, 0));
-                g_autofree char *dyn_b = sl_format_bytes (MAX (det.dynamic_shared_bytes, 0));
+                g_autofree char *st_b = sl_format_bytes (MAX (det->static_shared_bytes, 0));
+                g_autofree char *dyn_b = sl_format_bytes (MAX (det->dynamic_shared_bytes, 0));
                 add (fields, _("Shared memory"), g_strdup_printf (_("%s static, %s dynamic"), st_b, dyn_b));
               }
-            sl_kernel_details_clear (&det);
           }
         add (fields, _("Correlation ID"), g_strdup_printf ("%u", sl_kernels_corr (p, &st->kernels, ev->index)));
         add_launch (fields, model, st->kernels.api[ev->index], s);
@@ -246,10 +244,11 @@ sl_event_info_fields (SlTimelineModel  *model,
 }
 
 char *
-sl_event_info_tooltip (SlTimelineModel  *model,
-                       const SlEventRef *ev)
+sl_event_info_tooltip (SlTimelineModel       *model,
+                       const SlEventRef      *ev,
+                       const SlKernelDetails *details)
 {
-  g_autoptr(GPtrArray) fields = sl_event_info_fields (model, ev);
+  g_autoptr(GPtrArray) fields = sl_event_info_fields (model, ev, details);
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < fields->len && i < 14; i++)

@@ -5,6 +5,7 @@
 
 #include "sl-timeline-model.h"
 #include "sl-format.h"
+#include "sl-kernel-details.h"
 
 G_BEGIN_DECLS
 
@@ -14,14 +15,16 @@ typedef struct {
 } SlEventField;
 
 /* The fields of @event in display order: (transfer full) array of
- * SlEventField*, freed with g_ptr_array_unref.  Reads lazy kernel details
- * (grid, block, registers) from the profile, so call it for one event at a
- * time, on the main thread. */
-GPtrArray *sl_event_info_fields        (SlTimelineModel  *model,
-                                        const SlEventRef *event);
+ * SlEventField*, freed with g_ptr_array_unref.  @details (nullable) is a
+ * kernel's launch configuration, read by the caller off the main thread
+ * (sl_kernel_details_read_async); without it those fields are left out. */
+GPtrArray *sl_event_info_fields        (SlTimelineModel       *model,
+                                        const SlEventRef      *event,
+                                        const SlKernelDetails *details);
 /* Pango markup for a tooltip: the name in bold, then a few fields. */
-char      *sl_event_info_tooltip       (SlTimelineModel  *model,
-                                        const SlEventRef *event);
+char      *sl_event_info_tooltip       (SlTimelineModel       *model,
+                                        const SlEventRef      *event,
+                                        const SlKernelDetails *details);
 /* NVTX ranges open on @thread at time @t, outermost first: "train › step 3". */
 char      *sl_event_info_nvtx_path     (const SlTimelineModel *model,
                                         guint32                thread,

@@ -3,10 +3,15 @@
  *
  * The frame itself is drawn by sl-timeline-render.c into an image surface
  * that becomes a texture; it is redrawn only when the view changes.  Hover,
- * selection and the API-to-GPU link are cheap render nodes on top. */
+ * selection and the API-to-GPU link are cheap render nodes on top.
+ *
+ * The view state lives in an SlSession: the timeline writes the visible
+ * range, the selected range and the selected event into it as the user
+ * works, and follows it when another view (or the history) changes them. */
 #include "sl-timeline.h"
 #include "sl-timeline-render.h"
 #include "sl-event-info.h"
+#include "sl-kernel-details.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -14,7 +19,10 @@
 struct _SlTimeline {
   GtkWidget           parent_instance;
 
-  SlTimelineModel    *model;
+  SlSession          *session;
+  SlTimelineModel    *model;       /* the session's, borrowed */
+  gboolean            publishing;  /* writing the view into the session */
+  gint64              last_gesture_us;
   SlTimelineLayout   *layout;
   SlTimelineRenderer *renderer;
   cairo_surface_t    *surface;
@@ -32,10 +40,14 @@ struct _SlTimeline {
   gboolean            pointer_inside;
 
   SlEventRef          hover;
-  SlEventRef          selected;
+  SlEventRef          selected;   /* the session's selected event, for drawing */
   SlEventRef          linked;     /* the other end of the API/GPU link */
   SlEventRef          tooltip_event;
   char               *tooltip_markup;
+  /* launch configuration of the kernel under the tooltip, read in a worker */
+  SlKernelDetails    *tooltip_details;
+  SlEventRef          tooltip_details_event;
+  GCancellable       *details_cancellable;
 
   /* dragging */
   enum { DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MINIMAP } drag_mode;
@@ -48,17 +60,18 @@ struct _SlTimeline {
 
 enum {
   PROP_0,
-  PROP_MODEL,
+  PROP_SESSION,
   PROP_RELATIVE_TIME,
   N_PROPS
 };
 
 enum {
-  EVENT_SELECTED,
   VIEW_CHANGED,
-  RANGE_CHANGED,
   N_SIGNALS
 };
+
+/* A gesture this long after the previous one starts a new history step. */
+#define GESTURE_PAUSE_US (G_USEC_PER_SEC)
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -98,6 +111,22 @@ sync_adjustment (SlTimeline *self)
   self->syncing_adjustment = FALSE;
 }
 
+/* Writes the layout's time window into the session (whole nanoseconds). */
+static void
+publish_view (SlTimeline *self)
+{
+  SlTimelineLayout *l = self->layout;
+  SlTimeRange range;
+
+  if (self->session == NULL || l == NULL || !l->sized)
+    return;
+  range.start = (gint64) floor (l->t0);
+  range.end = (gint64) ceil (l->t0 + l->px_ns * sl_timeline_layout_body_width (l));
+  self->publishing = TRUE;
+  sl_session_set_visible_range (self->session, &range);
+  self->publishing = FALSE;
+}
+
 /* The view (range, rows or size) changed: the frame must be drawn again. */
 static void
 invalidate (SlTimeline *self)
@@ -105,7 +134,29 @@ invalidate (SlTimeline *self)
   self->dirty = TRUE;
   sync_adjustment (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  publish_view (self);
   g_signal_emit (self, signals[VIEW_CHANGED], 0);
+}
+
+/* Before a jump (fit, zoom to the selection or an event): the view it
+ * leaves becomes a step back. */
+static void
+remember_view (SlTimeline *self)
+{
+  if (self->session != NULL)
+    sl_session_push_history (self->session);
+}
+
+/* Before a continuous change (wheel, drag, keys): a burst of them is one
+ * step back, counted from its first event. */
+static void
+remember_view_before_gesture (SlTimeline *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - self->last_gesture_us > GESTURE_PAUSE_US)
+    remember_view (self);
+  self->last_gesture_us = now;
 }
 
 static void
@@ -139,6 +190,7 @@ ensure_layout_size (SlTimeline *self)
       sl_timeline_layout_set_size (self->layout, w, h);
       self->dirty = TRUE;
       sync_adjustment (self);
+      publish_view (self);
     }
 }
 
@@ -408,33 +460,18 @@ update_link (SlTimeline *self)
     }
 }
 
-void
-sl_timeline_select (SlTimeline       *self,
-                    const SlEventRef *event)
+static void
+select_event (SlTimeline *self, const SlEventRef *event)
 {
-  SlEventRef none = { SL_EVENT_NONE, 0, 0 };
-
-  g_return_if_fail (SL_IS_TIMELINE (self));
-  if (event == NULL)
-    event = &none;
-  if (memcmp (event, &self->selected, sizeof *event) == 0)
-    return;
-  self->selected = *event;
-  update_link (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_emit (self, signals[EVENT_SELECTED], 0);
+  sl_session_set_selected_event (self->session, event);
 }
 
 static void
-set_range (SlTimeline *self, gboolean has, double a, double b)
+select_range (SlTimeline *self, gboolean has, double a, double b)
 {
-  SlTimelineLayout *l = self->layout;
+  SlTimeRange range = { (gint64) floor (MIN (a, b)), (gint64) ceil (MAX (a, b)) };
 
-  l->has_range = has;
-  l->range_start = (gint64) floor (MIN (a, b));
-  l->range_end = (gint64) ceil (MAX (a, b));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_emit (self, signals[RANGE_CHANGED], 0);
+  sl_session_set_selected_range (self->session, has ? &range : NULL);
 }
 
 static gboolean
@@ -453,6 +490,8 @@ scroll_cb (SlTimeline               *self,
   state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
   wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
 
+  if (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK) || dx != 0)
+    remember_view_before_gesture (self);
   if (state & GDK_CONTROL_MASK)
     {
       double factor = wheel ? pow (1.25, dy) : exp (dy * 0.01);
@@ -529,6 +568,7 @@ drag_begin_cb (SlTimeline     *self,
     return;
   if (y * s < l->minimap_height)
     {
+      remember_view (self);
       self->drag_mode = DRAG_MINIMAP;
       sl_timeline_layout_center_on (l, sl_timeline_layout_overview_time (l, body_x (self, x)));
       invalidate (self);
@@ -536,7 +576,10 @@ drag_begin_cb (SlTimeline     *self,
   else if (y * s < sl_timeline_layout_body_y (l) || (state & GDK_SHIFT_MASK))
     self->drag_mode = DRAG_SELECT;
   else
-    self->drag_mode = DRAG_PAN;
+    {
+      remember_view_before_gesture (self);
+      self->drag_mode = DRAG_PAN;
+    }
 }
 
 static void
@@ -558,7 +601,7 @@ drag_update_cb (SlTimeline     *self,
       break;
     case DRAG_SELECT:
       if (fabs (ox) >= 2)
-        set_range (self, TRUE, sl_timeline_layout_x_to_time (l, body_x (self, self->drag_x)),
+        select_range (self, TRUE, sl_timeline_layout_x_to_time (l, body_x (self, self->drag_x)),
                    sl_timeline_layout_x_to_time (l, body_x (self, self->drag_x + ox)));
       break;
     case DRAG_MINIMAP:
@@ -597,6 +640,7 @@ click_pressed_cb (SlTimeline      *self,
     {
       gint64 a, b;
       sl_timeline_model_event_span (self->model, &ev, &a, &b);
+      remember_view (self);
       sl_timeline_layout_zoom_to (l, a, b, 0.1);
       invalidate (self);
     }
@@ -628,10 +672,25 @@ click_released_cb (SlTimeline      *self,
     }
   if (y * s < sl_timeline_layout_body_y (l))
     return;
-  if (sl_timeline_layout_hit_test (l, x * s, y * s, &ev))
-    sl_timeline_select (self, &ev);
-  else
-    sl_timeline_select (self, NULL);
+  select_event (self, sl_timeline_layout_hit_test (l, x * s, y * s, &ev) ? &ev : NULL);
+}
+
+/* The mouse's back and forward buttons walk the session's history. */
+static void
+history_button_cb (SlTimeline      *self,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   GtkGestureClick *gesture)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+
+  if (self->session == NULL)
+    return;
+  if (button == 8)
+    sl_session_go_back (self->session);
+  else if (button == 9)
+    sl_session_go_forward (self->session);
 }
 
 static void
@@ -661,8 +720,40 @@ zoom_scale_changed_cb (SlTimeline     *self,
   if (l == NULL || scale <= 0)
     return;
   px_ns = self->pinch_px_ns / scale;
+  remember_view_before_gesture (self);
   sl_timeline_layout_set_view (l, self->pinch_anchor_t - self->pinch_x * px_ns, px_ns);
   invalidate (self);
+}
+
+static void
+tooltip_details_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      data)
+{
+  g_autoptr(SlTimeline) self = data;
+  g_autoptr(SlKernelDetails) details = sl_kernel_details_read_finish (result, NULL);
+
+  if (details == NULL || self->model == NULL)
+    return;
+  g_clear_pointer (&self->tooltip_details, sl_kernel_details_free);
+  self->tooltip_details = g_steal_pointer (&details);
+  /* the tooltip is asked again and now shows the launch configuration */
+  g_clear_pointer (&self->tooltip_markup, g_free);
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+/* Reads the kernel's launch configuration in a worker: the file is not
+ * touched on the main thread. */
+static void
+fetch_tooltip_details (SlTimeline *self, const SlEventRef *ev)
+{
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
+  self->details_cancellable = g_cancellable_new ();
+  self->tooltip_details_event = *ev;
+  g_clear_pointer (&self->tooltip_details, sl_kernel_details_free);
+  sl_kernel_details_read_async (self->model->profile, ev->owner, ev->index, self->details_cancellable,
+                                tooltip_details_cb, g_object_ref (self));
 }
 
 static gboolean
@@ -682,15 +773,38 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
     return FALSE;
   if (self->tooltip_markup == NULL || memcmp (&ev, &self->tooltip_event, sizeof ev) != 0)
     {
+      gboolean have_details = self->tooltip_details != NULL &&
+                              memcmp (&ev, &self->tooltip_details_event, sizeof ev) == 0;
+
       g_free (self->tooltip_markup);
-      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev);
+      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev, have_details ? self->tooltip_details : NULL);
       self->tooltip_event = ev;
+      if (ev.kind == SL_EVENT_KERNEL && !have_details)
+        fetch_tooltip_details (self, &ev);
     }
   gtk_tooltip_set_markup (tooltip, self->tooltip_markup);
   return TRUE;
 }
 
 /* ---- actions -------------------------------------------------------------- */
+
+/* Zooms to the selected range, else to the selected event; FALSE when
+ * nothing is selected. */
+static gboolean
+zoom_to_selection (SlTimeline *self)
+{
+  SlTimelineLayout *l = self->layout;
+  gint64 a, b;
+
+  if (l->has_range)
+    a = l->range_start, b = l->range_end;
+  else if (self->selected.kind == SL_EVENT_NONE ||
+           !sl_timeline_model_event_span (self->model, &self->selected, &a, &b))
+    return FALSE;
+  remember_view (self);
+  sl_timeline_layout_zoom_to (l, a, b, l->has_range ? 0 : 0.1);
+  return TRUE;
+}
 
 static void
 action_cb (GtkWidget  *widget,
@@ -704,6 +818,9 @@ action_cb (GtkWidget  *widget,
   if (l == NULL)
     return;
   bw = sl_timeline_layout_body_width (l);
+  if (g_str_has_prefix (name, "timeline.zoom-i") || g_str_has_prefix (name, "timeline.zoom-o") ||
+      g_str_has_prefix (name, "timeline.pan-"))
+    remember_view_before_gesture (self);
   if (g_str_equal (name, "timeline.zoom-in"))
     sl_timeline_layout_zoom_at (l, zoom_anchor (self), 1 / 1.5);
   else if (g_str_equal (name, "timeline.zoom-out"))
@@ -717,23 +834,19 @@ action_cb (GtkWidget  *widget,
   else if (g_str_equal (name, "timeline.scroll-down"))
     sl_timeline_layout_scroll_to (l, l->scroll_y + 3 * l->row_height);
   else if (g_str_equal (name, "timeline.fit"))
-    sl_timeline_layout_fit_all (l);
+    {
+      remember_view (self);
+      sl_timeline_layout_fit_all (l);
+    }
   else if (g_str_equal (name, "timeline.zoom-to-selection"))
     {
-      gint64 a, b;
-      if (l->has_range)
-        sl_timeline_layout_zoom_to (l, l->range_start, l->range_end, 0);
-      else if (self->selected.kind != SL_EVENT_NONE &&
-               sl_timeline_model_event_span (self->model, &self->selected, &a, &b))
-        sl_timeline_layout_zoom_to (l, a, b, 0.1);
-      else
+      if (!zoom_to_selection (self))
         return;
     }
   else if (g_str_equal (name, "timeline.clear-selection"))
     {
-      if (l->has_range)
-        set_range (self, FALSE, 0, 0);
-      sl_timeline_select (self, NULL);
+      select_range (self, FALSE, 0, 0);
+      select_event (self, NULL);
       return;
     }
   else if (g_str_equal (name, "timeline.toggle-relative-time"))
@@ -767,14 +880,12 @@ sl_timeline_dispose (GObject *object)
 {
   SlTimeline *self = SL_TIMELINE (object);
 
+  sl_timeline_set_session (self, NULL);
   g_clear_pointer (&self->vscrollbar, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
   g_clear_object (&self->texture);
   g_clear_pointer (&self->surface, cairo_surface_destroy);
   g_clear_pointer (&self->renderer, sl_timeline_renderer_free);
-  g_clear_pointer (&self->layout, sl_timeline_layout_free);
-  g_clear_pointer (&self->model, sl_timeline_model_unref);
-  g_clear_pointer (&self->tooltip_markup, g_free);
   G_OBJECT_CLASS (sl_timeline_parent_class)->dispose (object);
 }
 
@@ -788,8 +899,8 @@ sl_timeline_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_MODEL:
-      g_value_set_pointer (value, self->model);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     case PROP_RELATIVE_TIME:
       g_value_set_boolean (value, self->relative_time);
@@ -809,8 +920,8 @@ sl_timeline_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_MODEL:
-      sl_timeline_set_model (self, g_value_get_pointer (value));
+    case PROP_SESSION:
+      sl_timeline_set_session (self, g_value_get_object (value));
       break;
     case PROP_RELATIVE_TIME:
       sl_timeline_set_relative_time (self, g_value_get_boolean (value));
@@ -846,21 +957,18 @@ sl_timeline_class_init (SlTimelineClass *klass)
   widget_class->query_tooltip = sl_timeline_query_tooltip;
   widget_class->css_changed = sl_timeline_css_changed;
 
-  /* a plain pointer: the model is a refcounted C struct, not a GObject */
-  properties[PROP_MODEL] =
-    g_param_spec_pointer ("model", NULL, NULL,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_RELATIVE_TIME] =
     g_param_spec_boolean ("relative-time", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  signals[EVENT_SELECTED] = g_signal_new ("event-selected", G_TYPE_FROM_CLASS (klass),
-                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* the drawn view changed (time window, rows, size): for whoever watches
+   * the frames, such as the app's test probe */
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[RANGE_CHANGED] = g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass),
-                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i], NULL, action_cb);
@@ -926,6 +1034,11 @@ sl_timeline_init (SlTimeline *self)
   g_signal_connect_swapped (gesture, "released", G_CALLBACK (click_released_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
+  g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (history_button_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
   gesture = gtk_gesture_zoom_new ();
   g_signal_connect_swapped (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
   g_signal_connect_swapped (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
@@ -940,42 +1053,107 @@ sl_timeline_new (void)
   return g_object_new (SL_TYPE_TIMELINE, NULL);
 }
 
-void
-sl_timeline_set_model (SlTimeline      *self,
-                       SlTimelineModel *model)
-{
-  g_return_if_fail (SL_IS_TIMELINE (self));
+/* ---- following the session ------------------------------------------------ */
 
-  if (self->model == model)
+static void
+visible_range_changed_cb (SlTimeline *self)
+{
+  const SlTimeRange *range = sl_session_get_visible_range (self->session);
+
+  /* our own write, or a frame not laid out yet (it fits on its first size) */
+  if (self->publishing || self->layout == NULL || !self->layout->sized)
     return;
+  sl_timeline_layout_zoom_to (self->layout, range->start, range->end, 0);
+  invalidate (self);
+}
+
+static void
+selected_range_changed_cb (SlTimeline *self)
+{
+  const SlTimeRange *range = sl_session_get_selected_range (self->session);
+  SlTimelineLayout *l = self->layout;
+
+  l->has_range = range != NULL;
+  l->range_start = range ? range->start : 0;
+  l->range_end = range ? range->end : 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+selected_event_changed_cb (SlTimeline *self)
+{
+  const SlEventRef *event = sl_session_get_selected_event (self->session);
+  SlEventRef none = { SL_EVENT_NONE, 0, 0 };
+
+  self->selected = event ? *event : none;
+  update_link (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+reset_view_state (SlTimeline *self)
+{
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
+  g_clear_pointer (&self->tooltip_details, sl_kernel_details_free);
+  g_clear_pointer (&self->tooltip_markup, g_free);
   g_clear_pointer (&self->layout, sl_timeline_layout_free);
-  g_clear_pointer (&self->model, sl_timeline_model_unref);
   memset (&self->selected, 0, sizeof self->selected);
   memset (&self->hover, 0, sizeof self->hover);
   memset (&self->linked, 0, sizeof self->linked);
-  g_clear_pointer (&self->tooltip_markup, g_free);
-  if (model)
+  self->model = NULL;
+}
+
+static void
+make_layout (SlTimeline *self)
+{
+  SlTimelineModel *model = self->model;
+
+  self->layout = sl_timeline_layout_new (model);
+  self->layout->relative_time = self->relative_time;
+  /* a profile with hundreds of threads starts with its processes folded */
+  if (model->n_rows > 200)
+    for (guint r = 0; r < model->n_rows; r++)
+      if (model->rows[r].kind == SL_ROW_PROCESS)
+        sl_timeline_layout_set_collapsed (self->layout, r, TRUE);
+}
+
+void
+sl_timeline_set_session (SlTimeline *self,
+                         SlSession  *session)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  g_return_if_fail (session == NULL || SL_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  reset_view_state (self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
     {
-      self->model = sl_timeline_model_ref (model);
-      self->layout = sl_timeline_layout_new (model);
-      self->layout->relative_time = self->relative_time;
-      /* a profile with hundreds of threads starts with its processes folded */
-      if (model->n_rows > 200)
-        for (guint r = 0; r < model->n_rows; r++)
-          if (model->rows[r].kind == SL_ROW_PROCESS)
-            sl_timeline_layout_set_collapsed (self->layout, r, TRUE);
+      self->model = sl_session_get_model (session);
+      make_layout (self);
+      g_signal_connect_object (session, "notify::visible-range", G_CALLBACK (visible_range_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-range", G_CALLBACK (selected_range_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-event", G_CALLBACK (selected_event_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      selected_range_changed_cb (self);
+      selected_event_changed_cb (self);
     }
   self->dirty = TRUE;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
-  g_signal_emit (self, signals[EVENT_SELECTED], 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-SlTimelineModel *
-sl_timeline_get_model (SlTimeline *self)
+SlSession *
+sl_timeline_get_session (SlTimeline *self)
 {
   g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
-  return self->model;
+  return self->session;
 }
 
 SlTimelineLayout *
@@ -985,55 +1163,6 @@ sl_timeline_get_layout (SlTimeline *self)
   if (self->layout)
     ensure_layout_size (self);
   return self->layout;
-}
-
-gboolean
-sl_timeline_get_selected (SlTimeline *self,
-                          SlEventRef *out)
-{
-  g_return_val_if_fail (SL_IS_TIMELINE (self), FALSE);
-  *out = self->selected;
-  return self->selected.kind != SL_EVENT_NONE;
-}
-
-gboolean
-sl_timeline_get_range (SlTimeline *self,
-                       gint64     *start,
-                       gint64     *end)
-{
-  g_return_val_if_fail (SL_IS_TIMELINE (self), FALSE);
-  if (self->layout == NULL || !self->layout->has_range)
-    return FALSE;
-  *start = self->layout->range_start;
-  *end = self->layout->range_end;
-  return TRUE;
-}
-
-void
-sl_timeline_get_view (SlTimeline *self,
-                      double     *start,
-                      double     *end)
-{
-  g_return_if_fail (SL_IS_TIMELINE (self));
-  *start = *end = 0;
-  if (self->layout == NULL)
-    return;
-  ensure_layout_size (self);
-  *start = self->layout->t0;
-  *end = self->layout->t0 + self->layout->px_ns * sl_timeline_layout_body_width (self->layout);
-}
-
-void
-sl_timeline_set_view (SlTimeline *self,
-                      double      start,
-                      double      end)
-{
-  g_return_if_fail (SL_IS_TIMELINE (self));
-  if (self->layout == NULL)
-    return;
-  ensure_layout_size (self);
-  sl_timeline_layout_zoom_to (self->layout, start, end, 0);
-  invalidate (self);
 }
 
 gboolean

@@ -332,4 +332,5 @@ static void
 sl_profile_loader_init (SlProfileLoader *self)
 {
   g_mutex_init (&self->lock);
+  self->message = g_strdup ("");
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-application.c: application actions, opening files, recent profiles. */
 #include "sl-application.h"
+#include "sl-recent.h"
+#include "sl-window.h"
 
 #include <glib/gi18n.h>
 
@@ -9,8 +11,6 @@ struct _SlApplication {
 };
 
 G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
-
-#define MAX_RECENT 8
 
 char *
 sl_application_sample_path (void)
@@ -30,48 +30,11 @@ sl_application_sample_path (void)
   return NULL;
 }
 
-static gint
-recent_cmp (gconstpointer a, gconstpointer b)
-{
-  GDateTime *ma = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
-  GDateTime *mb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
-
-  return g_date_time_compare (mb, ma);
-}
-
-GList *
-sl_application_get_recent (SlApplication *self)
-{
-  GList *all = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  GList *mine = NULL;
-  guint n = 0;
-
-  for (GList *l = all; l; l = l->next)
-    {
-      GtkRecentInfo *info = l->data;
-      if (gtk_recent_info_has_application (info, "Sightline") && gtk_recent_info_is_local (info) &&
-          gtk_recent_info_exists (info))
-        mine = g_list_prepend (mine, gtk_recent_info_ref (info));
-    }
-  g_list_free_full (all, (GDestroyNotify) gtk_recent_info_unref);
-  mine = g_list_sort (mine, recent_cmp);
-  for (GList *l = mine; l; l = l->next)
-    if (++n == MAX_RECENT && l->next)
-      {
-        GList *rest = l->next;
-        l->next = NULL;
-        rest->prev = NULL;
-        g_list_free_full (rest, (GDestroyNotify) gtk_recent_info_unref);
-        break;
-      }
-  return mine;
-}
-
 static void
 refresh_recent (SlApplication *self)
 {
   GMenu *section = G_MENU (gtk_application_get_menu_by_id (GTK_APPLICATION (self), "recent-section"));
-  GList *items = sl_application_get_recent (self);
+  GList *items = sl_recent_list ();
 
   if (section)
     {
@@ -96,7 +59,7 @@ refresh_recent (SlApplication *self)
 void
 sl_application_open_file (SlApplication *self,
                           GFile         *file,
-                          SlWindow      *hint)
+                          GtkWindow     *hint)
 {
   SlWindow *window = NULL;
 
@@ -113,8 +76,8 @@ sl_application_open_file (SlApplication *self,
         }
     }
   /* one window per profile: reuse only a window that shows nothing */
-  if (hint && sl_window_is_empty (hint))
-    window = hint;
+  if (SL_IS_WINDOW (hint) && sl_window_is_empty (SL_WINDOW (hint)))
+    window = SL_WINDOW (hint);
   if (window == NULL)
     for (GList *w = gtk_application_get_windows (GTK_APPLICATION (self)); w; w = w->next)
       if (SL_IS_WINDOW (w->data) && sl_window_is_empty (SL_WINDOW (w->data)))
@@ -123,7 +86,7 @@ sl_application_open_file (SlApplication *self,
           break;
         }
   if (window == NULL)
-    window = sl_window_new (self);
+    window = sl_window_new (GTK_APPLICATION (self));
   sl_window_load (window, file);
   gtk_window_present (GTK_WINDOW (window));
 }
@@ -134,7 +97,7 @@ sl_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (sl_window_new (SL_APPLICATION (app)));
+    window = GTK_WINDOW (sl_window_new (GTK_APPLICATION (app)));
   gtk_window_present (window);
 }
 
@@ -157,7 +120,7 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 new_window_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  gtk_window_present (GTK_WINDOW (sl_window_new (SL_APPLICATION (data))));
+  gtk_window_present (GTK_WINDOW (sl_window_new (GTK_APPLICATION (data))));
 }
 
 static void
@@ -172,7 +135,7 @@ open_sample_action (GSimpleAction *action, GVariant *param, gpointer data)
     return;
   file = g_file_new_for_path (path);
   active = gtk_application_get_active_window (GTK_APPLICATION (self));
-  sl_application_open_file (self, file, SL_IS_WINDOW (active) ? SL_WINDOW (active) : NULL);
+  sl_application_open_file (self, file, active);
 }
 
 static void
@@ -244,16 +207,39 @@ sl_application_startup (GApplication *app)
   set_accels (gtk_app, "win.zoom-out", "<Control>minus", NULL);
   set_accels (gtk_app, "win.fit", "<Control>0", NULL);
   set_accels (gtk_app, "win.show-details", "F9", NULL);
+  set_accels (gtk_app, "win.go-back", "<Alt>Left", "Back", NULL);
+  set_accels (gtk_app, "win.go-forward", "<Alt>Right", "Forward", NULL);
 
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (refresh_recent), app, G_CONNECT_SWAPPED);
   refresh_recent (SL_APPLICATION (app));
 }
 
+/* A window asks for a file to be shown: maybe it is open already, or the
+ * window is busy with another profile. */
+static void
+window_open_request_cb (SlWindow *window,
+                        GFile    *file,
+                        gpointer  data)
+{
+  sl_application_open_file (SL_APPLICATION (data), file, GTK_WINDOW (window));
+}
+
+static void
+sl_application_window_added (GtkApplication *app,
+                             GtkWindow      *window)
+{
+  GTK_APPLICATION_CLASS (sl_application_parent_class)->window_added (app, window);
+  if (SL_IS_WINDOW (window))
+    g_signal_connect_object (window, "open-request", G_CALLBACK (window_open_request_cb), app, 0);
+}
+
 static void
 sl_application_class_init (SlApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  GTK_APPLICATION_CLASS (klass)->window_added = sl_application_window_added;
 
   app_class->activate = sl_application_activate;
   app_class->open = sl_application_open;

@@ -4,7 +4,6 @@
 
 #include <gtk/gtk.h>
 
-#include "sl-window.h"
 
 G_BEGIN_DECLS
 
@@ -13,12 +12,11 @@ G_DECLARE_FINAL_TYPE (SlApplication, sl_application, SL, APPLICATION, GtkApplica
 
 SlApplication *sl_application_new        (void);
 /* Shows @file: presents the window that already has it, else loads it into
- * @hint when that window is empty, else into a new window. */
+ * @hint (a SlWindow, nullable) when that window is empty, else into a new
+ * window. */
 void           sl_application_open_file  (SlApplication *self,
                                           GFile         *file,
-                                          SlWindow      *hint);
-/* Recently opened profiles, newest first: (transfer full) list of GtkRecentInfo. */
-GList         *sl_application_get_recent (SlApplication *self);
+                                          GtkWindow     *hint);
 /* Path of the sample profile, NULL when it is not installed. */
 char          *sl_application_sample_path (void);
 

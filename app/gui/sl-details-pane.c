@@ -1,61 +1,183 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-details-pane.c: the side pane with the selected event's fields. */
+/* sl-details-pane.c: the side pane with the selected event's fields.
+ *
+ * A kernel's launch configuration lives in the file, not in the model: the
+ * pane shows the other fields at once and adds those when a worker has read
+ * them, so a click never waits for the disk. */
 #include "sl-details-pane.h"
 #include "sl-event-info.h"
-#include "sl-timeline-layout.h"
+#include "sl-kernel-details.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 struct _SlDetailsPane {
-  GtkBox     parent_instance;
-  GtkWidget *range_label;
-  GtkWidget *placeholder;
-  GtkWidget *grid;
+  GtkBox        parent_instance;
+
+  GtkWidget    *range_label;
+  GtkWidget    *placeholder;
+  GtkWidget    *grid;
+
+  SlSession    *session;
+  GCancellable *details_cancellable;
 };
+
+enum {
+  UPDATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SlDetailsPane, sl_details_pane, GTK_TYPE_BOX)
 
 static void
-sl_details_pane_class_init (SlDetailsPaneClass *klass)
+clear_grid (SlDetailsPane *self)
 {
-  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "detailspane");
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->grid)))
+    gtk_grid_remove (GTK_GRID (self->grid), child);
 }
 
 static void
-sl_details_pane_init (SlDetailsPane *self)
+add_field (SlDetailsPane *self, const SlEventField *field, int row)
 {
-  GtkWidget *heading;
+  GtkWidget *label = gtk_label_new (field->label);
+  GtkWidget *value = gtk_label_new (field->value);
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing (GTK_BOX (self), 8);
-  gtk_widget_set_margin_start (GTK_WIDGET (self), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self), 12);
-  gtk_widget_set_margin_top (GTK_WIDGET (self), 12);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self), 12);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (value), 0);
+  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (value), 40);
+  gtk_widget_set_hexpand (value, TRUE);
+  if (row == 0)
+    gtk_widget_add_css_class (value, "heading");
+  gtk_grid_attach (GTK_GRID (self->grid), label, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), value, 1, row, 1, 1);
+}
 
-  heading = gtk_label_new (_("Details"));
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_box_append (GTK_BOX (self), heading);
+/* Fills the grid with @event's fields, with @details when they are known. */
+static void
+show_event (SlDetailsPane *self, const SlEventRef *event, const SlKernelDetails *details)
+{
+  g_autoptr(GPtrArray) fields = NULL;
 
-  self->range_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->range_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->range_label), TRUE);
-  gtk_widget_set_visible (self->range_label, FALSE);
-  gtk_box_append (GTK_BOX (self), self->range_label);
+  clear_grid (self);
+  gtk_widget_set_visible (self->placeholder, event == NULL);
+  if (event != NULL)
+    {
+      fields = sl_event_info_fields (sl_session_get_model (self->session), event, details);
+      for (guint i = 0; i < fields->len; i++)
+        add_field (self, g_ptr_array_index (fields, i), (int) i);
+    }
+  g_signal_emit (self, signals[UPDATED], 0);
+}
 
-  self->placeholder = gtk_label_new (_("Click an event on the timeline to see everything about it here. "
-                                       "Shift+drag or drag on the ruler to measure a time range."));
-  gtk_label_set_wrap (GTK_LABEL (self->placeholder), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->placeholder), 0);
-  gtk_widget_add_css_class (self->placeholder, "dim-label");
-  gtk_box_append (GTK_BOX (self), self->placeholder);
+typedef struct {
+  SlDetailsPane *pane;     /* (owned) */
+  SlEventRef     event;
+} DetailsRequest;
 
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
-  gtk_box_append (GTK_BOX (self), self->grid);
+static void
+details_read_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  DetailsRequest *request = data;
+  SlDetailsPane *self = request->pane;
+  g_autoptr(SlKernelDetails) details = sl_kernel_details_read_finish (result, NULL);
+  const SlEventRef *selected = self->session ? sl_session_get_selected_event (self->session) : NULL;
+
+  /* still the selected kernel: show it again, now with its launch configuration */
+  if (details != NULL && selected != NULL && memcmp (selected, &request->event, sizeof *selected) == 0)
+    show_event (self, selected, details);
+  g_object_unref (request->pane);
+  g_free (request);
+}
+
+static void
+read_details (SlDetailsPane *self, const SlEventRef *event)
+{
+  DetailsRequest *request = g_new0 (DetailsRequest, 1);
+
+  request->pane = g_object_ref (self);
+  request->event = *event;
+  self->details_cancellable = g_cancellable_new ();
+  sl_kernel_details_read_async (sl_session_get_profile (self->session), event->owner, event->index,
+                                self->details_cancellable, details_read_cb, request);
+}
+
+static void
+selected_event_changed_cb (SlDetailsPane *self)
+{
+  const SlEventRef *event = self->session ? sl_session_get_selected_event (self->session) : NULL;
+
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
+  show_event (self, event, NULL);
+  if (event != NULL && event->kind == SL_EVENT_KERNEL)
+    read_details (self, event);
+}
+
+static void
+selected_range_changed_cb (SlDetailsPane *self)
+{
+  const SlTimeRange *range = self->session ? sl_session_get_selected_range (self->session) : NULL;
+  g_autofree char *dur = NULL, *from = NULL, *text = NULL;
+
+  gtk_widget_set_visible (self->range_label, range != NULL);
+  if (range == NULL)
+    return;
+  dur = sl_format_duration (range->end - range->start);
+  from = sl_format_timestamp (range->start - sl_session_get_profile (self->session)->start_ns);
+  /* Translators: a measured time range: its length, then where it starts */
+  text = g_strdup_printf (_("Selected range: %s from %s (Z zooms to it)"), dur, from);
+  gtk_label_set_text (GTK_LABEL (self->range_label), text);
+}
+
+void
+sl_details_pane_set_session (SlDetailsPane *self,
+                             SlSession     *session)
+{
+  g_return_if_fail (SL_IS_DETAILS_PANE (self));
+  g_return_if_fail (session == NULL || SL_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::selected-event", G_CALLBACK (selected_event_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-range", G_CALLBACK (selected_range_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
+  selected_event_changed_cb (self);
+  selected_range_changed_cb (self);
+}
+
+GStrv
+sl_details_pane_get_labels (SlDetailsPane *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
+  /* the grid's children are label, value, label, value … in row order */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
+    {
+      int column;
+      gtk_grid_query_child (GTK_GRID (self->grid), child, &column, NULL, NULL, NULL);
+      if (column == 0)
+        g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (child)));
+    }
+  return g_strv_builder_end (builder);
 }
 
 GtkWidget *
@@ -64,67 +186,39 @@ sl_details_pane_new (void)
   return g_object_new (SL_TYPE_DETAILS_PANE, NULL);
 }
 
-void
-sl_details_pane_show (SlDetailsPane    *self,
-                      SlTimelineModel  *model,
-                      const SlEventRef *event)
+static void
+sl_details_pane_dispose (GObject *object)
 {
-  g_autoptr(GPtrArray) fields = NULL;
-  GtkWidget *child;
+  SlDetailsPane *self = SL_DETAILS_PANE (object);
 
-  g_return_if_fail (SL_IS_DETAILS_PANE (self));
-
-  while ((child = gtk_widget_get_first_child (self->grid)))
-    gtk_grid_remove (GTK_GRID (self->grid), child);
-
-  if (model == NULL || event == NULL || event->kind == SL_EVENT_NONE)
-    {
-      gtk_widget_set_visible (self->placeholder, TRUE);
-      return;
-    }
-  gtk_widget_set_visible (self->placeholder, FALSE);
-  fields = sl_event_info_fields (model, event);
-  for (guint i = 0; i < fields->len; i++)
-    {
-      const SlEventField *f = g_ptr_array_index (fields, i);
-      GtkWidget *label = gtk_label_new (f->label);
-      GtkWidget *value = gtk_label_new (f->value);
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_yalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_label_set_xalign (GTK_LABEL (value), 0);
-      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (value), 40);
-      gtk_widget_set_hexpand (value, TRUE);
-      if (i == 0)
-        gtk_widget_add_css_class (value, "heading");
-      gtk_grid_attach (GTK_GRID (self->grid), label, 0, i, 1, 1);
-      gtk_grid_attach (GTK_GRID (self->grid), value, 1, i, 1, 1);
-    }
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_DETAILS_PANE);
+  G_OBJECT_CLASS (sl_details_pane_parent_class)->dispose (object);
 }
 
-void
-sl_details_pane_set_range (SlDetailsPane   *self,
-                           SlTimelineModel *model,
-                           gboolean         has_range,
-                           gint64           start,
-                           gint64           end)
+static void
+sl_details_pane_class_init (SlDetailsPaneClass *klass)
 {
-  g_autofree char *dur = NULL, *from = NULL, *text = NULL;
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  g_return_if_fail (SL_IS_DETAILS_PANE (self));
-  if (model == NULL || !has_range)
-    {
-      gtk_widget_set_visible (self->range_label, FALSE);
-      return;
-    }
-  dur = sl_format_duration (end - start);
-  from = sl_format_timestamp (start - model->profile->start_ns);
-  /* Translators: a measured time range: its length, then where it starts */
-  text = g_strdup_printf (_("Selected range: %s from %s (Z zooms to it)"), dur, from);
-  gtk_label_set_text (GTK_LABEL (self->range_label), text);
-  gtk_widget_set_visible (self->range_label, TRUE);
+  G_OBJECT_CLASS (klass)->dispose = sl_details_pane_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sightline/Sightline/sl-details-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, SlDetailsPane, range_label);
+  gtk_widget_class_bind_template_child (widget_class, SlDetailsPane, placeholder);
+  gtk_widget_class_bind_template_child (widget_class, SlDetailsPane, grid);
+  gtk_widget_class_set_css_name (widget_class, "detailspane");
+
+  /* the fields shown changed (a new event, or its launch configuration came in) */
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sl_details_pane_init (SlDetailsPane *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
 }

@@ -235,6 +235,19 @@ def test_generated(tmp):
         xdo('key', 'z')
         z = app.wait(lambda s: abs(s['timeline']['t0'] - sel['timeline']['range'][0]) < 2 * s['timeline']['px_ns'], 10)
         check(z is not None, 'Z zooms to the selected range')
+        # the session's history: Alt+Left goes back to the view before Z, Alt+Right returns
+        if z is not None:
+            check(z['timeline']['history_back'] == 1, 'zooming to the selection is a step back')
+            xdo('key', 'alt+Left')
+            back = app.wait(lambda s: abs(s['timeline']['px_ns'] - sel['timeline']['px_ns']) < 0.01 * sel['timeline']['px_ns'], 10)
+            if check(back is not None, 'Alt+Left restores the view before the zoom'):
+                check(abs(back['timeline']['t0'] - sel['timeline']['t0']) <= 2 * sel['timeline']['px_ns'],
+                      'and its start')
+                check(back['timeline']['range'] == sel['timeline']['range'], 'and keeps the selected range')
+                check(back['timeline']['history_forward'] == 1, 'a step forward is offered')
+            xdo('key', 'alt+Right')
+            fwd = app.wait(lambda s: abs(s['timeline']['px_ns'] - z['timeline']['px_ns']) < 0.01 * z['timeline']['px_ns'], 10)
+            check(fwd is not None, 'Alt+Right goes forward to the zoomed view again')
         # Escape clears it
         xdo('key', 'Escape')
         check(app.wait(lambda s: s['timeline']['range'] is None, 10) is not None, 'Escape clears the range')
@@ -261,29 +274,44 @@ def test_generated(tmp):
                 shift = (panned['timeline']['t0'] - s['timeline']['t0']) / s['timeline']['px_ns'] / s['timeline']['scale']
                 check(abs(shift - 120) <= 3, f'the view follows the pointer ({shift:.1f} of 120 px)')
 
-        # clicking an event selects it: find a coloured pixel in a stream row
+        # clicking an event selects it: find coloured pixels in the stream rows
         s = app.state()
         img = screenshot(s['xid'], os.path.join(OUT, 'generated-zoomed.png'))
         tl, sc = timeline_geometry(s)
-        target = None
+        targets = []
         for r in track_rows(s):
             y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
             for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2, 2):
                 c = pixel(img, x, y)
                 if max(c) - min(c) > 60:
-                    target = (x, y)
+                    targets.append((x, y))
                     break
-            if target:
-                break
-        if check(target is not None, 'a kernel is visible to click'):
-            xdo('mousemove', '--window', s['xid'], *target, 'click', 1)
+        if check(len(targets) > 0, 'a GPU operation is visible to click'):
+            xdo('mousemove', '--window', s['xid'], *targets[0], 'click', 1)
             sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
             if check(sel is not None, 'clicking an event selects it'):
                 check(sel['timeline']['selected']['kind'] in ('kernel', 'memcpy', 'memset'),
                       'the selected event is a GPU operation: ' + sel['timeline']['selected']['name'][:60])
+                check('Duration' in sel['details'], 'the details pane shows the event: ' + ', '.join(sel['details']))
                 screenshot(s['xid'], os.path.join(OUT, 'generated-selected.png'))
+            check_kernel_details(app, s, targets)
     finally:
         app.close()
+
+
+def check_kernel_details(app, s, targets):
+    """A kernel's launch configuration is read from the file in a worker and
+    then shown in the details pane (the click itself never waits for it)."""
+    for target in targets:
+        xdo('mousemove', '--window', s['xid'], *target, 'click', 1)
+        sel = app.wait(lambda t: t['timeline']['selected'] is not None
+                       and t['timeline']['selected']['kind'] == 'kernel', 3)
+        if sel is None:
+            continue
+        grid = app.wait(lambda t: 'Grid' in t['details'] and 'Block' in t['details'], 10)
+        check(grid is not None, 'a kernel\'s grid and block arrive in the details pane')
+        return
+    check(False, 'one of the coloured pixels is a kernel')
 
 
 def test_real(tmp):

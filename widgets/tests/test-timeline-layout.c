@@ -398,7 +398,7 @@ test_links (Fixture *f, gconstpointer data)
   g_assert_cmpstr (path, ==, "step › inner");
 
   ev = (SlEventRef) { SL_EVENT_API, 0, 0 };
-  fields = sl_event_info_fields (f->model, &ev);
+  fields = sl_event_info_fields (f->model, &ev, NULL);
   g_assert_cmpuint (fields->len, >=, 5);
   g_assert_cmpstr (((SlEventField *) fields->pdata[0])->value, ==, "cudaLaunchKernel");
   g_assert_cmpstr (((SlEventField *) fields->pdata[2])->value, ==, "50 ns");

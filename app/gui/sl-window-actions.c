@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-window-actions.c: the win.* actions (menus, buttons and shortcuts). */
+#include "sl-window-private.h"
+#include "sl-file-chooser.h"
+
+#include <glib/gi18n.h>
+
+static void
+file_chosen_cb (GFile *file, gpointer data)
+{
+  g_autoptr(SlWindow) self = data;
+
+  if (file != NULL)
+    _sl_window_request_open (self, file);
+}
+
+static void
+open_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+
+  sl_file_chooser_open (GTK_WINDOW (self), file_chosen_cb, g_object_ref (self));
+}
+
+static void
+open_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  _sl_window_request_open (SL_WINDOW (data), file);
+}
+
+static void
+reload_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+  g_autoptr(GFile) file = self->file ? g_object_ref (self->file) : NULL;
+
+  if (file != NULL)
+    sl_window_load (self, file);
+}
+
+static void
+cancel_load_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+  g_autoptr(GFile) shown = NULL;
+
+  _sl_window_cancel_load (self);
+  /* back to the profile shown before, if any */
+  if (self->session != NULL)
+    shown = g_file_new_for_path (sl_session_get_profile (self->session)->path);
+  _sl_window_set_file (self, shown);
+  _sl_window_show_current (self);
+}
+
+static void
+close_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+}
+
+/* Zoom, fit and selection actions are the timeline's own. */
+static void
+timeline_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+  g_autofree char *name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
+
+  gtk_widget_activate_action (self->timeline, name, NULL);
+}
+
+static void
+go_back_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+
+  if (self->session != NULL)
+    sl_session_go_back (self->session);
+}
+
+static void
+go_forward_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+
+  if (self->session != NULL)
+    sl_session_go_forward (self->session);
+}
+
+static void
+absolute_time_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  SlWindow *self = data;
+
+  g_simple_action_set_state (action, state);
+  sl_timeline_set_relative_time (SL_TIMELINE (self->timeline), !g_variant_get_boolean (state));
+}
+
+static void
+show_details_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  SlWindow *self = data;
+
+  g_simple_action_set_state (action, state);
+  gtk_widget_set_visible (self->details_scroller, g_variant_get_boolean (state));
+}
+
+static void
+export_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+}
+
+static const GActionEntry win_entries[] = {
+  { "open", open_action },
+  { "open-recent", open_recent_action, "s" },
+  { "reload", reload_action },
+  { "cancel-load", cancel_load_action },
+  { "close", close_action },
+  { "export", export_action },
+  { "zoom-in", timeline_action },
+  { "zoom-out", timeline_action },
+  { "fit", timeline_action },
+  { "zoom-to-selection", timeline_action },
+  { "clear-selection", timeline_action },
+  { "go-back", go_back_action },
+  { "go-forward", go_forward_action },
+  { "absolute-time", NULL, NULL, "false", absolute_time_changed },
+  { "show-details", NULL, NULL, "true", show_details_changed },
+};
+
+/* Actions that act on the profile shown. */
+static const char * const profile_actions[] = {
+  "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
+};
+
+static void
+set_enabled (SlWindow *self, const char *name, gboolean enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+_sl_window_update_actions (SlWindow *self, const char *page)
+{
+  gboolean profile = g_strcmp0 (page, "profile") == 0;
+  gboolean loading = g_strcmp0 (page, "loading") == 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (profile_actions); i++)
+    set_enabled (self, profile_actions[i], profile);
+  set_enabled (self, "reload", self->file != NULL && !loading);
+  set_enabled (self, "cancel-load", loading);
+}
+
+/* Back and forward are enabled when the session has somewhere to go. */
+void
+_sl_window_bind_history (SlWindow *self)
+{
+  static const char * const names[][2] = { { "go-back", "can-go-back" }, { "go-forward", "can-go-forward" } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i][0]);
+
+      if (self->session != NULL)
+        g_object_bind_property (self->session, names[i][1], action, "enabled", G_BINDING_SYNC_CREATE);
+      else
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
+    }
+}
+
+void
+_sl_window_add_actions (SlWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  /* exporting arrives with the export feature */
+  set_enabled (self, "export", FALSE);
+  _sl_window_bind_history (self);
+}

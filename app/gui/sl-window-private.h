@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-window-private.h: what the window's files share.
+ *
+ * sl-window.c builds the window and its pages; sl-window-load.c opens a
+ * profile; sl-window-actions.c holds the win.* actions; sl-window-dnd.c
+ * takes dropped files; sl-window-probe.c observes it all for tests and the
+ * stall benchmark. */
+#pragma once
+
+#include "sl-window.h"
+#include "sl-details-pane.h"
+#include "sl-timeline.h"
+#include "sl-timeline-legend.h"
+#include "sightline.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlWindowProbe SlWindowProbe;
+
+struct _SlWindow {
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkWidget       *title_label;
+  GtkWidget       *subtitle_label;
+  GtkWidget       *menu_button;
+  GtkWidget       *details_button;
+  GtkWidget       *stack;
+  GtkWidget       *recent_list;
+  GtkWidget       *recent_title;
+  GtkWidget       *loading_label;
+  GtkWidget       *progress_bar;
+  GtkWidget       *phase_label;
+  GtkWidget       *error_title;
+  GtkWidget       *error_message;
+  GtkWidget       *error_open_button;
+  GtkWidget       *paned;
+  GtkWidget       *timeline;
+  GtkWidget       *legend;
+  GtkWidget       *empty_label;
+  GtkWidget       *details;
+  GtkWidget       *details_scroller;
+
+  GFile           *file;         /* shown or being loaded */
+  SlSession       *session;      /* of the profile shown, NULL before the first */
+  SlProfileLoader *loader;       /* while loading; a finished or replaced one is dropped */
+  GCancellable    *cancellable;  /* of the current load */
+  GBindingGroup   *progress_bindings; /* the loading page from the current loader */
+
+  SlWindowProbe   *probe;        /* SIGHTLINE_TEST_STATE or SIGHTLINE_MEASURE_STALL */
+};
+
+/* sl-window.c */
+const char *_sl_window_get_page      (SlWindow   *self);
+void        _sl_window_set_page      (SlWindow   *self,
+                                      const char *page);
+void        _sl_window_set_titles    (SlWindow   *self,
+                                      const char *title,
+                                      const char *subtitle);
+void        _sl_window_show_error    (SlWindow   *self,
+                                      const char *title,
+                                      const char *message);
+void        _sl_window_request_open  (SlWindow   *self,
+                                      GFile      *file);
+/* Setters that notify the window's properties. */
+void        _sl_window_set_file      (SlWindow        *self,
+                                      GFile           *file);
+void        _sl_window_set_loader    (SlWindow        *self,
+                                      SlProfileLoader *loader);
+/* Hands @session to every view and the history actions. */
+void        _sl_window_set_session   (SlWindow        *self,
+                                      SlSession       *session);
+
+/* sl-window-load.c */
+void        _sl_window_bind_progress (SlWindow   *self);
+void        _sl_window_cancel_load   (SlWindow   *self);
+/* Title and subtitle for the profile shown, or the welcome page. */
+void        _sl_window_show_current  (SlWindow   *self);
+
+/* sl-window-actions.c */
+void        _sl_window_add_actions   (SlWindow   *self);
+/* Enables what makes sense on @page. */
+void        _sl_window_update_actions (SlWindow  *self,
+                                       const char *page);
+void        _sl_window_bind_history  (SlWindow   *self);
+
+/* sl-window-dnd.c */
+void        _sl_window_add_drop_target (SlWindow *self);
+
+/* sl-window-probe.c: NULL when neither variable is set. */
+SlWindowProbe *_sl_window_probe_new  (SlWindow      *self);
+void           _sl_window_probe_free (SlWindowProbe *probe);
+
+G_END_DECLS

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-window-probe.c: the window seen from outside, for tests and benchmarks.
+ *
+ * SIGHTLINE_TEST_STATE=FILE: the window's state (page, titles, the
+ * timeline's geometry and view, the session's selection, the details
+ * shown) is written to FILE as JSON shortly after anything changes; the GUI
+ * tests read it to know where to click and what happened.
+ * SIGHTLINE_MEASURE_STALL=1|verbose: the longest gap between main-loop
+ * wake-ups while a profile loads and its first frames draw, printed on
+ * stderr (sightline-bench's "stall_ms").
+ * The probe only observes: the window's properties, the session's and the
+ * timeline's signals.  Nothing in the window calls it. */
+#include "sl-window-private.h"
+
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+/* Frames of the timeline drawn before a load counts as shown. */
+#define SHOWN_AFTER_FRAMES 5
+/* A new window's first frames (GL set-up, fonts) are start-up, not loading. */
+#define STARTUP_FRAMES 3
+
+struct _SlWindowProbe {
+  SlWindow  *window;          /* (unowned): the probe dies with it */
+  char      *state_path;
+  guint      state_source;
+  SlSession *session;         /* observed */
+
+  gboolean   measure_stall;
+  gboolean   verbose;
+  guint      stall_source;
+  gint64     stall_last;
+  gint64     stall_max;
+  gint64     stall_begin;
+  guint      window_frames;   /* up to STARTUP_FRAMES */
+  guint      frames;          /* timeline frames since the new profile showed */
+  guint      frame_tick;
+  guint      sessions;        /* sessions seen, and their count when the meter started */
+  guint      sessions_at_start;
+};
+
+/* ---- the state file ---------------------------------------------------------- */
+
+static void
+add_member (JsonBuilder *b, const char *name, JsonNode *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_value (b, value);
+}
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  add_member (b, name, json_node_init_int (json_node_alloc (), value));
+}
+
+static void
+add_double (JsonBuilder *b, const char *name, double value)
+{
+  add_member (b, name, json_node_init_double (json_node_alloc (), value));
+}
+
+static void
+add_string (JsonBuilder *b, const char *name, const char *value)
+{
+  add_member (b, name, json_node_init_string (json_node_alloc (), value));
+}
+
+static const char *
+event_kind_name (SlEventKind kind)
+{
+  static const char * const names[] = { "none", "kernel", "memcpy", "memset", "api", "nvtx",
+                                        "nvtx-startend", "mark" };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "none";
+}
+
+static const char *
+row_kind_name (SlRowKind kind)
+{
+  static const char * const names[] = { "gpu", "process", "thread", "stream", "api", "nvtx",
+                                        "nvtx-startend", "marks" };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "?";
+}
+
+static void
+add_xid (JsonBuilder *b, SlWindow *window)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+
+  if (surface && GDK_IS_X11_SURFACE (surface))
+    add_int (b, "xid", (gint64) gdk_x11_surface_get_xid (surface));
+#endif
+}
+
+/* Where the timeline's origin is in surface coordinates (what xdotool and
+ * import see), and its geometry in device pixels. */
+static void
+add_geometry (JsonBuilder *b, SlWindow *window, const SlTimelineLayout *l)
+{
+  graphene_point_t origin;
+  double sx = 0, sy = 0;
+
+  if (!gtk_widget_compute_point (window->timeline, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (0, 0), &origin))
+    origin = GRAPHENE_POINT_INIT (0, 0);
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  add_double (b, "x", origin.x + sx);
+  add_double (b, "y", origin.y + sy);
+  add_double (b, "scale", l->scale);
+  add_int (b, "width", l->width);
+  add_int (b, "height", l->height);
+  add_int (b, "header_width", l->header_width);
+  add_int (b, "minimap_height", l->minimap_height);
+  add_int (b, "body_y", sl_timeline_layout_body_y (l));
+  add_double (b, "t0", l->t0);
+  add_double (b, "px_ns", l->px_ns);
+}
+
+static void
+add_range (JsonBuilder *b, const char *name, const SlTimeRange *range)
+{
+  json_builder_set_member_name (b, name);
+  if (range == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, range->start);
+  json_builder_add_int_value (b, range->end);
+  json_builder_end_array (b);
+}
+
+static void
+add_selected_event (JsonBuilder *b, SlSession *session)
+{
+  const SlEventRef *event = sl_session_get_selected_event (session);
+
+  json_builder_set_member_name (b, "selected");
+  if (event == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string (b, "kind", event_kind_name (event->kind));
+  add_int (b, "owner", event->owner);
+  add_int (b, "index", event->index);
+  add_string (b, "name", sl_timeline_model_event_name (sl_session_get_model (session), event));
+  json_builder_end_object (b);
+}
+
+/* The track and group rows at least partly visible below the ruler. */
+static void
+add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *model)
+{
+  json_builder_set_member_name (b, "rows");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < sl_timeline_layout_n_rows (l); r++)
+    {
+      int y, h;
+
+      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y >= l->height || y + h <= sl_timeline_layout_body_y (l))
+        continue;
+      json_builder_begin_object (b);
+      add_int (b, "row", r);
+      add_string (b, "kind", row_kind_name (model->rows[r].kind));
+      add_int (b, "y", y);
+      add_int (b, "height", h);
+      add_int (b, "events", model->rows[r].n_events);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_details (JsonBuilder *b, SlWindow *window)
+{
+  g_auto(GStrv) labels = sl_details_pane_get_labels (SL_DETAILS_PANE (window->details));
+
+  json_builder_set_member_name (b, "details");
+  json_builder_begin_array (b);
+  for (guint i = 0; labels[i] != NULL; i++)
+    json_builder_add_string_value (b, labels[i]);
+  json_builder_end_array (b);
+}
+
+static void
+add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
+{
+  SlSession *session = window->session;
+  SlProfile *profile = sl_session_get_profile (session);
+
+  json_builder_set_member_name (b, "timeline");
+  json_builder_begin_object (b);
+  add_geometry (b, window, l);
+  add_int (b, "start_ns", profile->start_ns);
+  add_int (b, "end_ns", profile->end_ns);
+  add_double (b, "frame_ms", sl_timeline_get_last_frame_ms (SL_TIMELINE (window->timeline)));
+  add_range (b, "range", sl_session_get_selected_range (session));
+  add_range (b, "visible", sl_session_get_visible_range (session));
+  add_selected_event (b, session);
+  add_int (b, "history_back", sl_session_can_go_back (session));
+  add_int (b, "history_forward", sl_session_can_go_forward (session));
+  add_rows (b, l, sl_session_get_model (session));
+  json_builder_end_object (b);
+}
+
+static JsonNode *
+build_state (SlWindowProbe *probe)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  SlWindow *window = probe->window;
+  SlTimelineLayout *l = NULL;
+
+  json_builder_begin_object (b);
+  add_string (b, "page", _sl_window_get_page (window));
+  add_string (b, "title", gtk_label_get_text (GTK_LABEL (window->title_label)));
+  add_string (b, "error", gtk_label_get_text (GTK_LABEL (window->error_message)));
+  add_double (b, "stall_ms", probe->stall_max / 1000.0);
+  add_xid (b, window);
+  if (g_strcmp0 (_sl_window_get_page (window), "profile") == 0 && window->session != NULL)
+    l = sl_timeline_get_layout (SL_TIMELINE (window->timeline));
+  if (l != NULL)
+    {
+      add_timeline (b, window, l);
+      add_details (b, window);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static gboolean
+write_state_cb (gpointer data)
+{
+  SlWindowProbe *probe = data;
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = build_state (probe);
+  g_autofree char *text = NULL;
+  g_autofree char *tmp = g_strconcat (probe->state_path, ".tmp", NULL);
+
+  probe->state_source = 0;
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  /* written whole then renamed, so a reader never sees half a file */
+  if (g_file_set_contents (tmp, text, -1, NULL))
+    g_rename (tmp, probe->state_path);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_state (SlWindowProbe *probe)
+{
+  if (probe->state_path == NULL || probe->state_source != 0)
+    return;
+  /* after the frame that shows the change */
+  probe->state_source = g_timeout_add (50, write_state_cb, probe);
+}
+
+/* ---- the stall meter ----------------------------------------------------------- */
+
+static gboolean
+stall_tick_cb (gpointer data)
+{
+  SlWindowProbe *probe = data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 gap = now - probe->stall_last;
+
+  if (probe->window_frames < STARTUP_FRAMES)
+    {
+      probe->stall_last = now;
+      return G_SOURCE_CONTINUE;
+    }
+  probe->stall_max = MAX (probe->stall_max, gap);
+  if (gap > 16000 && probe->verbose)
+    g_printerr ("sightline: main loop stalled %.1f ms (at +%.1f ms)\n", gap / 1000.0,
+                (now - probe->stall_begin) / 1000.0);
+  probe->stall_last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stall_start (SlWindowProbe *probe)
+{
+  g_clear_handle_id (&probe->stall_source, g_source_remove);
+  probe->stall_last = probe->stall_begin = g_get_monotonic_time ();
+  probe->stall_max = 0;
+  probe->frames = 0;
+  probe->sessions_at_start = probe->sessions;
+  /* a 2 ms timer: the longest gap between its runs is the longest stall */
+  probe->stall_source = g_timeout_add (2, stall_tick_cb, probe);
+}
+
+static void
+stall_stop (SlWindowProbe *probe)
+{
+  g_autofree char *name = NULL;
+
+  if (probe->stall_source == 0)
+    return;
+  stall_tick_cb (probe);
+  g_clear_handle_id (&probe->stall_source, g_source_remove);
+  name = probe->window->file ? g_file_get_basename (probe->window->file) : g_strdup ("(cancelled)");
+  g_printerr ("sightline: longest main-loop stall while loading %s: %.1f ms\n", name, probe->stall_max / 1000.0);
+  schedule_state (probe);
+}
+
+/* The load ends when the new profile's first frames are out. */
+static gboolean
+frame_drawn_cb (GtkWidget *timeline, GdkFrameClock *clock, gpointer data)
+{
+  SlWindowProbe *probe = data;
+
+  if (probe->verbose)
+    g_printerr ("sightline: frame %u, timeline drawn in %.1f ms\n", probe->frames,
+                sl_timeline_get_last_frame_ms (SL_TIMELINE (timeline)));
+  if (++probe->frames < SHOWN_AFTER_FRAMES)
+    return G_SOURCE_CONTINUE;
+  probe->frame_tick = 0;
+  stall_stop (probe);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+window_frame_cb (GtkWidget *window, GdkFrameClock *clock, gpointer data)
+{
+  SlWindowProbe *probe = data;
+
+  return ++probe->window_frames < STARTUP_FRAMES ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* ---- observing ------------------------------------------------------------------- */
+
+static void
+changed_cb (SlWindowProbe *probe)
+{
+  schedule_state (probe);
+}
+
+static void
+loader_changed_cb (SlWindowProbe *probe)
+{
+  if (!probe->measure_stall)
+    return;
+  if (probe->window->loader != NULL)
+    stall_start (probe);
+  else if (probe->sessions == probe->sessions_at_start)
+    stall_stop (probe);   /* failed or cancelled: nothing new to draw */
+}
+
+static void
+session_changed_cb (SlWindowProbe *probe)
+{
+  if (probe->session != NULL)
+    g_signal_handlers_disconnect_by_data (probe->session, probe);
+  g_set_object (&probe->session, probe->window->session);
+  probe->sessions++;
+  if (probe->session != NULL)
+    g_signal_connect_swapped (probe->session, "notify", G_CALLBACK (changed_cb), probe);
+  if (probe->stall_source != 0 && probe->frame_tick == 0)
+    probe->frame_tick = gtk_widget_add_tick_callback (probe->window->timeline, frame_drawn_cb, probe, NULL);
+  schedule_state (probe);
+}
+
+static void
+observe (SlWindowProbe *probe)
+{
+  SlWindow *window = probe->window;
+
+  g_signal_connect_swapped (window, "notify::loader", G_CALLBACK (loader_changed_cb), probe);
+  g_signal_connect_swapped (window, "notify::session", G_CALLBACK (session_changed_cb), probe);
+  g_signal_connect_swapped (window->stack, "notify::visible-child-name", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window->title_label, "notify::label", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window->timeline, "view-changed", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window->details, "updated", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window, "map", G_CALLBACK (changed_cb), probe);
+}
+
+SlWindowProbe *
+_sl_window_probe_new (SlWindow *window)
+{
+  const char *state = g_getenv ("SIGHTLINE_TEST_STATE");
+  const char *stall = g_getenv ("SIGHTLINE_MEASURE_STALL");
+  SlWindowProbe *probe;
+
+  if (state == NULL && stall == NULL)
+    return NULL;
+  probe = g_new0 (SlWindowProbe, 1);
+  probe->window = window;
+  probe->state_path = g_strdup (state);
+  probe->measure_stall = stall != NULL;
+  probe->verbose = g_strcmp0 (stall, "verbose") == 0;
+  if (probe->measure_stall)
+    gtk_widget_add_tick_callback (GTK_WIDGET (window), window_frame_cb, probe, NULL);
+  observe (probe);
+  schedule_state (probe);
+  return probe;
+}
+
+void
+_sl_window_probe_free (SlWindowProbe *probe)
+{
+  SlWindow *window = probe->window;
+
+  g_signal_handlers_disconnect_by_data (window, probe);
+  g_signal_handlers_disconnect_by_data (window->stack, probe);
+  g_signal_handlers_disconnect_by_data (window->title_label, probe);
+  g_signal_handlers_disconnect_by_data (window->timeline, probe);
+  g_signal_handlers_disconnect_by_data (window->details, probe);
+  if (probe->session != NULL)
+    g_signal_handlers_disconnect_by_data (probe->session, probe);
+  g_clear_object (&probe->session);
+  if (probe->frame_tick != 0)
+    gtk_widget_remove_tick_callback (window->timeline, probe->frame_tick);
+  g_clear_handle_id (&probe->state_source, g_source_remove);
+  g_clear_handle_id (&probe->stall_source, g_source_remove);
+  g_free (probe->state_path);
+  g_free (probe);
+}
