@@ -396,12 +396,14 @@ sl_timeline_size_allocate (GtkWidget *widget,
   SlTimeline *self = SL_TIMELINE (widget);
   int sw = 0, top = 0;
 
+  /* the layout first: it configures the scrollbar's adjustment, which must
+   * happen before the scrollbar is allocated, not between that and drawing */
+  ensure_layout_size (self);
   gtk_widget_measure (self->vscrollbar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &sw, NULL, NULL);
   if (self->layout)
     top = sl_timeline_layout_body_y (self->layout) / widget_scale (self);
   gtk_widget_size_allocate (self->vscrollbar,
                             &(GtkAllocation) { width - sw, top, sw, MAX (height - top, 1) }, -1);
-  ensure_layout_size (self);
 }
 
 /* ---- interaction -------------------------------------------------------- */

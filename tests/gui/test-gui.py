@@ -53,7 +53,8 @@ class App:
         # GTK, fontconfig and Mesa keep caches until exit: not our leaks
         e['ASAN_OPTIONS'] = (e.get('ASAN_OPTIONS', '') + ':detect_leaks=0').lstrip(':')
         e.update(env or {})
-        self.log = open(os.path.join(tmp, 'app.log'), 'w')
+        self.log_path = os.path.join(tmp, 'app.log')
+        self.log = open(self.log_path, 'w')
         self.proc = subprocess.Popen([APP, *args], env=e, stdout=self.log, stderr=subprocess.STDOUT)
 
     def state(self):
@@ -96,6 +97,11 @@ class App:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+        # GTK and GLib warnings and criticals are bugs of ours (a widget drawn
+        # before it is allocated, a NULL passed on): none may appear
+        with open(self.log_path, errors='replace') as f:
+            noise = [l.strip() for l in f if '-WARNING **' in l or '-CRITICAL **' in l]
+        check(not noise, 'no GTK or GLib warnings: ' + ' | '.join(noise[:3]))
 
 
 def xdo(*args):
