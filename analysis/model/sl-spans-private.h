@@ -17,6 +17,11 @@ void      _sl_spans_permute     (SlSpans *spans, const guint32 *order);
 /* Widens [*first, *last] to cover every span. */
 void      _sl_spans_range       (const SlSpans *spans, gint64 *first, gint64 *last);
 
+/* The position of @index in @sorted (@n ascending entries), or @n when it
+ * is absent: side tables (long durations, unlinked kernels) list the
+ * indexes of the events they describe. */
+guint     _sl_index_table_find  (const guint32 *sorted, guint n, guint32 index);
+
 void      _sl_permute           (gpointer values, gsize size, const guint32 *order, guint n);
 
 /* Typed shorthands: the element size comes from the array's type. */
