@@ -13,6 +13,9 @@ void      _sl_spans_append      (SlSpans *spans, gint64 start, gint64 dur);
 void      _sl_spans_shrink      (SlSpans *spans);
 gboolean  _sl_spans_is_sorted   (const SlSpans *spans);
 guint32  *_sl_spans_sort_order  (const SlSpans *spans);
+/* Sorts @spans by start (stably) and returns (transfer full) the order
+ * applied, for the caller's parallel columns; NULL when already sorted. */
+guint32  *_sl_spans_sort        (SlSpans *spans);
 void      _sl_spans_permute     (SlSpans *spans, const guint32 *order);
 /* Widens [*first, *last] to cover every span. */
 void      _sl_spans_range       (const SlSpans *spans, gint64 *first, gint64 *last);

@@ -162,6 +162,18 @@ _sl_spans_sort_order (const SlSpans *spans)
   return order;
 }
 
+guint32 *
+_sl_spans_sort (SlSpans *spans)
+{
+  guint32 *order;
+
+  if (_sl_spans_is_sorted (spans))
+    return NULL;
+  order = _sl_spans_sort_order (spans);
+  _sl_spans_permute (spans, order);
+  return order;
+}
+
 /* Reorders @n elements of @size bytes so that element i becomes old
  * element order[i].  Typed loops per width keep it a plain load/store. */
 void
