@@ -8,6 +8,19 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+/* ---- streams ----------------------------------------------------------- */
+
+void
+_sl_stream_builder_free (gpointer data)
+{
+  SlStreamBuilder *builder = data;
+  /* Arrays moved into the profile are NULL here; the rest is freed. */
+  _sl_kernels_clear (&builder->stream.kernels);
+  _sl_copies_clear (&builder->stream.memcpy);
+  _sl_copies_clear (&builder->stream.memset);
+  g_free (builder->kernel_corr);
+  g_free (builder);
+}
 
 static guint64
 stream_key (guint32 pid, guint32 device, guint32 context, guint32 stream)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-loader-private.h: state shared by the loader's files. */
+/* sl-loader-private.h: the loader's state and the functions its files share. */
 #pragma once
 
 #include <sqlite3.h>
@@ -74,33 +74,56 @@ typedef struct {
   gint            skipped_nvtx_unpaired;
 } SlLoader;
 
-/* sl-loader.c */
+/* sl-loader.c: progress, warnings and timing, shared by both workers. */
 /* With SL_LOADER_TIMING set, prints how long each phase took (stderr). */
-void        _sl_loader_phase          (SlLoader *loader, const char *phase, gint64 since_us);
-sqlite3    *_sl_loader_open_db        (SlLoader *loader, GError **error);
-gboolean    _sl_loader_has_table      (SlLoader *loader, const char *table);
-gboolean    _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);
+void         _sl_loader_phase          (SlLoader *loader, const char *phase, gint64 since_us);
+void         _sl_loader_warn           (SlLoader *loader, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Adds @rows to the progress; FALSE with @error set when cancelled. */
+gboolean     _sl_loader_tick           (SlLoader *loader, gint64 rows, GError **error);
+
+/* sl-file-check.c: the checks before SQLite sees the file, each mistake
+ * with its own message; @display is the name the user knows. */
+gboolean     _sl_file_check            (const char *path, const char *display, GError **error);
+
+/* sl-database.c: read-only connections, and what their failures mean for
+ * the user. */
+sqlite3     *_sl_loader_open_db        (SlLoader *loader, GError **error);
+gboolean     _sl_loader_step_error     (SlLoader *loader, sqlite3 *db, int rc, const char *what, GError **error);
+
+/* sl-schema.c: tables and columns, Nsight detection, metadata, GPUs. */
+/* Lists tables and columns and checks the file is an Nsight export. */
+gboolean     _sl_schema_read           (SlLoader *loader, sqlite3 *db, GError **error);
+gboolean     _sl_loader_has_table      (SlLoader *loader, const char *table);
+gboolean     _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);
 /* "col" if it exists in @table, else "NULL": keeps SELECTs valid across versions. */
-const char *_sl_loader_column_or_null (SlLoader *loader, const char *table, const char *column);
-gboolean    _sl_loader_step_error     (SlLoader *loader, sqlite3 *db, int rc, const char *what, GError **error);
-gboolean    _sl_loader_tick           (SlLoader *loader, gint64 rows, GError **error);
-guint32     _sl_loader_map_string     (SlLoader *loader, sqlite3_int64 file_id);
-gint64      _sl_loader_estimate_rows  (SlLoader *loader, sqlite3 *db, const char *table);
-void        _sl_loader_warn           (SlLoader *loader, const char *format, ...) G_GNUC_PRINTF (2, 3);
+const char  *_sl_loader_column_or_null (SlLoader *loader, const char *table, const char *column);
+/* The rows the load will read, estimated for the progress bar. */
+gint64       _sl_schema_estimate_rows  (SlLoader *loader, sqlite3 *db);
+/* nsys version, schema version and session start into the profile. */
+void         _sl_schema_read_meta      (SlLoader *loader, sqlite3 *db);
+/* The GPUs the target-info tables describe, into the profile. */
+void         _sl_schema_read_gpus      (SlLoader *loader, sqlite3 *db);
+
+/* sl-string-table.c: StringIds, mapped to the profile's string ids. */
+gboolean     _sl_string_table_read     (SlLoader *loader, sqlite3 *db, GError **error);
+/* The profile's id of StringIds id @file_id, or SL_NONE. */
+guint32      _sl_loader_map_string     (SlLoader *loader, sqlite3_int64 file_id);
 
 /* sl-load-gpu.c: kernels, memcpy, memset, synchronization. */
-gboolean    _sl_load_gpu              (SlLoader *loader, sqlite3 *db, GError **error);
+gboolean     _sl_load_gpu              (SlLoader *loader, sqlite3 *db, GError **error);
+void         _sl_stream_builder_free   (gpointer builder);
 /* sl-load-cpu.c: CUDA API calls, NVTX, thread names. */
-gboolean    _sl_load_cpu              (SlLoader *loader, sqlite3 *db, GError **error);
+gboolean     _sl_load_cpu              (SlLoader *loader, sqlite3 *db, GError **error);
+void         _sl_thread_builder_free   (gpointer builder);
 
 /* sl-assemble.c: the final model from the builders. */
-void        _sl_profile_assemble      (SlLoader *loader);
-void        _sl_streams_finish        (SlLoader *loader);
-void        _sl_threads_finish        (SlLoader *loader);
+void         _sl_profile_assemble      (SlLoader *loader);
+void         _sl_streams_finish        (SlLoader *loader);
+void         _sl_threads_finish        (SlLoader *loader);
 
 /* sl-nsys-rep.c */
-gboolean    _sl_is_nsys_rep_path      (const char *path);
-char       *_sl_nsys_rep_convert      (const char *path, GCancellable *cancellable, GError **error);
+gboolean     _sl_is_nsys_rep_path      (const char *path);
+char        *_sl_nsys_rep_convert      (const char *path, GCancellable *cancellable, GError **error);
 
 /* Timestamps beyond ±2^62 ns (146 years) can only be damage; rejecting
  * them keeps every later difference of two times within gint64. */
@@ -137,6 +160,5 @@ _sl_loader_row_span (SlLoader *loader, gint64 start, gint64 end, gboolean end_is
   g_atomic_int_inc (&loader->skipped_bad_time);
   return FALSE;
 }
-
 
 G_END_DECLS
