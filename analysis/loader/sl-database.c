@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-database.c: the loader's read-only connections, and what SQLite's
- * failures mean for the user: messages say what is wrong with the file,
- * not what SQLite was doing. */
+/* sl-database.c: the loader's read-only connections and table scans, and
+ * what their failures mean for the user: messages say what is wrong with
+ * the file, not what SQLite was doing. */
 #include "sl-loader-private.h"
 
 #include <glib/gi18n-lib.h>
@@ -73,4 +73,29 @@ _sl_loader_open_db (SlLoader *loader, GError **error)
   /* Memory-mapped reads are markedly faster for the big sequential scans. */
   sqlite3_exec (db, "PRAGMA mmap_size=268435456; PRAGMA cache_size=-16384; PRAGMA query_only=1;", NULL, NULL, NULL);
   return db;
+}
+
+SlTableScan *
+_sl_loader_open_scan (SlLoader *loader, sqlite3 *db, const SlTableRead *read, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  SlTableScan *scan = _sl_table_scan_open (db, loader->db_path, read->table, read->columns,
+                                           read->n_columns, &local);
+
+  if (scan == NULL)
+    _sl_loader_step_error (loader, db, sqlite3_errcode (db), read->what, error);
+  return scan;
+}
+
+gboolean
+_sl_loader_finish_scan (SlLoader *loader, SlTableScan *scan, const char *what, GError **error)
+{
+  int rc = _sl_table_scan_error (scan);
+
+  _sl_table_scan_free (scan);
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  if (rc == SQLITE_OK)
+    return TRUE;
+  return _sl_loader_step_error (loader, NULL, rc, what, error);
 }

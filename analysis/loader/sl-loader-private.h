@@ -7,6 +7,7 @@
 #include "sl-profile-private.h"
 #include "sl-profile-loader.h"
 #include "sl-idmap.h"
+#include "sl-table-scan.h"
 
 G_BEGIN_DECLS
 
@@ -85,10 +86,23 @@ gboolean     _sl_loader_tick           (SlLoader *loader, gint64 rows, GError **
  * with its own message; @display is the name the user knows. */
 gboolean     _sl_file_check            (const char *path, const char *display, GError **error);
 
-/* sl-database.c: read-only connections, and what their failures mean for
- * the user. */
+/* sl-database.c: read-only connections and table scans, and what their
+ * failures mean for the user. */
 sqlite3     *_sl_loader_open_db        (SlLoader *loader, GError **error);
 gboolean     _sl_loader_step_error     (SlLoader *loader, sqlite3 *db, int rc, const char *what, GError **error);
+
+/* One activity table as the loader reads it. */
+typedef struct {
+  const char        *table;
+  const char *const *columns;
+  guint              n_columns;
+  const char        *what;       /* translated, for messages: "the kernels" */
+} SlTableRead;
+
+SlTableScan *_sl_loader_open_scan      (SlLoader *loader, sqlite3 *db, const SlTableRead *read, GError **error);
+/* Frees @scan; TRUE at a clean end, else sets @error (unless a tick
+ * already set it, for cancellation). */
+gboolean     _sl_loader_finish_scan    (SlLoader *loader, SlTableScan *scan, const char *what, GError **error);
 
 /* sl-schema.c: tables and columns, Nsight detection, metadata, GPUs. */
 /* Lists tables and columns and checks the file is an Nsight export. */
@@ -159,6 +173,43 @@ _sl_loader_row_span (SlLoader *loader, gint64 start, gint64 end, gboolean end_is
     return TRUE;
   g_atomic_int_inc (&loader->skipped_bad_time);
   return FALSE;
+}
+
+/* TRUE when column @column of the row is NULL (see _sl_table_scan_next). */
+static inline gboolean
+_sl_is_null (guint64 nulls, guint column)
+{
+  return (nulls >> column) & 1;
+}
+
+/* One row of an SlTableRead: @v and @nulls as _sl_table_scan_next() fills
+ * them; @data is the reader's own state. */
+typedef void (*SlRowFunc) (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data);
+
+#define SL_READ_MAX_COLUMNS 16
+
+/* Calls @row for every row of @read's table, with progress and
+ * cancellation; a table the file lacks has nothing to read (TRUE).  Inline
+ * so that @row, a constant at every call, is inlined into the loop: this
+ * is the loader's hot path. */
+static inline gboolean
+_sl_loader_read_rows (SlLoader *loader, sqlite3 *db, const SlTableRead *read,
+                      SlRowFunc row, gpointer data, GError **error)
+{
+  gint64 v[SL_READ_MAX_COLUMNS];
+  guint64 nulls;
+  gint64 rows = 0;
+  SlTableScan *scan;
+
+  g_return_val_if_fail (read->n_columns <= SL_READ_MAX_COLUMNS, FALSE);
+  if (!_sl_loader_has_table (loader, read->table))
+    return TRUE;
+  scan = _sl_loader_open_scan (loader, db, read, error);
+  if (scan == NULL)
+    return FALSE;
+  while (_sl_table_scan_next (scan, v, &nulls) && _sl_loader_count_row (loader, &rows, error))
+    row (loader, scan, v, nulls, data);
+  return _sl_loader_finish_scan (loader, scan, read->what, error);
 }
 
 G_END_DECLS

@@ -33,4 +33,18 @@ void      _sl_permute           (gpointer values, gsize size, const guint32 *ord
 #define _sl_permute_u16(values, order, n) _sl_permute ((values), sizeof (guint16), (order), (n))
 #define _sl_permute_u8(values, order, n)  _sl_permute ((values), sizeof (guint8), (order), (n))
 
+/* Makes room for one more span.  TRUE when the capacity grew: the caller
+ * then grows its parallel columns to *capacity too.  Inline: it runs for
+ * every row the loader reads. */
+static inline gboolean
+_sl_spans_grow (SlSpans *spans, guint *capacity)
+{
+  guint old = *capacity;
+
+  if (G_LIKELY (spans->n < old))
+    return FALSE;
+  _sl_spans_reserve (spans, capacity, spans->n + 1);
+  return *capacity != old;
+}
+
 G_END_DECLS
