@@ -29,28 +29,25 @@ static void
 sort_kernels (SlStreamBuilder *b)
 {
   SlKernels *k = &b->stream.kernels;
+  g_autofree guint32 *order = _sl_spans_sort (&k->spans);
 
-  if (_sl_spans_is_sorted (&k->spans))
+  if (order == NULL)
     return;
-  guint32 *order = _sl_spans_sort_order (&k->spans);
-  _sl_spans_permute (&k->spans, order);
   _sl_permute_u32 (k->func, order, k->spans.n);
   _sl_permute_u32 (b->kernel_corr, order, k->spans.n);
   _sl_permute_u32 (k->rowid, order, k->spans.n);
-  g_free (order);
 }
 
 static void
 sort_copies (SlCopies *c)
 {
-  if (_sl_spans_is_sorted (&c->spans))
+  g_autofree guint32 *order = _sl_spans_sort (&c->spans);
+
+  if (order == NULL)
     return;
-  guint32 *order = _sl_spans_sort_order (&c->spans);
-  _sl_spans_permute (&c->spans, order);
   _sl_permute_u8 (c->kind, order, c->spans.n);
   _sl_permute_u64 (c->bytes, order, c->spans.n);
   _sl_permute_u32 (c->corr, order, c->spans.n);
-  g_free (order);
 }
 
 static void
@@ -212,35 +209,33 @@ permute_ranges (SlNvtxRanges *r, const guint32 *order)
   _sl_permute_u16 (r->domain, order, r->spans.n);
 }
 
-/* Computes nesting depth and parent of push/pop ranges with a stack over
- * (start asc, end desc), then stores them sorted by (depth, start) so each
- * depth is one sorted row for the timeline. */
-static void
-nest_ranges (SlNvtxRanges *r, gboolean nested)
+/* Puts the ranges in (start asc, end desc) order, so that every range
+ * comes after the ranges enclosing it; returns their keys in that order. */
+static RangeKey *
+sort_for_nesting (SlNvtxRanges *r)
 {
   guint n = r->spans.n;
-
-  if (n == 0)
-    {
-      _sl_nvtx_ranges_clear (r);
-      r->depth_first = g_new0 (guint, 1);
-      return;
-    }
   RangeKey *keys = g_new (RangeKey, n);
+  g_autofree guint32 *order = g_new (guint32, n);
+
   for (guint i = 0; i < n; i++)
     keys[i] = (RangeKey) { r->spans.start[i], sl_spans_end (&r->spans, i), i };
   qsort (keys, n, sizeof (RangeKey), compare_range_keys);
-
-  guint32 *order = g_new (guint32, n);
   for (guint i = 0; i < n; i++)
     order[i] = keys[i].index;
   permute_ranges (r, order);
+  return keys;
+}
 
-  /* In start order now. */
-  guint16 *depth = g_new (guint16, n);
-  guint32 *parent = g_new (guint32, n);
-  guint32 *stack = g_new (guint32, MAX_NVTX_DEPTH);
+/* Depth and parent of each range, in the order of @keys, with a stack of
+ * the ranges still open; returns the deepest depth.  Unless @nested
+ * (start/end ranges may overlap freely), all are roots. */
+static guint
+compute_nesting (const RangeKey *keys, guint n, gboolean nested, guint16 *depth, guint32 *parent)
+{
+  g_autofree guint32 *stack = g_new (guint32, MAX_NVTX_DEPTH);
   guint top = 0, max_depth = 0;
+
   for (guint i = 0; i < n; i++)
     {
       if (!nested)
@@ -257,25 +252,43 @@ nest_ranges (SlNvtxRanges *r, gboolean nested)
       if (top < MAX_NVTX_DEPTH)
         stack[top++] = i;
     }
-  g_free (stack);
-  g_free (keys);
+  return max_depth;
+}
 
-  /* Stable counting sort by depth. */
-  guint n_depths = max_depth + 1;
+/* A stable counting sort by depth: fills @order (new position -> old
+ * index) and @inverse, and returns where each depth starts (n_depths + 1
+ * entries, the last one n). */
+static guint *
+order_by_depth (const guint16 *depth, guint n, guint n_depths, guint32 *order, guint32 *inverse)
+{
   guint *first = g_new0 (guint, n_depths + 1);
+  g_autofree guint *fill = NULL;
+
   for (guint i = 0; i < n; i++)
     first[depth[i] + 1]++;
   for (guint d = 0; d < n_depths; d++)
     first[d + 1] += first[d];
-  guint *fill = g_memdup2 (first, (n_depths + 1) * sizeof (guint));
-  guint32 *inverse = g_new (guint32, n);
+  fill = g_memdup2 (first, (n_depths + 1) * sizeof (guint));
   for (guint i = 0; i < n; i++)
     {
       guint pos = fill[depth[i]]++;
       order[pos] = i;
       inverse[i] = pos;
     }
-  g_free (fill);
+  return first;
+}
+
+/* Stores the ranges sorted by (depth, start), so that each depth is one
+ * sorted row for the timeline, with their depth and parent. */
+static void
+store_by_depth (SlNvtxRanges *r, const guint16 *depth, const guint32 *parent, guint n_depths)
+{
+  guint n = r->spans.n;
+  g_autofree guint32 *order = g_new (guint32, n);
+  g_autofree guint32 *inverse = g_new (guint32, n);
+
+  r->depth_first = order_by_depth (depth, n, n_depths, order, inverse);
+  r->n_depths = n_depths;
   permute_ranges (r, order);
   r->depth = g_new (guint16, n);
   r->parent = g_new (guint32, n);
@@ -285,19 +298,39 @@ nest_ranges (SlNvtxRanges *r, gboolean nested)
       r->depth[pos] = depth[old];
       r->parent[pos] = parent[old] == SL_NONE ? SL_NONE : inverse[parent[old]];
     }
-  r->n_depths = n_depths;
-  r->depth_first = first;
-  g_free (inverse);
-  g_free (order);
-  g_free (depth);
-  g_free (parent);
+}
 
-  guint cap = n;
-  r->spans.n = n;
-  r->name = g_renew (guint32, r->name, cap);
-  r->color = g_renew (guint32, r->color, cap);
-  r->domain = g_renew (guint16, r->domain, cap);
+static void
+shrink_ranges (SlNvtxRanges *r)
+{
+  guint n = r->spans.n;
+
+  r->name = g_renew (guint32, r->name, n);
+  r->color = g_renew (guint32, r->color, n);
+  r->domain = g_renew (guint16, r->domain, n);
   _sl_spans_shrink (&r->spans);
+}
+
+/* Computes nesting depth and parent of push/pop ranges, then stores them
+ * by (depth, start). */
+static void
+nest_ranges (SlNvtxRanges *r, gboolean nested)
+{
+  guint n = r->spans.n;
+
+  if (n == 0)
+    {
+      _sl_nvtx_ranges_clear (r);
+      r->depth_first = g_new0 (guint, 1);
+      return;
+    }
+  RangeKey *keys = sort_for_nesting (r);
+  g_autofree guint16 *depth = g_new (guint16, n);
+  g_autofree guint32 *parent = g_new (guint32, n);
+  guint max_depth = compute_nesting (keys, n, nested, depth, parent);
+  g_free (keys);
+  store_by_depth (r, depth, parent, max_depth + 1);
+  shrink_ranges (r);
 }
 
 static void
@@ -318,13 +351,12 @@ sort_marks (SlNvtxMarks *m)
 static void
 sort_api (SlApiCalls *api)
 {
-  if (_sl_spans_is_sorted (&api->spans))
+  g_autofree guint32 *order = _sl_spans_sort (&api->spans);
+
+  if (order == NULL)
     return;
-  guint32 *order = _sl_spans_sort_order (&api->spans);
-  _sl_spans_permute (&api->spans, order);
   _sl_permute_u32 (api->name, order, api->spans.n);
   _sl_permute_u32 (api->corr, order, api->spans.n);
-  g_free (order);
 }
 
 static void assemble_threads (SlLoader *loader);
@@ -363,18 +395,13 @@ _sl_threads_finish (SlLoader *loader)
   assemble_threads (loader);
 }
 
-/* Concatenates the threads' API calls into one array,
- * freeing each builder's copy as it goes to keep the peak low. */
-static void
-assemble_threads (SlLoader *loader)
+/* Room in the profile's one API array for every thread's calls; returns
+ * how many fit. */
+static guint64
+alloc_api (SlApiCalls *api, GPtrArray *builders)
 {
-  SlProfile *profile = loader->profile;
-  GPtrArray *builders = loader->thread_builders;
   guint64 total_api = 0, total_long = 0;
 
-  g_ptr_array_sort (builders, compare_thread_builders);
-  profile->n_threads = builders->len;
-  profile->threads = g_new0 (SlThread, MAX (builders->len, 1u));
   for (guint i = 0; i < builders->len; i++)
     {
       SlThreadBuilder *b = g_ptr_array_index (builders, i);
@@ -382,8 +409,6 @@ assemble_threads (SlLoader *loader)
       total_long += b->api.spans.n_long;
     }
   total_api = MIN (total_api, (guint64) G_MAXUINT32 - 1);
-
-  SlApiCalls *api = &profile->api;
   api->spans.start = g_new (gint64, MAX (total_api, 1));
   api->spans.dur = g_new (guint32, MAX (total_api, 1));
   api->name = g_new (guint32, MAX (total_api, 1));
@@ -393,49 +418,77 @@ assemble_threads (SlLoader *loader)
       api->spans.long_index = g_new (guint32, total_long);
       api->spans.long_dur = g_new (gint64, total_long);
     }
+  return total_api;
+}
 
-  for (guint i = 0; i < builders->len; i++)
+/* Appends the first @n calls of @from to @api, then frees @from, to keep
+ * the peak low. */
+static void
+move_api_calls (SlApiCalls *api, SlApiCalls *from, guint n)
+{
+  guint offset = api->spans.n;
+
+  if (n > 0)
     {
-      SlThreadBuilder *b = g_ptr_array_index (builders, i);
-      SlThread *t = &profile->threads[i];
-      guint offset = api->spans.n;
-      guint n = MIN (b->api.spans.n, (guint) (total_api - offset));
-
-      t->global_tid = b->global_tid;
-      t->pid = _sl_pid_of (b->global_tid);
-      t->tid = _sl_tid_of (b->global_tid);
-      t->name = b->name;
-      t->api_first = offset;
-      t->api_count = n;
-      if (n > 0)
-        {
-          memcpy (api->spans.start + offset, b->api.spans.start, n * sizeof (gint64));
-          memcpy (api->spans.dur + offset, b->api.spans.dur, n * sizeof (guint32));
-          memcpy (api->name + offset, b->api.name, n * sizeof (guint32));
-          memcpy (api->corr + offset, b->api.corr, n * sizeof (guint32));
-          for (guint k = 0; k < b->api.spans.n_long; k++)
-            if (b->api.spans.long_index[k] < n)
-              {
-                api->spans.long_index[api->spans.n_long] = offset + b->api.spans.long_index[k];
-                api->spans.long_dur[api->spans.n_long] = b->api.spans.long_dur[k];
-                api->spans.n_long++;
-              }
-        }
-      api->spans.n += n;
-      _sl_spans_clear (&b->api.spans);
-      g_clear_pointer (&b->api.name, g_free);
-      g_clear_pointer (&b->api.corr, g_free);
-
-      t->nvtx = b->nvtx;
-      t->nvtx_startend = b->startend;
-      t->marks = b->marks;
-      memset (&b->nvtx, 0, sizeof b->nvtx);
-      memset (&b->startend, 0, sizeof b->startend);
-      memset (&b->marks, 0, sizeof b->marks);
-      profile->counts.nvtx_ranges += t->nvtx.spans.n + t->nvtx_startend.spans.n;
-      profile->counts.nvtx_marks += t->marks.n;
+      memcpy (api->spans.start + offset, from->spans.start, n * sizeof (gint64));
+      memcpy (api->spans.dur + offset, from->spans.dur, n * sizeof (guint32));
+      memcpy (api->name + offset, from->name, n * sizeof (guint32));
+      memcpy (api->corr + offset, from->corr, n * sizeof (guint32));
+      for (guint k = 0; k < from->spans.n_long; k++)
+        if (from->spans.long_index[k] < n)
+          {
+            api->spans.long_index[api->spans.n_long] = offset + from->spans.long_index[k];
+            api->spans.long_dur[api->spans.n_long] = from->spans.long_dur[k];
+            api->spans.n_long++;
+          }
     }
-  profile->counts.cuda_api = api->spans.n;
+  api->spans.n += n;
+  _sl_spans_clear (&from->spans);
+  g_clear_pointer (&from->name, g_free);
+  g_clear_pointer (&from->corr, g_free);
+}
+
+/* Fills @t from @b: its identity, its slice of the API array, its NVTX
+ * arrays (which move). */
+static void
+move_thread (SlProfile *profile, SlThreadBuilder *b, SlThread *t, guint64 total_api)
+{
+  guint offset = profile->api.spans.n;
+  guint n = MIN (b->api.spans.n, (guint) (total_api - offset));
+
+  t->global_tid = b->global_tid;
+  t->pid = _sl_pid_of (b->global_tid);
+  t->tid = _sl_tid_of (b->global_tid);
+  t->name = b->name;
+  t->api_first = offset;
+  t->api_count = n;
+  move_api_calls (&profile->api, &b->api, n);
+  t->nvtx = b->nvtx;
+  t->nvtx_startend = b->startend;
+  t->marks = b->marks;
+  memset (&b->nvtx, 0, sizeof b->nvtx);
+  memset (&b->startend, 0, sizeof b->startend);
+  memset (&b->marks, 0, sizeof b->marks);
+  profile->counts.nvtx_ranges += t->nvtx.spans.n + t->nvtx_startend.spans.n;
+  profile->counts.nvtx_marks += t->marks.n;
+}
+
+/* The profile's threads in (pid, tid) order, their API calls in one
+ * array. */
+static void
+assemble_threads (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  GPtrArray *builders = loader->thread_builders;
+  guint64 total_api;
+
+  g_ptr_array_sort (builders, compare_thread_builders);
+  profile->n_threads = builders->len;
+  profile->threads = g_new0 (SlThread, MAX (builders->len, 1u));
+  total_api = alloc_api (&profile->api, builders);
+  for (guint i = 0; i < builders->len; i++)
+    move_thread (profile, g_ptr_array_index (builders, i), &profile->threads[i], total_api);
+  profile->counts.cuda_api = profile->api.spans.n;
 
   profile->n_domains = loader->domains->len;
   profile->domains = (SlNvtxDomain *) g_array_free (loader->domains, FALSE);
@@ -651,17 +704,15 @@ static void
 assemble_syncs (SlProfile *profile)
 {
   SlSyncs *s = &profile->syncs;
+  g_autofree guint32 *order = _sl_spans_sort (&s->spans);
 
-  if (s->spans.n > 0 && !_sl_spans_is_sorted (&s->spans))
+  if (order != NULL)
     {
-      guint32 *order = _sl_spans_sort_order (&s->spans);
-      _sl_spans_permute (&s->spans, order);
       _sl_permute_u32 (s->device, order, s->spans.n);
       _sl_permute_u32 (s->stream, order, s->spans.n);
       _sl_permute_u32 (s->pid, order, s->spans.n);
       _sl_permute_u8 (s->sync_type, order, s->spans.n);
       _sl_permute_u32 (s->corr, order, s->spans.n);
-      g_free (order);
     }
   profile->counts.syncs = s->spans.n;
 }

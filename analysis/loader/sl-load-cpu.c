@@ -3,11 +3,9 @@
  * NVTX ranges and marks, thread and process names).  Runs in its own
  * worker; it is the only code that adds strings during the event phase. */
 #include "sl-loader-private.h"
-#include "sl-table-scan.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
-
 
 /* NVTX_EVENTS.eventType values (ENUM_NSYS_EVENT_TYPE, stable since 2021). */
 enum {
@@ -52,68 +50,57 @@ thread_builder (SlLoader *loader, guint64 global_tid)
 
 enum { A_START, A_END, A_CLASS, A_TID, A_CORR, A_NAME, A_N };
 
+static void
+append_api_call (SlThreadBuilder *b, const gint64 *v, gint64 dur, guint32 name)
+{
+  if (_sl_spans_grow (&b->api.spans, &b->api_cap))
+    {
+      b->api.name = g_renew (guint32, b->api.name, b->api_cap);
+      b->api.corr = g_renew (guint32, b->api.corr, b->api_cap);
+    }
+  guint i = b->api.spans.n;
+  _sl_spans_append (&b->api.spans, v[A_START], dur);
+  b->api.name[i] = name;
+  b->api.corr[i] = (guint32) v[A_CORR];
+}
+
+/* Calls of one thread come in runs: the previous row's thread (@data) is
+ * checked before the hash. */
+static void
+add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
+{
+  SlThreadBuilder **last = data;
+  guint64 tid = (guint64) v[A_TID];
+  guint32 name;
+  gint64 dur;
+
+  /* Calls with a collected backtrace appear a second time as eventClass
+   * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
+  if (!_sl_is_null (nulls, A_CLASS) && v[A_CLASS] != 0 && v[A_CLASS] != 1)
+    return;
+  if (!_sl_loader_row_span (loader, v[A_START], v[A_END], _sl_is_null (nulls, A_END), &dur))
+    return;
+  name = _sl_is_null (nulls, A_NAME) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
+  if (G_UNLIKELY (name == SL_NONE))
+    {
+      g_atomic_int_inc (&loader->skipped_bad_string);
+      return;
+    }
+  if (*last == NULL || (*last)->global_tid != tid)
+    *last = thread_builder (loader, tid);
+  append_api_call (*last, v, dur, name);
+}
+
 static gboolean
 load_api (SlLoader *loader, sqlite3 *db, GError **error)
 {
   static const char *const columns[A_N] = {
     "start", "end", "eventClass", "globalTid", "correlationId", "nameId",
   };
-  const char *table = "CUPTI_ACTIVITY_KIND_RUNTIME";
-  g_autoptr(GError) local = NULL;
-  SlTableScan *scan;
-  gint64 v[A_N];
-  guint64 nulls;
-  gint64 rows = 0;
-  int rc;
-
-  if (!_sl_loader_has_table (loader, table))
-    return TRUE;
-  scan = _sl_table_scan_open (db, loader->db_path, table, columns, A_N, &local);
-  if (scan == NULL)
-    return _sl_loader_step_error (loader, db, sqlite3_errcode (db), _("the CUDA API calls"), error);
-
+  const SlTableRead read = { "CUPTI_ACTIVITY_KIND_RUNTIME", columns, A_N, _("the CUDA API calls") };
   SlThreadBuilder *last = NULL;
-  while (_sl_table_scan_next (scan, v, &nulls))
-    {
-      guint64 tid = (guint64) v[A_TID];
-      guint32 name;
-      gint64 dur;
 
-      if (!_sl_loader_count_row (loader, &rows, error))
-        break;
-      /* Calls with a collected backtrace appear a second time as eventClass
-       * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
-      if ((nulls & (1u << A_CLASS)) == 0 && v[A_CLASS] != 0 && v[A_CLASS] != 1)
-        continue;
-      if (!_sl_loader_row_span (loader, v[A_START], v[A_END], (nulls & (1u << A_END)) != 0, &dur))
-        continue;
-      name = (nulls & (1u << A_NAME)) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
-      if (G_UNLIKELY (name == SL_NONE))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_string);
-          continue;
-        }
-      SlThreadBuilder *b = last != NULL && last->global_tid == tid ? last : thread_builder (loader, tid);
-      last = b;
-      guint old = b->api_cap;
-      _sl_spans_reserve (&b->api.spans, &b->api_cap, b->api.spans.n + 1);
-      if (old != b->api_cap)
-        {
-          b->api.name = g_renew (guint32, b->api.name, b->api_cap);
-          b->api.corr = g_renew (guint32, b->api.corr, b->api_cap);
-        }
-      guint i = b->api.spans.n;
-      _sl_spans_append (&b->api.spans, v[A_START], dur);
-      b->api.name[i] = name;
-      b->api.corr[i] = (guint32) v[A_CORR];
-    }
-  rc = _sl_table_scan_error (scan);
-  _sl_table_scan_free (scan);
-  if (*error != NULL)
-    return FALSE;
-  if (rc != SQLITE_OK)
-    return _sl_loader_step_error (loader, NULL, rc, _("the CUDA API calls"), error);
-  return TRUE;
+  return _sl_loader_read_rows (loader, db, &read, add_api_row, &last, error);
 }
 
 /* ---- NVTX --------------------------------------------------------------- */
@@ -121,10 +108,7 @@ load_api (SlLoader *loader, sqlite3 *db, GError **error)
 static void
 append_range (SlNvtxRanges *r, guint *cap, gint64 start, gint64 dur, guint32 name, guint32 color, guint16 domain)
 {
-  guint old = *cap;
-
-  _sl_spans_reserve (&r->spans, cap, r->spans.n + 1);
-  if (old != *cap)
+  if (_sl_spans_grow (&r->spans, cap))
     {
       r->name = g_renew (guint32, r->name, *cap);
       r->color = g_renew (guint32, r->color, *cap);
@@ -157,31 +141,40 @@ append_mark (SlNvtxMarks *m, guint *cap, gint64 time, guint32 name, guint32 colo
 
 enum { N_START, N_END, N_TYPE, N_TEXT, N_TEXT_ID, N_TID, N_COLOR, N_DOMAIN, N_N };
 
-/* Display name = text, or the registered string textId points to.  The
- * last name is remembered: ranges of one loop repeat it row after row. */
+/* The last name seen: ranges of one loop repeat it row after row. */
+typedef struct {
+  GString *last_text;
+  guint32  last_id;
+} NvtxNames;
+
+/* The profile's id of text of @len bytes, interned (and made valid UTF-8). */
 static guint32
-nvtx_name (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, GString *last_text,
-           guint32 *last_id, gboolean *dangling)
+intern_nvtx_text (SlLoader *loader, const char *text, gsize len)
+{
+  if (G_LIKELY (g_utf8_validate (text, (gssize) len, NULL)))
+    return _sl_strings_intern_len (loader->profile->strings, text, len);
+  g_autofree char *valid = g_utf8_make_valid (text, (gssize) len);
+  return _sl_strings_intern (loader->profile->strings, valid);
+}
+
+/* Display name = text, or the registered string textId points to. */
+static guint32
+nvtx_name (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, NvtxNames *names,
+           gboolean *dangling)
 {
   gsize len;
   const char *text = _sl_table_scan_text (scan, N_TEXT, &len);
 
   if (text != NULL)
     {
-      if (*last_id != SL_NONE && last_text->len == len && memcmp (last_text->str, text, len) == 0)
-        return *last_id;
-      g_string_truncate (last_text, 0);
-      g_string_append_len (last_text, text, (gssize) len);
-      if (G_UNLIKELY (!g_utf8_validate (text, (gssize) len, NULL)))
-        {
-          g_autofree char *valid = g_utf8_make_valid (text, (gssize) len);
-          *last_id = _sl_strings_intern (loader->profile->strings, valid);
-        }
-      else
-        *last_id = _sl_strings_intern_len (loader->profile->strings, text, len);
-      return *last_id;
+      if (names->last_id != SL_NONE && names->last_text->len == len && memcmp (names->last_text->str, text, len) == 0)
+        return names->last_id;
+      g_string_truncate (names->last_text, 0);
+      g_string_append_len (names->last_text, text, (gssize) len);
+      names->last_id = intern_nvtx_text (loader, text, len);
+      return names->last_id;
     }
-  if ((nulls & (1u << N_TEXT_ID)) == 0)
+  if (!_sl_is_null (nulls, N_TEXT_ID))
     {
       guint32 id = _sl_loader_map_string (loader, v[N_TEXT_ID]);
       if (id == SL_NONE)
@@ -193,99 +186,109 @@ nvtx_name (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, 
 }
 
 static gboolean
+is_loaded_nvtx_type (gint64 type)
+{
+  return type == NVTX_PUSHPOP || type == NVTX_STARTEND || type == NVTX_MARK ||
+         type == NVTX_THREAD_NAME || type == NVTX_DOMAIN_CREATE;
+}
+
+static guint16
+nvtx_domain (const gint64 *v)
+{
+  return v[N_DOMAIN] >= 0 && v[N_DOMAIN] < G_MAXUINT16 ? (guint16) v[N_DOMAIN] : G_MAXUINT16;
+}
+
+static void
+add_nvtx_domain (SlLoader *loader, const gint64 *v, guint32 name)
+{
+  SlNvtxDomain d = { _sl_pid_of ((guint64) v[N_TID]), (guint32) nvtx_domain (v), name };
+
+  g_array_append_val (loader->domains, d);
+}
+
+static void
+add_nvtx_mark (SlLoader *loader, const gint64 *v, guint32 name)
+{
+  SlThreadBuilder *b;
+
+  if (G_UNLIKELY (v[N_START] < -SL_MAX_ABS_TIME || v[N_START] > SL_MAX_ABS_TIME))
+    {
+      g_atomic_int_inc (&loader->skipped_bad_time);
+      return;
+    }
+  b = thread_builder (loader, (guint64) v[N_TID]);
+  append_mark (&b->marks, &b->marks_cap, v[N_START], name, (guint32) v[N_COLOR], nvtx_domain (v));
+}
+
+/* A push/pop or start/end range: nested per thread later, so each kind
+ * has its own array. */
+static void
+add_nvtx_range (SlLoader *loader, const gint64 *v, guint64 nulls, guint32 name)
+{
+  SlThreadBuilder *b;
+  gint64 dur;
+
+  if (_sl_is_null (nulls, N_END))
+    {
+      g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
+      return;
+    }
+  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], FALSE, &dur))
+    return;
+  b = thread_builder (loader, (guint64) v[N_TID]);
+  if (v[N_TYPE] == NVTX_PUSHPOP)
+    append_range (&b->nvtx, &b->nvtx_cap, v[N_START], dur, name, (guint32) v[N_COLOR], nvtx_domain (v));
+  else
+    append_range (&b->startend, &b->startend_cap, v[N_START], dur, name, (guint32) v[N_COLOR], nvtx_domain (v));
+}
+
+static void
+add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
+{
+  NvtxNames *names = data;
+  gboolean dangling = FALSE;
+  guint32 name;
+
+  if (!is_loaded_nvtx_type (v[N_TYPE]))
+    return;
+  name = nvtx_name (loader, scan, v, nulls, names, &dangling);
+  if (G_UNLIKELY (dangling))
+    {
+      g_atomic_int_inc (&loader->skipped_bad_string);
+      return;
+    }
+  switch (v[N_TYPE])
+    {
+    case NVTX_DOMAIN_CREATE:
+      add_nvtx_domain (loader, v, name);
+      break;
+    case NVTX_THREAD_NAME:
+      sl_id_map_insert (&loader->thread_name_override, (guint64) v[N_TID], name);
+      break;
+    case NVTX_MARK:
+      add_nvtx_mark (loader, v, name);
+      break;
+    default: /* push/pop and start/end ranges */
+      add_nvtx_range (loader, v, nulls, name);
+      break;
+    }
+}
+
+static gboolean
 load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
 {
   static const char *const columns[N_N] = {
     "start", "end", "eventType", "text", "textId", "globalTid", "color", "domainId",
   };
-  const char *table = "NVTX_EVENTS";
-  g_autoptr(GError) local = NULL;
-  g_autoptr(GString) last_text = g_string_new (NULL);
-  guint32 last_id = SL_NONE;
-  SlTableScan *scan;
-  gint64 v[N_N];
-  guint64 nulls;
-  gint64 rows = 0;
-  int rc;
+  const SlTableRead read = { "NVTX_EVENTS", columns, N_N, _("the NVTX events") };
+  NvtxNames names = { g_string_new (NULL), SL_NONE };
+  gboolean ok;
 
-  if (!_sl_loader_has_table (loader, table) || !_sl_loader_has_column (loader, table, "eventType"))
+  if (!_sl_loader_has_column (loader, read.table, "eventType"))
     return TRUE;
-  scan = _sl_table_scan_open (db, loader->db_path, table, columns, N_N, &local);
-  if (scan == NULL)
-    return _sl_loader_step_error (loader, db, sqlite3_errcode (db), _("the NVTX events"), error);
-
-  while (_sl_table_scan_next (scan, v, &nulls))
-    {
-      gint64 start = v[N_START];
-      gboolean has_end = (nulls & (1u << N_END)) == 0;
-      gint64 type = v[N_TYPE];
-      guint64 tid = (guint64) v[N_TID];
-      guint32 color = (guint32) v[N_COLOR];
-      gint64 domain_id = v[N_DOMAIN];
-      guint16 domain = domain_id >= 0 && domain_id < G_MAXUINT16 ? (guint16) domain_id : G_MAXUINT16;
-      gboolean dangling = FALSE;
-      guint32 name;
-      gint64 dur;
-
-      if (!_sl_loader_count_row (loader, &rows, error))
-        break;
-      if (type != NVTX_PUSHPOP && type != NVTX_STARTEND && type != NVTX_MARK &&
-          type != NVTX_THREAD_NAME && type != NVTX_DOMAIN_CREATE)
-        continue;
-      name = nvtx_name (loader, scan, v, nulls, last_text, &last_id, &dangling);
-      if (G_UNLIKELY (dangling))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_string);
-          continue;
-        }
-
-      switch (type)
-        {
-        case NVTX_DOMAIN_CREATE:
-          {
-            SlNvtxDomain d = { _sl_pid_of (tid), (guint32) domain, name };
-            g_array_append_val (loader->domains, d);
-          }
-          break;
-        case NVTX_THREAD_NAME:
-          sl_id_map_insert (&loader->thread_name_override, tid, name);
-          break;
-        case NVTX_MARK:
-          if (G_UNLIKELY (start < -SL_MAX_ABS_TIME || start > SL_MAX_ABS_TIME))
-            {
-              g_atomic_int_inc (&loader->skipped_bad_time);
-              break;
-            }
-          {
-            SlThreadBuilder *b = thread_builder (loader, tid);
-            append_mark (&b->marks, &b->marks_cap, start, name, color, domain);
-          }
-          break;
-        default: /* push/pop and start/end ranges */
-          if (!has_end)
-            {
-              g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
-              break;
-            }
-          if (!_sl_loader_row_span (loader, start, v[N_END], FALSE, &dur))
-            break;
-          {
-            SlThreadBuilder *b = thread_builder (loader, tid);
-            if (type == NVTX_PUSHPOP)
-              append_range (&b->nvtx, &b->nvtx_cap, start, dur, name, color, domain);
-            else
-              append_range (&b->startend, &b->startend_cap, start, dur, name, color, domain);
-          }
-          break;
-        }
-    }
-  rc = _sl_table_scan_error (scan);
-  _sl_table_scan_free (scan);
-  if (*error != NULL)
-    return FALSE;
-  if (rc != SQLITE_OK)
-    return _sl_loader_step_error (loader, NULL, rc, _("the NVTX events"), error);
-  return TRUE;
+  ok = _sl_loader_read_rows (loader, db, &read, add_nvtx_row, &names, error);
+  g_string_free (names.last_text, TRUE);
+  return ok;
 }
 
 /* ---- names -------------------------------------------------------------- */

@@ -3,11 +3,23 @@
  * synchronization) into per-stream arrays.  Runs in its own worker thread
  * with its own connection; it only reads the loader's string map. */
 #include "sl-loader-private.h"
-#include "sl-table-scan.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+/* ---- streams ----------------------------------------------------------- */
+
+void
+_sl_stream_builder_free (gpointer data)
+{
+  SlStreamBuilder *builder = data;
+  /* Arrays moved into the profile are NULL here; the rest is freed. */
+  _sl_kernels_clear (&builder->stream.kernels);
+  _sl_copies_clear (&builder->stream.memcpy);
+  _sl_copies_clear (&builder->stream.memset);
+  g_free (builder->kernel_corr);
+  g_free (builder);
+}
 
 static guint64
 stream_key (guint32 pid, guint32 device, guint32 context, guint32 stream)
@@ -88,67 +100,55 @@ kernel_func (SlLoader *loader, sqlite3_int64 short_id, sqlite3_int64 demangled_i
   return func;
 }
 
+/* ---- kernels ------------------------------------------------------------ */
+
+enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
+
 static void
-reserve_kernels (SlStreamBuilder *b)
+append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
 {
   SlKernels *k = &b->stream.kernels;
-  guint old = b->kernel_cap;
 
-  if (k->spans.n < old)
-    return;
-  _sl_spans_reserve (&k->spans, &b->kernel_cap, k->spans.n + 1);
-  if (b->kernel_cap != old)
+  if (_sl_spans_grow (&k->spans, &b->kernel_cap))
     {
       k->func = g_renew (guint32, k->func, b->kernel_cap);
       b->kernel_corr = g_renew (guint32, b->kernel_corr, b->kernel_cap);
       k->rowid = g_renew (guint32, k->rowid, b->kernel_cap);
     }
+  guint i = k->spans.n;
+  _sl_spans_append (&k->spans, v[K_START], dur);
+  k->func[i] = func;
+  b->kernel_corr[i] = (guint32) v[K_CORR];
+  k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
 }
 
+/* Kernels of one stream come in runs: the previous row's stream (@data) is
+ * checked before the hash. */
 static void
-reserve_copies (SlCopies *c, guint *cap)
+add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
 {
-  guint old = *cap;
+  SlStreamBuilder **last = data;
+  guint32 device = (guint32) v[K_DEVICE];
+  guint32 context = (guint32) v[K_CONTEXT];
+  guint32 stream = (guint32) v[K_STREAM];
+  guint32 pid = _sl_pid_of ((guint64) v[K_PID]);
+  gboolean dangling = FALSE;
+  guint32 func;
+  gint64 dur;
 
-  if (c->spans.n < old)
+  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_is_null (nulls, K_END), &dur))
     return;
-  _sl_spans_reserve (&c->spans, cap, c->spans.n + 1);
-  if (*cap != old)
+  func = kernel_func (loader, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
+                      _sl_is_null (nulls, K_DEMANGLED) ? -1 : v[K_DEMANGLED], &dangling);
+  if (G_UNLIKELY (dangling))
     {
-      c->kind = g_renew (guint8, c->kind, *cap);
-      c->bytes = g_renew (guint64, c->bytes, *cap);
-      c->corr = g_renew (guint32, c->corr, *cap);
+      g_atomic_int_inc (&loader->skipped_bad_string);
+      return;
     }
+  if (*last == NULL || !builder_is (*last, pid, device, context, stream))
+    *last = stream_builder (loader, pid, device, context, stream);
+  append_kernel (*last, v, dur, func);
 }
-
-/* Finishes a scan: TRUE at a clean end, else sets @error (a tick may
- * already have set it, for cancellation). */
-static gboolean
-finish_scan (SlLoader *loader, SlTableScan *scan, const char *what, GError **error)
-{
-  int rc = _sl_table_scan_error (scan);
-
-  _sl_table_scan_free (scan);
-  if (error != NULL && *error != NULL)
-    return FALSE;
-  if (rc == SQLITE_OK)
-    return TRUE;
-  return _sl_loader_step_error (loader, NULL, rc, what, error);
-}
-
-static SlTableScan *
-open_scan (SlLoader *loader, sqlite3 *db, const char *table, const char *const *columns, guint n,
-           const char *what, GError **error)
-{
-  g_autoptr(GError) local = NULL;
-  SlTableScan *scan = _sl_table_scan_open (db, loader->db_path, table, columns, n, &local);
-
-  if (scan == NULL)
-    _sl_loader_step_error (loader, db, sqlite3_errcode (db), what, error);
-  return scan;
-}
-
-enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
 static gboolean
 load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
@@ -157,99 +157,94 @@ load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
     "rowid", "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId",
     "shortName", "demangledName",
   };
-  const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
-  SlTableScan *scan;
-  gint64 v[K_N];
-  guint64 nulls;
-  gint64 rows = 0;
-
-  if (!_sl_loader_has_table (loader, table))
-    return TRUE;
-  scan = open_scan (loader, db, table, columns, K_N, _("the kernels"), error);
-  if (scan == NULL)
-    return FALSE;
-
+  const SlTableRead read = { "CUPTI_ACTIVITY_KIND_KERNEL", columns, K_N, _("the kernels") };
   SlStreamBuilder *last = NULL;
-  while (_sl_table_scan_next (scan, v, &nulls))
-    {
-      guint32 device = (guint32) v[K_DEVICE];
-      guint32 context = (guint32) v[K_CONTEXT];
-      guint32 stream = (guint32) v[K_STREAM];
-      guint32 pid = _sl_pid_of ((guint64) v[K_PID]);
-      gboolean dangling = FALSE;
-      guint32 func;
-      gint64 dur;
 
-      if (!_sl_loader_count_row (loader, &rows, error))
-        break;
-      if (!_sl_loader_row_span (loader, v[K_START], v[K_END], (nulls & (1u << K_END)) != 0, &dur))
-        continue;
-      func = kernel_func (loader, (nulls & (1u << K_SHORT)) ? -1 : v[K_SHORT],
-                          (nulls & (1u << K_DEMANGLED)) ? -1 : v[K_DEMANGLED], &dangling);
-      if (G_UNLIKELY (dangling))
-        {
-          g_atomic_int_inc (&loader->skipped_bad_string);
-          continue;
-        }
-      SlStreamBuilder *b = (last != NULL && builder_is (last, pid, device, context, stream))
-                           ? last : stream_builder (loader, pid, device, context, stream);
-      last = b;
-      reserve_kernels (b);
-      SlKernels *k = &b->stream.kernels;
-      guint i = k->spans.n;
-      _sl_spans_append (&k->spans, v[K_START], dur);
-      k->func[i] = func;
-      b->kernel_corr[i] = (guint32) v[K_CORR];
-      k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
-    }
-  return finish_scan (loader, scan, _("the kernels"), error);
+  return _sl_loader_read_rows (loader, db, &read, add_kernel_row, &last, error);
 }
 
+/* ---- memcpy and memset -------------------------------------------------- */
+
 enum { C_START, C_END, C_DEVICE, C_CONTEXT, C_STREAM, C_PID, C_CORR, C_BYTES, C_KIND, C_N };
+
+static void
+append_copy (SlCopies *c, guint *cap, const gint64 *v, gint64 dur)
+{
+  if (_sl_spans_grow (&c->spans, cap))
+    {
+      c->kind = g_renew (guint8, c->kind, *cap);
+      c->bytes = g_renew (guint64, c->bytes, *cap);
+      c->corr = g_renew (guint32, c->corr, *cap);
+    }
+  guint i = c->spans.n;
+  _sl_spans_append (&c->spans, v[C_START], dur);
+  c->kind[i] = v[C_KIND] >= 0 && v[C_KIND] < 255 ? (guint8) v[C_KIND] : 0;
+  c->bytes[i] = v[C_BYTES] > 0 ? (guint64) v[C_BYTES] : 0;
+  c->corr[i] = (guint32) v[C_CORR];
+}
+
+static void
+add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
+{
+  SlCopyType type = *(const SlCopyType *) data;
+  SlStreamBuilder *b;
+  gint64 dur;
+
+  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_is_null (nulls, C_END), &dur))
+    return;
+  b = stream_builder (loader, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
+                      (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
+  if (type == SL_COPY_MEMCPY)
+    append_copy (&b->stream.memcpy, &b->memcpy_cap, v, dur);
+  else
+    append_copy (&b->stream.memset, &b->memset_cap, v, dur);
+}
 
 static gboolean
 load_copies (SlLoader *loader, sqlite3 *db, SlCopyType type, GError **error)
 {
-  const char *table = type == SL_COPY_MEMCPY ? "CUPTI_ACTIVITY_KIND_MEMCPY" : "CUPTI_ACTIVITY_KIND_MEMSET";
-  const char *what = type == SL_COPY_MEMCPY ? _("the memory copies") : _("the memsets");
+  gboolean is_memcpy = type == SL_COPY_MEMCPY;
   const char *const columns[C_N] = {
     "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId", "bytes",
-    type == SL_COPY_MEMCPY ? "copyKind" : "memKind",
+    is_memcpy ? "copyKind" : "memKind",
   };
-  SlTableScan *scan;
-  gint64 v[C_N];
-  guint64 nulls;
-  gint64 rows = 0;
+  const SlTableRead read = {
+    is_memcpy ? "CUPTI_ACTIVITY_KIND_MEMCPY" : "CUPTI_ACTIVITY_KIND_MEMSET", columns, C_N,
+    is_memcpy ? _("the memory copies") : _("the memsets"),
+  };
 
-  if (!_sl_loader_has_table (loader, table))
-    return TRUE;
-  scan = open_scan (loader, db, table, columns, C_N, what, error);
-  if (scan == NULL)
-    return FALSE;
-
-  while (_sl_table_scan_next (scan, v, &nulls))
-    {
-      gint64 dur;
-
-      if (!_sl_loader_count_row (loader, &rows, error))
-        break;
-      if (!_sl_loader_row_span (loader, v[C_START], v[C_END], (nulls & (1u << C_END)) != 0, &dur))
-        continue;
-      SlStreamBuilder *b = stream_builder (loader, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
-                                           (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
-      SlCopies *c = type == SL_COPY_MEMCPY ? &b->stream.memcpy : &b->stream.memset;
-      guint *cap = type == SL_COPY_MEMCPY ? &b->memcpy_cap : &b->memset_cap;
-      reserve_copies (c, cap);
-      guint i = c->spans.n;
-      _sl_spans_append (&c->spans, v[C_START], dur);
-      c->kind[i] = v[C_KIND] >= 0 && v[C_KIND] < 255 ? (guint8) v[C_KIND] : 0;
-      c->bytes[i] = v[C_BYTES] > 0 ? (guint64) v[C_BYTES] : 0;
-      c->corr[i] = (guint32) v[C_CORR];
-    }
-  return finish_scan (loader, scan, what, error);
+  return _sl_loader_read_rows (loader, db, &read, add_copy_row, &type, error);
 }
 
+/* ---- synchronization ---------------------------------------------------- */
+
 enum { S_START, S_END, S_DEVICE, S_STREAM, S_PID, S_TYPE, S_CORR, S_N };
+
+static void
+add_sync_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
+{
+  SlSyncs *s = &loader->profile->syncs;
+  gint64 dur;
+
+  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_is_null (nulls, S_END), &dur))
+    return;
+  if (_sl_spans_grow (&s->spans, &loader->sync_cap))
+    {
+      s->device = g_renew (guint32, s->device, loader->sync_cap);
+      s->stream = g_renew (guint32, s->stream, loader->sync_cap);
+      s->pid = g_renew (guint32, s->pid, loader->sync_cap);
+      s->sync_type = g_renew (guint8, s->sync_type, loader->sync_cap);
+      s->corr = g_renew (guint32, s->corr, loader->sync_cap);
+    }
+  guint i = s->spans.n;
+  _sl_spans_append (&s->spans, v[S_START], dur);
+  s->device[i] = (guint32) v[S_DEVICE];
+  /* UINT32_MAX already means "not applicable" in the file. */
+  s->stream[i] = v[S_STREAM] >= 0 && v[S_STREAM] <= G_MAXUINT32 ? (guint32) v[S_STREAM] : SL_NONE;
+  s->pid[i] = _sl_pid_of ((guint64) v[S_PID]);
+  s->sync_type[i] = v[S_TYPE] >= 0 && v[S_TYPE] < 255 ? (guint8) v[S_TYPE] : 0;
+  s->corr[i] = (guint32) v[S_CORR];
+}
 
 static gboolean
 load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
@@ -257,47 +252,11 @@ load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
   static const char *const columns[S_N] = {
     "start", "end", "deviceId", "streamId", "globalPid", "syncType", "correlationId",
   };
-  const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-  SlSyncs *s = &loader->profile->syncs;
-  SlTableScan *scan;
-  gint64 v[S_N];
-  guint64 nulls;
-  gint64 rows = 0;
+  const SlTableRead read = {
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", columns, S_N, _("the synchronization events"),
+  };
 
-  if (!_sl_loader_has_table (loader, table))
-    return TRUE;
-  scan = open_scan (loader, db, table, columns, S_N, _("the synchronization events"), error);
-  if (scan == NULL)
-    return FALSE;
-
-  while (_sl_table_scan_next (scan, v, &nulls))
-    {
-      gint64 dur;
-
-      if (!_sl_loader_count_row (loader, &rows, error))
-        break;
-      if (!_sl_loader_row_span (loader, v[S_START], v[S_END], (nulls & (1u << S_END)) != 0, &dur))
-        continue;
-      guint old = loader->sync_cap;
-      _sl_spans_reserve (&s->spans, &loader->sync_cap, s->spans.n + 1);
-      if (loader->sync_cap != old)
-        {
-          s->device = g_renew (guint32, s->device, loader->sync_cap);
-          s->stream = g_renew (guint32, s->stream, loader->sync_cap);
-          s->pid = g_renew (guint32, s->pid, loader->sync_cap);
-          s->sync_type = g_renew (guint8, s->sync_type, loader->sync_cap);
-          s->corr = g_renew (guint32, s->corr, loader->sync_cap);
-        }
-      guint i = s->spans.n;
-      _sl_spans_append (&s->spans, v[S_START], dur);
-      s->device[i] = (guint32) v[S_DEVICE];
-      /* UINT32_MAX already means "not applicable" in the file. */
-      s->stream[i] = v[S_STREAM] >= 0 && v[S_STREAM] <= G_MAXUINT32 ? (guint32) v[S_STREAM] : SL_NONE;
-      s->pid[i] = _sl_pid_of ((guint64) v[S_PID]);
-      s->sync_type[i] = v[S_TYPE] >= 0 && v[S_TYPE] < 255 ? (guint8) v[S_TYPE] : 0;
-      s->corr[i] = (guint32) v[S_CORR];
-    }
-  return finish_scan (loader, scan, _("the synchronization events"), error);
+  return _sl_loader_read_rows (loader, db, &read, add_sync_row, NULL, error);
 }
 
 gboolean

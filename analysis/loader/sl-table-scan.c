@@ -190,9 +190,54 @@ table_is_plain (sqlite3 *db, const char *table, guint32 *root)
 
 /* ---- leaf collection ------------------------------------------------------------- */
 
-/* Walks the b-tree from @root in key order and lists its leaf pages.  Every
- * page number is bounded, a page is visited at most once (damaged files can
- * contain cycles) and depth is limited. */
+/* Marks page @pgno visited; FALSE when it is out of the file, too deep, or
+ * seen before (damaged files can contain cycles). */
+static gboolean
+visit_page (const SlTableScan *scan, guint8 *visited, guint32 pgno, guint depth)
+{
+  if (pgno < 1 || pgno > scan->page_count || depth > MAX_DEPTH || (visited[pgno / 8] & (1u << (pgno % 8))))
+    return FALSE;
+  visited[pgno / 8] |= 1u << (pgno % 8);
+  return TRUE;
+}
+
+/* The child pages of an interior page, left to right; FALSE when its
+ * cell pointers leave the page. */
+static gboolean
+interior_children (const SlTableScan *scan, const guint8 *page, guint hdr, GArray *children)
+{
+  guint n_cells = be16 (page + hdr + 3);
+  guint ptrs = hdr + 12;
+
+  if (ptrs + 2 * n_cells > scan->usable)
+    return FALSE;
+  g_array_set_size (children, 0);
+  for (guint c = 0; c < n_cells; c++)
+    {
+      guint off = be16 (page + ptrs + 2 * c);
+      if (off < ptrs + 2 * n_cells || off + 4 > scan->usable)
+        return FALSE;
+      guint32 child = be32 (page + off);
+      g_array_append_val (children, child);
+    }
+  guint32 right = be32 (page + hdr + 8);
+  g_array_append_val (children, right);
+  return TRUE;
+}
+
+/* Pushed in reverse so that the leftmost child is visited first. */
+static void
+push_children (GArray *stack, const GArray *children, guint depth)
+{
+  for (guint c = children->len; c > 0; c--)
+    {
+      guint64 next = ((guint64) depth << 32) | g_array_index (children, guint32, c - 1);
+      g_array_append_val (stack, next);
+    }
+}
+
+/* Walks the b-tree from @root in key order and lists its leaf pages.
+ * Every page is checked by visit_page(). */
 static gboolean
 collect_leaves (SlTableScan *scan, guint32 root)
 {
@@ -212,41 +257,18 @@ collect_leaves (SlTableScan *scan, guint32 root)
       guint hdr = pgno == 1 ? 100 : 0;
 
       g_array_set_size (stack, stack->len - 1);
-      if (pgno < 1 || pgno > scan->page_count || depth > MAX_DEPTH || (visited[pgno / 8] & (1u << (pgno % 8))))
+      if (!visit_page (scan, visited, pgno, depth))
         goto corrupt;
-      visited[pgno / 8] |= 1u << (pgno % 8);
       if (!read_page (scan, pgno, page, 1))
         return FALSE;
-
       if (page[hdr] == 0x0D)
         {
           g_array_append_val (leaves, pgno);
           continue;
         }
-      if (page[hdr] != 0x05)
+      if (page[hdr] != 0x05 || !interior_children (scan, page, hdr, children))
         goto corrupt;
-
-      guint n_cells = be16 (page + hdr + 3);
-      guint ptrs = hdr + 12;
-      if (ptrs + 2 * n_cells > scan->usable)
-        goto corrupt;
-      g_array_set_size (children, 0);
-      for (guint c = 0; c < n_cells; c++)
-        {
-          guint off = be16 (page + ptrs + 2 * c);
-          if (off < ptrs + 2 * n_cells || off + 4 > scan->usable)
-            goto corrupt;
-          guint32 child = be32 (page + off);
-          g_array_append_val (children, child);
-        }
-      guint32 right = be32 (page + hdr + 8);
-      g_array_append_val (children, right);
-      /* Pushed in reverse so that the leftmost child is visited first. */
-      for (guint c = children->len; c > 0; c--)
-        {
-          guint64 next = ((guint64) (depth + 1) << 32) | g_array_index (children, guint32, c - 1);
-          g_array_append_val (stack, next);
-        }
+      push_children (stack, children, depth + 1);
     }
   scan->n_leaves = leaves->len;
   scan->leaves = (guint32 *) g_array_free (g_steal_pointer (&leaves), FALSE);
@@ -409,6 +431,17 @@ load_run (SlTableScan *scan)
   return TRUE;
 }
 
+/* The leaf page being read, and the offset of its header (page 1 starts
+ * with the 100-byte file header). */
+static inline const guint8 *
+current_page (const SlTableScan *scan, guint *hdr)
+{
+  guint32 pgno = scan->leaves[scan->next_leaf - scan->buf_pages + scan->buf_page];
+
+  *hdr = pgno == 1 ? 100 : 0;
+  return scan->buf + (gsize) scan->buf_page * scan->page_size;
+}
+
 /* Moves to the next page that has cells; FALSE at the end or on error. */
 static gboolean
 next_page (SlTableScan *scan)
@@ -419,9 +452,8 @@ next_page (SlTableScan *scan)
         scan->buf_page++;
       else if (!load_run (scan))
         return FALSE;
-      const guint8 *page = scan->buf + (gsize) scan->buf_page * scan->page_size;
-      guint32 pgno = scan->leaves[scan->next_leaf - scan->buf_pages + scan->buf_page];
-      guint hdr = pgno == 1 ? 100 : 0;
+      guint hdr;
+      const guint8 *page = current_page (scan, &hdr);
       if (page[hdr] != 0x0D)
         {
           scan->error = SQLITE_CORRUPT;
@@ -508,21 +540,89 @@ serial_size (guint64 type)
   return (type - 12) / 2;
 }
 
+/* The cell's payload: in the page, or gathered from overflow pages.  A
+ * table leaf keeps up to U-35 bytes locally.  NULL when damaged. */
+static inline const guint8 *
+cell_payload (SlTableScan *scan, const guint8 *p, const guint8 *end, guint64 payload_size)
+{
+  guint64 max_local = scan->usable - 35;
+
+  if (G_LIKELY (payload_size <= max_local))
+    return p + payload_size > end ? NULL : p;
+  guint64 min_local = ((guint64) (scan->usable - 12) * 32 / 255) - 23;
+  guint64 k = min_local + (payload_size - min_local) % (scan->usable - 4);
+  guint64 local = k <= max_local ? k : min_local;
+  if (p + local + 4 > end)
+    return NULL;
+  return gather_overflow (scan, p, (guint32) local, payload_size, be32 (p + local));
+}
+
+/* Decodes the record header: the serial types of the columns up to the
+ * last one we need, and where each value starts.  FALSE when damaged. */
+static inline gboolean
+read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+{
+  guint64 header_size, body;
+  guint n = read_varint (payload, payload + payload_size, &header_size);
+  int n_types = 0;
+
+  if (n == 0 || header_size > payload_size || header_size < n)
+    return FALSE;
+  const guint8 *h = payload + n;
+  for (body = header_size; h < payload + header_size && n_types <= scan->max_col; n_types++)
+    {
+      guint64 type;
+      guint used = read_varint (h, payload + header_size, &type);
+      if (used == 0 || type == 10 || type == 11)
+        return FALSE;
+      h += used;
+      scan->row_types[n_types] = type;
+      scan->row_offsets[n_types] = body;
+      /* body <= payload_size holds here, so this cannot wrap around. */
+      if (serial_size (type) > payload_size - body)
+        return FALSE;
+      body += serial_size (type);
+    }
+  scan->row_payload = payload;
+  scan->row_n_types = n_types;
+  return TRUE;
+}
+
+/* The row's values from its decoded record. */
+static inline void
+record_values (const SlTableScan *scan, gint64 rowid, gint64 *values, guint64 *nulls)
+{
+  const guint64 *types = scan->row_types;
+  int n_types = scan->row_n_types;
+
+  *nulls = 0;
+  for (guint i = 0; i < scan->n_columns; i++)
+    {
+      int col = scan->record_col[i];
+      if (col == COL_ROWID)
+        values[i] = rowid;
+      else if (col < 0 || col >= n_types || types[col] == 0 || types[col] >= 12)
+        {
+          /* Missing (added later), NULL, or text/blob where a number is expected. */
+          values[i] = 0;
+          *nulls |= G_GUINT64_CONSTANT (1) << i;
+        }
+      else
+        values[i] = decode_int (types[col], scan->row_payload + scan->row_offsets[col]);
+    }
+}
+
+/* Decodes the next cell of the current page: payload size, rowid, record. */
 static gboolean
 decode_cell (SlTableScan *scan, gint64 *values, guint64 *nulls)
 {
-  const guint8 *page = scan->buf + (gsize) scan->buf_page * scan->page_size;
-  guint32 pgno = scan->leaves[scan->next_leaf - scan->buf_pages + scan->buf_page];
-  guint hdr = pgno == 1 ? 100 : 0;
+  guint hdr;
+  const guint8 *page = current_page (scan, &hdr);
   const guint8 *end = page + scan->usable;
   guint off = be16 (page + hdr + 8 + 2 * scan->cell);
-  guint64 payload_size, rowid, header_size;
+  guint64 payload_size, rowid;
   const guint8 *p, *payload;
   guint n;
-  gint64 rowid_value;
-  guint64 *types = scan->row_types;
-  guint64 *offsets = scan->row_offsets;
-  int n_types = 0;
 
   scan->cell++;
   if (off < hdr + 8 || off >= scan->usable)
@@ -534,69 +634,10 @@ decode_cell (SlTableScan *scan, gint64 *values, guint64 *nulls)
   if ((n = read_varint (p, end, &rowid)) == 0)
     goto corrupt;
   p += n;
-  rowid_value = (gint64) rowid;
-
-  /* Table leaf: local payload up to U-35 bytes, the rest on overflow pages. */
-  guint64 max_local = scan->usable - 35;
-  if (payload_size <= max_local)
-    {
-      if (p + payload_size > end)
-        goto corrupt;
-      payload = p;
-    }
-  else
-    {
-      guint64 min_local = ((guint64) (scan->usable - 12) * 32 / 255) - 23;
-      guint64 k = min_local + (payload_size - min_local) % (scan->usable - 4);
-      guint64 local = k <= max_local ? k : min_local;
-      if (p + local + 4 > end)
-        goto corrupt;
-      payload = gather_overflow (scan, p, (guint32) local, payload_size, be32 (p + local));
-      if (payload == NULL)
-        goto corrupt;
-    }
-  const guint8 *pend = payload + payload_size;
-
-  /* Record header: serial types of the columns we need. */
-  if ((n = read_varint (payload, pend, &header_size)) == 0 || header_size > payload_size || header_size < n)
+  payload = cell_payload (scan, p, end, payload_size);
+  if (payload == NULL || !read_record_header (scan, payload, payload_size))
     goto corrupt;
-  {
-    const guint8 *h = payload + n;
-    guint64 body = header_size;
-    while (h < payload + header_size && n_types <= scan->max_col)
-      {
-        guint64 type;
-        guint used = read_varint (h, payload + header_size, &type);
-        if (used == 0 || type == 10 || type == 11)
-          goto corrupt;
-        h += used;
-        types[n_types] = type;
-        offsets[n_types] = body;
-        /* body <= payload_size holds here, so this cannot wrap around. */
-        if (serial_size (type) > payload_size - body)
-          goto corrupt;
-        body += serial_size (type);
-        n_types++;
-      }
-  }
-
-  scan->row_payload = payload;
-  scan->row_n_types = n_types;
-  *nulls = 0;
-  for (guint i = 0; i < scan->n_columns; i++)
-    {
-      int col = scan->record_col[i];
-      if (col == COL_ROWID)
-        values[i] = rowid_value;
-      else if (col < 0 || col >= n_types || types[col] == 0 || types[col] >= 12)
-        {
-          /* Missing (added later), NULL, or text/blob where a number is expected. */
-          values[i] = 0;
-          *nulls |= G_GUINT64_CONSTANT (1) << i;
-        }
-      else
-        values[i] = decode_int (types[col], payload + offsets[col]);
-    }
+  record_values (scan, (gint64) rowid, values, nulls);
   return TRUE;
 
 corrupt:

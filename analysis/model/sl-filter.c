@@ -143,80 +143,101 @@ sl_filter_span_bounds (const SlFilter *self, const SlSpans *spans, guint lo, gui
   *last = sl_spans_lower_bound_in (spans, *first, hi, self->range_end);
 }
 
+/* A decimal number: whole digits, and fraction digits (frac holds n_frac of
+ * them, beyond nanosecond precision truncated). */
+typedef struct {
+  gboolean negative;
+  guint64  whole;
+  guint64  frac;
+  guint    n_frac;
+} Decimal;
+
+/* Reads [space][sign]digits[.digits] at *p; FALSE without a digit or when
+ * the whole part overflows. */
+static gboolean
+parse_decimal (const char **p, Decimal *d)
+{
+  const char *q = *p;
+  guint n_whole = 0;
+
+  while (g_ascii_isspace (*q))
+    q++;
+  if (*q == '-' || *q == '+')
+    d->negative = *q++ == '-';
+  for (; g_ascii_isdigit (*q); q++, n_whole++)
+    {
+      if (d->whole > (G_MAXINT64 - 9) / 10)
+        return FALSE;
+      d->whole = d->whole * 10 + (guint64) (*q - '0');
+    }
+  if (*q == '.')
+    for (q++; g_ascii_isdigit (*q); q++, d->n_frac++)
+      {
+        /* Digits beyond nanosecond precision are dropped (truncated). */
+        if (d->n_frac < 18)
+          d->frac = d->frac * 10 + (guint64) (*q - '0');
+        else
+          d->n_frac--;
+      }
+  *p = q;
+  return n_whole + d->n_frac > 0;
+}
+
+/* The unit after the number, as a power of ten of nanoseconds; FALSE for
+ * anything but [space](nothing|ns|us|µs|ms|s). */
+static gboolean
+parse_unit (const char *p, guint *digits)
+{
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '\0' || g_str_equal (p, "ns"))
+    *digits = 0;
+  else if (g_str_equal (p, "us") || g_str_equal (p, "µs"))
+    *digits = 3;
+  else if (g_str_equal (p, "ms"))
+    *digits = 6;
+  else if (g_str_equal (p, "s"))
+    *digits = 9;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* @d in units of 10^@scale_digits ns, as nanoseconds; FALSE on overflow. */
+static gboolean
+scale_to_ns (const Decimal *d, guint scale_digits, gint64 *out)
+{
+  guint64 scale = 1, whole, frac = d->frac;
+
+  for (guint i = 0; i < scale_digits; i++)
+    scale *= 10;
+  if (d->whole > (guint64) G_MAXINT64 / scale)
+    return FALSE;
+  whole = d->whole * scale;
+  /* frac has n_frac digits: value = frac * 10^scale_digits / 10^n_frac. */
+  for (guint i = scale_digits; i < d->n_frac; i++)
+    frac /= 10;
+  for (guint i = d->n_frac; i < scale_digits; i++)
+    frac *= 10;
+  if (whole > (guint64) G_MAXINT64 - frac)
+    return FALSE;
+  *out = (gint64) (whole + frac);
+  if (d->negative)
+    *out = -*out;
+  return TRUE;
+}
+
 gboolean
 sl_parse_time (const char *text, gint64 *out, GError **error)
 {
   const char *p = text;
-  gboolean negative = FALSE;
-  guint64 whole = 0, frac = 0;
-  guint n_whole = 0, n_frac = 0, scale_digits;
-  guint64 scale;
+  Decimal d = { 0 };
+  guint scale_digits;
 
   g_return_val_if_fail (text != NULL, FALSE);
 
-  while (g_ascii_isspace (*p))
-    p++;
-  if (*p == '-' || *p == '+')
-    negative = *p++ == '-';
-  for (; g_ascii_isdigit (*p); p++, n_whole++)
-    {
-      if (whole > (G_MAXINT64 - 9) / 10)
-        goto bad;
-      whole = whole * 10 + (guint64) (*p - '0');
-    }
-  if (*p == '.')
-    {
-      p++;
-      for (; g_ascii_isdigit (*p); p++, n_frac++)
-        {
-          /* Digits beyond nanosecond precision are dropped (truncated). */
-          if (n_frac < 18)
-            frac = frac * 10 + (guint64) (*p - '0');
-          else
-            n_frac--;
-        }
-    }
-  if (n_whole + n_frac == 0)
-    goto bad;
-
-  while (g_ascii_isspace (*p))
-    p++;
-  if (*p == '\0' || g_str_equal (p, "ns"))
-    scale_digits = 0;
-  else if (g_str_equal (p, "us") || g_str_equal (p, "µs"))
-    scale_digits = 3;
-  else if (g_str_equal (p, "ms"))
-    scale_digits = 6;
-  else if (g_str_equal (p, "s"))
-    scale_digits = 9;
-  else
-    goto bad;
-
-  scale = 1;
-  for (guint i = 0; i < scale_digits; i++)
-    scale *= 10;
-  if (whole > (guint64) G_MAXINT64 / scale)
-    goto bad;
-  whole *= scale;
-  /* frac has n_frac digits: value = frac * 10^scale_digits / 10^n_frac. */
-  if (n_frac > scale_digits)
-    {
-      for (guint i = 0; i < n_frac - scale_digits; i++)
-        frac /= 10;
-    }
-  else
-    {
-      for (guint i = 0; i < scale_digits - n_frac; i++)
-        frac *= 10;
-    }
-  if (whole > (guint64) G_MAXINT64 - frac)
-    goto bad;
-  *out = (gint64) (whole + frac);
-  if (negative)
-    *out = -*out;
-  return TRUE;
-
-bad:
+  if (parse_decimal (&p, &d) && parse_unit (p, &scale_digits) && scale_to_ns (&d, scale_digits, out))
+    return TRUE;
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("“%s” is not a time: write nanoseconds (12345) or a number with "
                  "ns, us, ms or s (39.98s)"), text);

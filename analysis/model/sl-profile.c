@@ -255,7 +255,7 @@ guint32
 sl_kernels_corr (const SlProfile *profile, const SlKernels *kernels, guint i)
 {
   guint32 api;
-  guint lo = 0, hi;
+  guint k;
 
   g_return_val_if_fail (profile != NULL && kernels != NULL, 0);
   if (i >= kernels->spans.n)
@@ -263,16 +263,8 @@ sl_kernels_corr (const SlProfile *profile, const SlKernels *kernels, guint i)
   api = kernels->api[i];
   if (api != SL_NONE && api < profile->api.spans.n)
     return profile->api.corr[api];
-  hi = kernels->n_unlinked;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (kernels->unlinked_index[mid] < i)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < kernels->n_unlinked && kernels->unlinked_index[lo] == i ? kernels->unlinked_corr[lo] : 0;
+  k = _sl_index_table_find (kernels->unlinked_index, kernels->n_unlinked, i);
+  return k < kernels->n_unlinked ? kernels->unlinked_corr[k] : 0;
 }
 
 const char *

@@ -13,9 +13,17 @@ void      _sl_spans_append      (SlSpans *spans, gint64 start, gint64 dur);
 void      _sl_spans_shrink      (SlSpans *spans);
 gboolean  _sl_spans_is_sorted   (const SlSpans *spans);
 guint32  *_sl_spans_sort_order  (const SlSpans *spans);
+/* Sorts @spans by start (stably) and returns (transfer full) the order
+ * applied, for the caller's parallel columns; NULL when already sorted. */
+guint32  *_sl_spans_sort        (SlSpans *spans);
 void      _sl_spans_permute     (SlSpans *spans, const guint32 *order);
 /* Widens [*first, *last] to cover every span. */
 void      _sl_spans_range       (const SlSpans *spans, gint64 *first, gint64 *last);
+
+/* The position of @index in @sorted (@n ascending entries), or @n when it
+ * is absent: side tables (long durations, unlinked kernels) list the
+ * indexes of the events they describe. */
+guint     _sl_index_table_find  (const guint32 *sorted, guint n, guint32 index);
 
 void      _sl_permute           (gpointer values, gsize size, const guint32 *order, guint n);
 
@@ -24,5 +32,19 @@ void      _sl_permute           (gpointer values, gsize size, const guint32 *ord
 #define _sl_permute_u64(values, order, n) _sl_permute ((values), sizeof (guint64), (order), (n))
 #define _sl_permute_u16(values, order, n) _sl_permute ((values), sizeof (guint16), (order), (n))
 #define _sl_permute_u8(values, order, n)  _sl_permute ((values), sizeof (guint8), (order), (n))
+
+/* Makes room for one more span.  TRUE when the capacity grew: the caller
+ * then grows its parallel columns to *capacity too.  Inline: it runs for
+ * every row the loader reads. */
+static inline gboolean
+_sl_spans_grow (SlSpans *spans, guint *capacity)
+{
+  guint old = *capacity;
+
+  if (G_LIKELY (spans->n < old))
+    return FALSE;
+  _sl_spans_reserve (spans, capacity, spans->n + 1);
+  return *capacity != old;
+}
 
 G_END_DECLS

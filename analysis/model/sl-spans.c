@@ -4,23 +4,29 @@
 
 #include <string.h>
 
-gint64
-_sl_spans_long_dur (const SlSpans *spans, guint i)
+guint
+_sl_index_table_find (const guint32 *sorted, guint n, guint32 index)
 {
-  guint lo = 0, hi = spans->n_long;
+  guint lo = 0, hi = n;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (spans->long_index[mid] < i)
+      if (sorted[mid] < index)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo < spans->n_long && spans->long_index[lo] == i)
-    return spans->long_dur[lo];
-  /* Only reachable with a damaged table; a zero length is the safe answer. */
-  return 0;
+  return lo < n && sorted[lo] == index ? lo : n;
+}
+
+gint64
+_sl_spans_long_dur (const SlSpans *spans, guint i)
+{
+  guint k = _sl_index_table_find (spans->long_index, spans->n_long, i);
+
+  /* Absent only in a damaged table; a zero length is the safe answer. */
+  return k < spans->n_long ? spans->long_dur[k] : 0;
 }
 
 guint
@@ -153,6 +159,18 @@ _sl_spans_sort_order (const SlSpans *spans)
   qsort (order, spans->n, sizeof (guint32), compare_by_key);
   sort_keys = NULL;
   g_mutex_unlock (&sort_lock);
+  return order;
+}
+
+guint32 *
+_sl_spans_sort (SlSpans *spans)
+{
+  guint32 *order;
+
+  if (_sl_spans_is_sorted (spans))
+    return NULL;
+  order = _sl_spans_sort_order (spans);
+  _sl_spans_permute (spans, order);
   return order;
 }
 
