@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-event-info.h: what the tooltip and the details pane say about an event
- * (no GTK). */
+ * (no GTK, no file I/O). */
 #pragma once
 
 #include "sl-timeline-model.h"
+#include "sl-kernel-details.h"
 #include "sl-format.h"
 
 G_BEGIN_DECLS
@@ -14,14 +15,17 @@ typedef struct {
 } SlEventField;
 
 /* The fields of @event in display order: (transfer full) array of
- * SlEventField*, freed with g_ptr_array_unref.  Reads lazy kernel details
- * (grid, block, registers) from the profile, so call it for one event at a
- * time, on the main thread. */
-GPtrArray *sl_event_info_fields        (SlTimelineModel  *model,
-                                        const SlEventRef *event);
+ * SlEventField*, freed with g_ptr_array_unref.  @details (nullable) are the
+ * cold columns of a kernel that the caller read, usually asynchronously
+ * with sl_kernel_details_read_async(); without them the launch
+ * configuration (grid, block, registers, shared memory) is left out. */
+GPtrArray *sl_event_info_fields        (SlTimelineModel       *model,
+                                        const SlEventRef      *event,
+                                        const SlKernelDetails *details);
 /* Pango markup for a tooltip: the name in bold, then a few fields. */
-char      *sl_event_info_tooltip       (SlTimelineModel  *model,
-                                        const SlEventRef *event);
+char      *sl_event_info_tooltip       (SlTimelineModel       *model,
+                                        const SlEventRef      *event,
+                                        const SlKernelDetails *details);
 /* NVTX ranges open on @thread at time @t, outermost first: "train › step 3". */
 char      *sl_event_info_nvtx_path     (const SlTimelineModel *model,
                                         guint32                thread,

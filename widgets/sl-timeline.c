@@ -683,7 +683,7 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
   if (self->tooltip_markup == NULL || memcmp (&ev, &self->tooltip_event, sizeof ev) != 0)
     {
       g_free (self->tooltip_markup);
-      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev);
+      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev, NULL);
       self->tooltip_event = ev;
     }
   gtk_tooltip_set_markup (tooltip, self->tooltip_markup);

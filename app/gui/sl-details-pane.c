@@ -83,7 +83,7 @@ sl_details_pane_show (SlDetailsPane    *self,
       return;
     }
   gtk_widget_set_visible (self->placeholder, FALSE);
-  fields = sl_event_info_fields (model, event);
+  fields = sl_event_info_fields (model, event, NULL);
   for (guint i = 0; i < fields->len; i++)
     {
       const SlEventField *f = g_ptr_array_index (fields, i);

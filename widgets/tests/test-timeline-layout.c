@@ -398,10 +398,64 @@ test_links (Fixture *f, gconstpointer data)
   g_assert_cmpstr (path, ==, "step › inner");
 
   ev = (SlEventRef) { SL_EVENT_API, 0, 0 };
-  fields = sl_event_info_fields (f->model, &ev);
+  fields = sl_event_info_fields (f->model, &ev, NULL);
   g_assert_cmpuint (fields->len, >=, 5);
   g_assert_cmpstr (((SlEventField *) fields->pdata[0])->value, ==, "cudaLaunchKernel");
   g_assert_cmpstr (((SlEventField *) fields->pdata[2])->value, ==, "50 ns");
+}
+
+static const char *
+field_value (GPtrArray *fields, const char *label, guint *index)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const SlEventField *f = g_ptr_array_index (fields, i);
+      if (g_strcmp0 (f->label, label) == 0)
+        {
+          if (index)
+            *index = i;
+          return f->value;
+        }
+    }
+  return NULL;
+}
+
+static void
+test_kernel_info (Fixture *f, gconstpointer data)
+{
+  SlEventRef k0 = { SL_EVENT_KERNEL, 0, 0 };
+  SlKernelDetails det = { { 120, 2, 1 }, { 256, 1, 1 }, 64, 1024, -1, NULL };
+  SlKernelDetails bare = { { 1, 1, 1 }, { 32, 1, 1 }, -1, -1, -1, NULL };
+  g_autoptr(GPtrArray) plain = sl_event_info_fields (f->model, &k0, NULL);
+  g_autoptr(GPtrArray) full = sl_event_info_fields (f->model, &k0, &det);
+  g_autoptr(GPtrArray) partial = sl_event_info_fields (f->model, &k0, &bare);
+  g_autofree char *tip = sl_event_info_tooltip (f->model, &k0, &det);
+  guint stream = 0, grid = 0;
+
+  /* without details the launch configuration is left out */
+  g_assert_cmpstr (field_value (plain, "Kernel", NULL), ==, "plain_kernel");
+  g_assert_cmpstr (field_value (plain, "Duration", NULL), ==, "100 ns");
+  g_assert_cmpstr (field_value (plain, "Stream", NULL), ==, "7");
+  g_assert_cmpstr (field_value (plain, "Launched by", NULL), ==, "cudaLaunchKernel");
+  g_assert_null (field_value (plain, "Grid", NULL));
+  g_assert_null (field_value (plain, "Registers/thread", NULL));
+
+  /* with them, four fields right after the stream */
+  g_assert_cmpuint (full->len, ==, plain->len + 4);
+  g_assert_cmpstr (field_value (full, "Stream", &stream), ==, "7");
+  g_assert_cmpstr (field_value (full, "Grid", &grid), ==, "120 × 2 × 1");
+  g_assert_cmpuint (grid, ==, stream + 1);
+  g_assert_cmpstr (field_value (full, "Block", NULL), ==, "256 × 1 × 1");
+  g_assert_cmpstr (field_value (full, "Registers/thread", NULL), ==, "64");
+  /* g_format_size() joins number and unit with a no-break space */
+  g_assert_cmpstr (field_value (full, "Shared memory", NULL), ==, "1.0\302\240KiB static, 0 bytes dynamic");
+
+  /* unknown registers and shared memory (-1) are left out too */
+  g_assert_cmpuint (partial->len, ==, plain->len + 2);
+  g_assert_null (field_value (partial, "Shared memory", NULL));
+
+  g_assert_true (g_str_has_prefix (tip, "<b>plain_kernel</b>"));
+  g_assert_nonnull (strstr (tip, "Grid:</span> 120 × 2 × 1"));
 }
 
 static void
@@ -588,6 +642,7 @@ main (int argc, char **argv)
   FIX ("/widgets/timeline/culling", test_culling);
   FIX ("/widgets/timeline/hit-test", test_hit);
   FIX ("/widgets/timeline/links", test_links);
+  FIX ("/widgets/timeline/kernel-info", test_kernel_info);
   FIX ("/widgets/timeline/ticks", test_ticks);
 #undef FIX
   g_test_add_func ("/widgets/timeline/format", test_format);
