@@ -34,35 +34,6 @@ struct _SlTimelineRenderer {
   GArray  *ticks;
 };
 
-void
-sl_timeline_style_init (SlTimelineStyle *style,
-                        gboolean         dark,
-                        double           scale)
-{
-  style->scale = scale;
-  style->dark = dark;
-  if (dark)
-    {
-      style->bg = 0x1e1e1e;
-      style->fg = 0xeeeeee;
-      style->fg_dim = 0xa8a8a8;
-      style->header_bg = 0x2a2a2a;
-      style->group_bg = 0x333338;
-      style->grid = 0x2e2e2e;
-      style->accent = 0x78aeed;
-    }
-  else
-    {
-      style->bg = 0xffffff;
-      style->fg = 0x202020;
-      style->fg_dim = 0x606060;
-      style->header_bg = 0xf4f4f4;
-      style->group_bg = 0xe8e8ec;
-      style->grid = 0xececec;
-      style->accent = 0x1c71d8;
-    }
-}
-
 static void
 font_init (Font *f, double size, gboolean bold)
 {
@@ -258,17 +229,6 @@ draw_text (cairo_t *cr, const Font *f, const char *text, double x, double baseli
 }
 
 static inline guint32
-mix (guint32 a, guint32 b, float t)
-{
-  int ar = (a >> 16) & 0xff, ag = (a >> 8) & 0xff, ab = a & 0xff;
-  int br = (b >> 16) & 0xff, bg = (b >> 8) & 0xff, bb = b & 0xff;
-
-  return ((guint32) (ar + (br - ar) * t + 0.5f) << 16) |
-         ((guint32) (ag + (bg - ag) * t + 0.5f) << 8) |
-         (guint32) (ab + (bb - ab) * t + 0.5f);
-}
-
-static inline guint32
 opaque (guint32 rgb)
 {
   return 0xff000000u | rgb;
@@ -432,7 +392,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
   /* minimap: GPU activity over the whole run */
   sl_timeline_layout_overview (layout, &ov, &ov_color);
   {
-    guint32 mbg = mix (style->header_bg, style->fg, style->dark ? 0.03f : 0.02f);
+    guint32 mbg = style->minimap_bg;
     int top = (int) (3 * s), bottom = mh - (int) (3 * s);
 
     fill_span (self->scan, 0, hw, opaque (style->header_bg));
@@ -444,9 +404,9 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
         double level = (double) (bottom - y) / (bottom - top);
         for (int c = 0; c < bw; c++)
           if (ov[c] > 0 && ov[c] >= level - 1e-6)
-            line[hw + c] = opaque (mix (mbg, sl_timeline_color_rgb (ov_color[c]), 0.85f));
+            line[hw + c] = opaque (sl_timeline_color_mix (mbg, sl_timeline_color_rgb (ov_color[c]), 0.85f));
           else if (ov[c] > 0 && y == bottom - 1)
-            line[hw + c] = opaque (mix (mbg, sl_timeline_color_rgb (ov_color[c]), 0.5f));
+            line[hw + c] = opaque (sl_timeline_color_mix (mbg, sl_timeline_color_rgb (ov_color[c]), 0.5f));
       }
   }
 
@@ -456,12 +416,12 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
   if (mh + rh - 1 < H)
     {
       guint32 *line = (guint32 *) (void *) (data + (gsize) (mh + rh - 1) * stride);
-      fill_span (line, 0, W, opaque (mix (style->grid, style->fg, 0.15f)));
+      fill_span (line, 0, W, opaque (style->rule));
     }
   if (mh < H)
     {
       guint32 *line = (guint32 *) (void *) (data + (gsize) mh * stride);
-      fill_span (line, 0, W, opaque (mix (style->grid, style->fg, 0.15f)));
+      fill_span (line, 0, W, opaque (style->rule));
     }
   for (int minor = 0; minor < 2; minor++)
     {
@@ -481,7 +441,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
             continue;
           for (int y = mh + rh - 1 - len; y < mh + rh - 1 && y < H; y++)
             ((guint32 *) (void *) (data + (gsize) y * stride))[hw + (int) x] =
-              opaque (mix (style->header_bg, style->fg, minor ? 0.35f : 0.6f));
+              opaque (minor ? style->tick_minor : style->tick);
         }
     }
 
@@ -522,7 +482,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
           if (cols.cov[c] > 0)
             {
               float a = 0.4f + 0.6f * MIN (cols.cov[c], 1.0f);
-              self->scan[hw + c] = opaque (mix (base, sl_timeline_color_rgb (cols.color[c]), a));
+              self->scan[hw + c] = opaque (sl_timeline_color_mix (base, sl_timeline_color_rgb (cols.color[c]), a));
               st.n_columns++;
             }
         for (guint k = 0; k < cols.n_boxes; k++)
@@ -533,7 +493,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
             fill_span (self->scan, hw + b->x0, hw + b->x1, opaque (b->rgb));
             /* a darker left edge separates back-to-back events */
             if (wd >= 3 * s)
-              self->scan[hw + b->x0] = opaque (mix (b->rgb, 0x000000, 0.35f));
+              self->scan[hw + b->x0] = opaque (sl_timeline_color_mix (b->rgb, 0x000000, 0.35f));
             if (wd >= min_label && !group)
               {
                 Label l;
@@ -541,7 +501,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
                 l.x = hw + b->x0 + 3 * s;
                 l.max_w = wd - 5 * s;
                 l.baseline = y + (h + self->label.ascent - self->label.descent) / 2;
-                l.rgb = sl_timeline_color_luminance (b->rgb) > 0.55 ? 0x1a1a1a : 0xffffff;
+                l.rgb = sl_timeline_color_text_on (b->rgb);
                 g_array_append_val (self->labels, l);
               }
           }
@@ -555,7 +515,7 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
         copy_lines (data, stride, y1, bottom, plain, W);
         if (group && y >= by && y < H)
           fill_span ((guint32 *) (void *) (data + (gsize) y * stride), 0, W,
-                     opaque (mix (style->group_bg, style->fg, 0.12f)));
+                     opaque (style->group_rule));
       }
     if (next_line < H)
       copy_lines (data, stride, next_line, H, self->bgscan, W);
