@@ -39,10 +39,6 @@ void                sl_timeline_renderer_draw    (SlTimelineRenderer    *rendere
                                                   cairo_surface_t       *image,
                                                   SlRenderStats         *stats);
 
-/* Header text of a row ("GPU 0 · NVIDIA H100", "Stream 7", "CUDA API"). */
-char               *sl_timeline_row_title        (const SlTimelineModel *model,
-                                                  guint                  row);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineRenderer, sl_timeline_renderer_free)
 
 G_END_DECLS

@@ -6,6 +6,7 @@
  * selection and the API-to-GPU link are cheap render nodes on top. */
 #include "sl-timeline.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-hit.h"
 #include "sl-event-info.h"
 
 #include <glib/gi18n-lib.h>

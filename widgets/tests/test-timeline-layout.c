@@ -4,8 +4,13 @@
  * Every expected value is derived by hand in the comments. */
 #include "sl-event-info.h"
 #include "sl-timeline-colors.h"
+#include "sl-timeline-columns.h"
+#include "sl-timeline-hit.h"
 #include "sl-timeline-layout.h"
+#include "sl-timeline-minimap.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-rows.h"
+#include "sl-timeline-ruler.h"
 #include "sl-strings-private.h"
 
 #include <math.h>
