@@ -2,7 +2,6 @@
 /* sl-event-info.c: describing one event for people. */
 #include "sl-event-info.h"
 #include "sl-timeline-colors.h"
-#include "sl-timeline-layout.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -29,20 +28,6 @@ add (GPtrArray *fields, const char *label, char *value)
   g_ptr_array_add (fields, f);
 }
 
-static guint
-lower_bound (const gint64 *start, guint lo, guint hi, gint64 t)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (start[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 char *
 sl_event_info_nvtx_path (const SlTimelineModel *model,
                          guint32                thread,
@@ -59,7 +44,7 @@ sl_event_info_nvtx_path (const SlTimelineModel *model,
   for (guint d = 0; d < nv->n_depths; d++)
     {
       guint lo = nv->depth_first[d], hi = nv->depth_first[d + 1];
-      guint i = lower_bound (nv->spans.start, lo, hi, t + 1);
+      guint i = sl_spans_lower_bound_in (&nv->spans, lo, hi, t + 1);
 
       if (i == lo)
         break;
@@ -78,22 +63,32 @@ sl_event_info_nvtx_path (const SlTimelineModel *model,
   return g_string_free (path, FALSE);
 }
 
-static char *
-time_of (const SlTimelineModel *model, gint64 t)
+/* Start and duration; instants (marks) have a time only. */
+static void
+add_times (GPtrArray *fields, const SlTimelineModel *model, gint64 s, gint64 e, gboolean instant)
 {
-  return sl_format_timestamp (t - model->profile->start_ns);
+  add (fields, instant ? _("Time") : _("Start"), sl_format_timestamp (s - model->profile->start_ns));
+  if (!instant)
+    add (fields, _("Duration"), sl_format_duration (e - s));
 }
 
 static void
-add_thread (GPtrArray *fields, const SlProfile *p, guint32 thread, const char *label)
+add_thread (GPtrArray *fields, const SlProfile *p, guint32 thread)
 {
   if (thread >= p->n_threads)
     return;
-  add (fields, label, g_strdup_printf ("%s · tid %u", sl_profile_thread_name (p, thread),
-                                       p->threads[thread].tid));
+  add (fields, _("Thread"), g_strdup_printf ("%s · tid %u", sl_profile_thread_name (p, thread),
+                                             p->threads[thread].tid));
   add (fields, _("Process"),
        g_strdup_printf ("%s · pid %u", sl_profile_process_name (p, p->threads[thread].process),
                         p->threads[thread].pid));
+}
+
+static void
+add_stream (GPtrArray *fields, const SlStream *st)
+{
+  add (fields, _("GPU"), sl_format_count (st->device));
+  add (fields, _("Stream"), sl_format_count (st->stream));
 }
 
 static void
@@ -111,131 +106,147 @@ add_launch (GPtrArray *fields, SlTimelineModel *model, guint32 api, gint64 gpu_s
   add (fields, _("Launched by"), g_strdup (sl_strings_get (p->strings, p->api.name[api])));
   add (fields, _("Launch duration"), sl_format_duration (sl_spans_dur (&p->api.spans, api)));
   add (fields, _("Launch latency"), sl_format_duration (gpu_start - p->api.spans.start[api]));
-  add_thread (fields, p, thread, _("Thread"));
+  add_thread (fields, p, thread);
   add (fields, _("NVTX"), sl_event_info_nvtx_path (model, thread, p->api.spans.start[api]));
+}
+
+static char *
+dim3_text (const gint64 v[3])
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
+                          v[0], v[1], v[2]);
+}
+
+static void
+add_launch_config (GPtrArray *fields, const SlKernelDetails *det)
+{
+  add (fields, _("Grid"), dim3_text (det->grid));
+  add (fields, _("Block"), dim3_text (det->block));
+  if (det->registers_per_thread >= 0)
+    add (fields, _("Registers/thread"), sl_format_count (det->registers_per_thread));
+  if (det->static_shared_bytes >= 0 || det->dynamic_shared_bytes >= 0)
+    {
+      g_autofree char *st_b = sl_format_bytes (MAX (det->static_shared_bytes, 0));
+      g_autofree char *dyn_b = sl_format_bytes (MAX (det->dynamic_shared_bytes, 0));
+      add (fields, _("Shared memory"), g_strdup_printf (_("%s static, %s dynamic"), st_b, dyn_b));
+    }
+}
+
+static void
+add_kernel (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e,
+            const SlKernelDetails *details)
+{
+  const SlProfile *p = model->profile;
+  const SlStream *st = &p->streams[ev->owner];
+  guint32 f = st->kernels.func[ev->index];
+  const char *name = sl_profile_kernel_name (p, f, FALSE);
+  const char *demangled = sl_profile_kernel_name (p, f, TRUE);
+
+  add (fields, _("Kernel"), g_strdup (name));
+  if (g_strcmp0 (demangled, name) != 0)
+    add (fields, _("Demangled"), g_strdup (demangled));
+  add (fields, _("Category"),
+       g_strdup (f < p->n_funcs ? sl_timeline_color_label (model->func_color[f]) : NULL));
+  add_times (fields, model, s, e, FALSE);
+  add_stream (fields, st);
+  if (details != NULL)
+    add_launch_config (fields, details);
+  add (fields, _("Correlation ID"), sl_format_count (sl_kernels_corr (p, &st->kernels, ev->index)));
+  add_launch (fields, model, st->kernels.api[ev->index], s);
+}
+
+static void
+add_copy (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e)
+{
+  const SlStream *st = &model->profile->streams[ev->owner];
+  const SlCopies *c = ev->kind == SL_EVENT_MEMCPY ? &st->memcpy : &st->memset;
+  guint64 bytes = c->bytes[ev->index];
+
+  add (fields, ev->kind == SL_EVENT_MEMCPY ? _("Memcpy") : _("Memset"),
+       g_strdup (sl_timeline_model_event_name (model, ev)));
+  add (fields, _("Size"), sl_format_bytes (bytes));
+  if (e > s)
+    {
+      g_autofree char *rate = sl_format_bytes ((guint64) (bytes / ((e - s) / 1e9)));
+      add (fields, _("Throughput"), g_strdup_printf (_("%s/s"), rate));
+    }
+  add_times (fields, model, s, e, FALSE);
+  add_stream (fields, st);
+  add (fields, _("Correlation ID"), sl_format_count (c->corr[ev->index]));
+  add_launch (fields, model, c->api[ev->index], s);
+}
+
+static void
+add_api (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e)
+{
+  const SlProfile *p = model->profile;
+  guint32 thread = sl_profile_api_thread (p, ev->index);
+  SlEventRef gpu;
+  gint64 gs, ge;
+
+  add (fields, _("CUDA API"), g_strdup (sl_strings_get (p->strings, p->api.name[ev->index])));
+  add_times (fields, model, s, e, FALSE);
+  add (fields, _("Correlation ID"), sl_format_count (p->api.corr[ev->index]));
+  add_thread (fields, p, thread);
+  add (fields, _("NVTX"), sl_event_info_nvtx_path (model, thread, s));
+  if (!sl_timeline_model_find_launched (model, ev->index, &gpu) ||
+      !sl_timeline_model_event_span (model, &gpu, &gs, &ge))
+    return;
+  add (fields, _("Launched"), g_strdup_printf (_("%s on GPU %u stream %u"),
+                                               sl_timeline_model_event_name (model, &gpu),
+                                               p->streams[gpu.owner].device,
+                                               p->streams[gpu.owner].stream));
+  add (fields, _("Launch latency"), sl_format_duration (gs - s));
+}
+
+static void
+add_nvtx (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e)
+{
+  const SlProfile *p = model->profile;
+  const SlThread *th = &p->threads[ev->owner];
+  guint16 domain = ev->kind == SL_EVENT_NVTX ? th->nvtx.domain[ev->index]
+                   : ev->kind == SL_EVENT_NVTX_STARTEND ? th->nvtx_startend.domain[ev->index]
+                   : th->marks.domain[ev->index];
+
+  add (fields, ev->kind == SL_EVENT_MARK ? _("NVTX mark") : _("NVTX range"),
+       g_strdup (sl_timeline_model_event_name (model, ev)));
+  add (fields, _("Domain"), g_strdup (sl_profile_domain_name (p, th->pid, domain)));
+  add_times (fields, model, s, e, ev->kind == SL_EVENT_MARK);
+  if (ev->kind == SL_EVENT_NVTX)
+    {
+      add (fields, _("Depth"), sl_format_count (th->nvtx.depth[ev->index]));
+      add (fields, _("Path"), sl_event_info_nvtx_path (model, ev->owner, s));
+    }
+  add_thread (fields, p, ev->owner);
 }
 
 GPtrArray *
 sl_event_info_fields (SlTimelineModel       *model,
                       const SlEventRef      *ev,
-                      const SlKernelDetails *det)
+                      const SlKernelDetails *details)
 {
-  SlProfile *p = model->profile;
   GPtrArray *fields = g_ptr_array_new_with_free_func (field_free);
   gint64 s, e;
 
   if (!sl_timeline_model_event_span (model, ev, &s, &e))
     return fields;
-
   switch (ev->kind)
     {
     case SL_EVENT_KERNEL:
-      {
-        const SlStream *st = &p->streams[ev->owner];
-        guint32 f = st->kernels.func[ev->index];
-        const char *cat;
-
-        add (fields, _("Kernel"), g_strdup (sl_profile_kernel_name (p, f, FALSE)));
-        if (g_strcmp0 (sl_profile_kernel_name (p, f, TRUE), sl_profile_kernel_name (p, f, FALSE)) != 0)
-          add (fields, _("Demangled"), g_strdup (sl_profile_kernel_name (p, f, TRUE)));
-        cat = f < p->n_funcs ? sl_timeline_color_label (model->func_color[f]) : NULL;
-        add (fields, _("Category"), g_strdup (cat));
-        add (fields, _("Start"), time_of (model, s));
-        add (fields, _("Duration"), sl_format_duration (e - s));
-        add (fields, _("GPU"), g_strdup_printf ("%u", st->device));
-        add (fields, _("Stream"), g_strdup_printf ("%u", st->stream));
-        if (det != NULL)
-          {
-            add (fields, _("Grid"), g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
-                                                     det->grid[0], det->grid[1], det->grid[2]));
-            add (fields, _("Block"), g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
-                                                      det->block[0], det->block[1], det->block[2]));
-            if (det->registers_per_thread >= 0)
-              add (fields, _("Registers/thread"), g_strdup_printf ("%" G_GINT64_FORMAT, det->registers_per_thread));
-            if (det->static_shared_bytes >= 0 || det->dynamic_shared_bytes >= 0)
-              {
-                g_autofree char *st_b = sl_format_bytes (MAX (det->static_shared_bytes, 0));
-                g_autofree char *dyn_b = sl_format_bytes (MAX (det->dynamic_shared_bytes, 0));
-                add (fields, _("Shared memory"), g_strdup_printf (_("%s static, %s dynamic"), st_b, dyn_b));
-              }
-          }
-        add (fields, _("Correlation ID"), g_strdup_printf ("%u", sl_kernels_corr (p, &st->kernels, ev->index)));
-        add_launch (fields, model, st->kernels.api[ev->index], s);
-      }
+      add_kernel (fields, model, ev, s, e, details);
       break;
-
     case SL_EVENT_MEMCPY:
     case SL_EVENT_MEMSET:
-      {
-        const SlStream *st = &p->streams[ev->owner];
-        const SlCopies *c = ev->kind == SL_EVENT_MEMCPY ? &st->memcpy : &st->memset;
-        guint64 bytes = c->bytes[ev->index];
-
-        add (fields, ev->kind == SL_EVENT_MEMCPY ? _("Memcpy") : _("Memset"),
-             g_strdup (sl_timeline_model_event_name (model, ev)));
-        add (fields, _("Size"), sl_format_bytes (bytes));
-        if (e > s)
-          {
-            g_autofree char *rate = sl_format_bytes ((guint64) (bytes / ((e - s) / 1e9)));
-            add (fields, _("Throughput"), g_strdup_printf (_("%s/s"), rate));
-          }
-        add (fields, _("Start"), time_of (model, s));
-        add (fields, _("Duration"), sl_format_duration (e - s));
-        add (fields, _("GPU"), g_strdup_printf ("%u", st->device));
-        add (fields, _("Stream"), g_strdup_printf ("%u", st->stream));
-        add (fields, _("Correlation ID"), g_strdup_printf ("%u", c->corr[ev->index]));
-        add_launch (fields, model, c->api[ev->index], s);
-      }
+      add_copy (fields, model, ev, s, e);
       break;
-
     case SL_EVENT_API:
-      {
-        guint32 thread = sl_profile_api_thread (p, ev->index);
-        SlEventRef gpu;
-
-        add (fields, _("CUDA API"), g_strdup (sl_strings_get (p->strings, p->api.name[ev->index])));
-        add (fields, _("Start"), time_of (model, s));
-        add (fields, _("Duration"), sl_format_duration (e - s));
-        add (fields, _("Correlation ID"), g_strdup_printf ("%u", p->api.corr[ev->index]));
-        add_thread (fields, p, thread, _("Thread"));
-        add (fields, _("NVTX"), sl_event_info_nvtx_path (model, thread, s));
-        if (sl_timeline_model_find_launched (model, ev->index, &gpu))
-          {
-            gint64 gs, ge;
-            sl_timeline_model_event_span (model, &gpu, &gs, &ge);
-            add (fields, _("Launched"), g_strdup_printf (_("%s on GPU %u stream %u"),
-                                                         sl_timeline_model_event_name (model, &gpu),
-                                                         p->streams[gpu.owner].device,
-                                                         p->streams[gpu.owner].stream));
-            add (fields, _("Launch latency"), sl_format_duration (gs - s));
-          }
-      }
+      add_api (fields, model, ev, s, e);
       break;
-
     case SL_EVENT_NVTX:
     case SL_EVENT_NVTX_STARTEND:
     case SL_EVENT_MARK:
-      {
-        const SlThread *th = &p->threads[ev->owner];
-        guint16 domain = ev->kind == SL_EVENT_NVTX ? th->nvtx.domain[ev->index]
-                         : ev->kind == SL_EVENT_NVTX_STARTEND ? th->nvtx_startend.domain[ev->index]
-                         : th->marks.domain[ev->index];
-
-        add (fields, ev->kind == SL_EVENT_MARK ? _("NVTX mark") : _("NVTX range"),
-             g_strdup (sl_timeline_model_event_name (model, ev)));
-        add (fields, _("Domain"), g_strdup (sl_profile_domain_name (p, th->pid, domain)));
-        add (fields, ev->kind == SL_EVENT_MARK ? _("Time") : _("Start"), time_of (model, s));
-        if (ev->kind != SL_EVENT_MARK)
-          add (fields, _("Duration"), sl_format_duration (e - s));
-        if (ev->kind == SL_EVENT_NVTX)
-          {
-            add (fields, _("Depth"), g_strdup_printf ("%u", th->nvtx.depth[ev->index]));
-            add (fields, _("Path"), sl_event_info_nvtx_path (model, ev->owner, s));
-          }
-        add_thread (fields, p, ev->owner, _("Thread"));
-      }
+      add_nvtx (fields, model, ev, s, e);
       break;
-
     case SL_EVENT_NONE:
     default:
       break;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-event-info.h: what the tooltip and the details pane say about an event
- * (no GTK). */
+ * (no GTK, no file I/O). */
 #pragma once
 
 #include "sl-timeline-model.h"
-#include "sl-format.h"
 #include "sl-kernel-details.h"
+#include "sl-format.h"
 
 G_BEGIN_DECLS
 
@@ -15,9 +15,10 @@ typedef struct {
 } SlEventField;
 
 /* The fields of @event in display order: (transfer full) array of
- * SlEventField*, freed with g_ptr_array_unref.  @details (nullable) is a
- * kernel's launch configuration, read by the caller off the main thread
- * (sl_kernel_details_read_async); without it those fields are left out. */
+ * SlEventField*, freed with g_ptr_array_unref.  @details (nullable) are the
+ * cold columns of a kernel that the caller read, usually asynchronously
+ * with sl_kernel_details_read_async(); without them the launch
+ * configuration (grid, block, registers, shared memory) is left out. */
 GPtrArray *sl_event_info_fields        (SlTimelineModel       *model,
                                         const SlEventRef      *event,
                                         const SlKernelDetails *details);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-timeline-colors.c: the timeline palette. */
+/* sl-timeline-colors.c: the timeline palette and themes. */
 #include "sl-timeline-colors.h"
 
 #include "sl-categories.h"
@@ -176,4 +176,35 @@ sl_timeline_color_luminance (guint32 rgb)
   double b = (rgb & 0xff) / 255.0;
 
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+guint32
+sl_timeline_color_text_on (guint32 rgb)
+{
+  return sl_timeline_color_luminance (rgb) > 0.55 ? 0x1a1a1a : 0xffffff;
+}
+
+void
+sl_timeline_style_init (SlTimelineStyle *style,
+                        gboolean         dark,
+                        double           scale)
+{
+  style->scale = scale;
+  style->dark = dark;
+  style->bg          = dark ? 0x1e1e1e : 0xffffff;
+  style->fg          = dark ? 0xeeeeee : 0x202020;
+  style->fg_dim      = dark ? 0xa8a8a8 : 0x606060;
+  style->header_bg   = dark ? 0x2a2a2a : 0xf4f4f4;
+  style->group_bg    = dark ? 0x333338 : 0xe8e8ec;
+  style->grid        = dark ? 0x2e2e2e : 0xececec;
+  style->accent      = dark ? 0x78aeed : 0x1c71d8;
+  style->hover       = dark ? 0xe6e6e6 : 0x808080;
+  style->hover_alpha = dark ? 0.8f : 0.9f;
+  style->on_accent   = 0xffffff;
+
+  style->minimap_bg = sl_timeline_color_mix (style->header_bg, style->fg, dark ? 0.03f : 0.02f);
+  style->rule = sl_timeline_color_mix (style->grid, style->fg, 0.15f);
+  style->tick = sl_timeline_color_mix (style->header_bg, style->fg, 0.6f);
+  style->tick_minor = sl_timeline_color_mix (style->header_bg, style->fg, 0.35f);
+  style->group_rule = sl_timeline_color_mix (style->group_bg, style->fg, 0.12f);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-timeline-colors.h: the timeline palette (no GTK).
+/* sl-timeline-colors.h: every colour of the timeline (no GTK): the palette
+ * of events and the light and dark themes of the frame and its overlays.
  *
  * Every drawn event maps to one palette index (a guint8) so that the level of
  * detail summaries can store a colour per bucket in one byte.  Kernels map to
@@ -65,7 +66,50 @@ guint8       sl_timeline_colors_for_nvtx        (guint32 argb, guint32 name_id);
 /* Nearest cube entry of an RGB colour. */
 guint8       sl_timeline_colors_quantize        (guint32 rgb);
 
-/* Relative luminance in [0,1] of 0xRRGGBB (to pick a label colour). */
+/* Relative luminance in [0,1] of 0xRRGGBB. */
 double       sl_timeline_color_luminance        (guint32 rgb);
+/* A readable text colour on a box of colour @rgb: near black or white. */
+guint32      sl_timeline_color_text_on          (guint32 rgb);
+
+/* @a blended towards @b by @t (0..1), per channel (inline: it runs per pixel). */
+static inline guint32
+sl_timeline_color_mix (guint32 a, guint32 b, float t)
+{
+  int ar = (a >> 16) & 0xff, ag = (a >> 8) & 0xff, ab = a & 0xff;
+  int br = (b >> 16) & 0xff, bg = (b >> 8) & 0xff, bb = b & 0xff;
+
+  return ((guint32) (ar + (br - ar) * t + 0.5f) << 16) |
+         ((guint32) (ag + (bg - ag) * t + 0.5f) << 8) |
+         (guint32) (ab + (bb - ab) * t + 0.5f);
+}
+
+/* The colours (0xRRGGBB) of one theme, for the frame and the widget's
+ * overlays, and the device scale they are drawn at. */
+typedef struct {
+  double   scale;          /* device pixels per logical pixel */
+  gboolean dark;
+  guint32  bg;
+  guint32  fg;
+  guint32  fg_dim;
+  guint32  header_bg;
+  guint32  group_bg;
+  guint32  grid;
+  guint32  accent;         /* selection, range, API-to-GPU link, minimap window */
+  /* shades derived from the colours above */
+  guint32  minimap_bg;
+  guint32  rule;           /* lines under the minimap and under the ruler */
+  guint32  tick;
+  guint32  tick_minor;
+  guint32  group_rule;     /* top line of a group row */
+  /* the widget's overlays */
+  guint32  hover;          /* outline of the event under the pointer */
+  float    hover_alpha;
+  guint32  on_accent;      /* text on the accent: the selected range's length */
+} SlTimelineStyle;
+
+/* Default light or dark colours for @scale. */
+void         sl_timeline_style_init             (SlTimelineStyle *style,
+                                                 gboolean         dark,
+                                                 double           scale);
 
 G_END_DECLS

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-timeline-layout.h: geometry and view of the timeline (no GTK).
+/* sl-timeline-layout.h: geometry and view of the timeline (no GTK): metrics,
+ * time <-> x, zoom and pan, the rows' places and which groups are folded.
  *
  * All coordinates are device pixels of the drawing surface.  The body (the
  * tracks) starts at (header_width, minimap_height + ruler_height); x inside
@@ -8,27 +9,22 @@
 #pragma once
 
 #include "sl-timeline-model.h"
-#include "sl-format.h"
 
 G_BEGIN_DECLS
 
+/* Scratch of the culling pass (sl-timeline-columns.c), reused between frames. */
 typedef struct {
-  int     x0, x1;          /* body-relative device px, x1 > x0 */
-  guint32 rgb;
-  guint8  seg;             /* segment of the row */
-  guint   index;           /* event index in the segment's array */
-} SlBox;
+  int         n_alloc;
+  SlCoverage  cov;
+  GArray     *boxes;       /* of SlBox */
+} SlColumnBuffers;
 
-/* The per-pixel-column summary of one row for the current view. */
+/* The minimap's columns (sl-timeline-minimap.c), kept while the width holds. */
 typedef struct {
-  int           n_cols;
-  const float  *cov;       /* busy fraction per column (>1 when events overlap) */
-  const guint8 *color;     /* palette index of the column's dominant event */
-  const SlBox  *boxes;     /* events at least a pixel wide, drawn whole */
-  guint         n_boxes;
-  int           lod_level; /* -1: drawn from the events */
-  guint         n_visited; /* events or buckets read */
-} SlRowColumns;
+  int      width;
+  float   *value;
+  guint8  *color;
+} SlOverviewCache;
 
 typedef struct {
   /* metrics (device px) */
@@ -50,13 +46,8 @@ typedef struct {
   int             *row_y;      /* content y per row, -1 when hidden by a collapsed group */
   int              content_height;
   gboolean         sized;
-  int              n_alloc;
-  float           *cov, *best;
-  guint8          *color;
-  GArray          *boxes;
-  float           *overview;
-  guint8          *overview_color;
-  int              overview_width;
+  SlColumnBuffers  columns;
+  SlOverviewCache  overview;
 } SlTimelineLayout;
 
 /* Closest zoom: 1 ns per 100 px. */
@@ -106,19 +97,19 @@ void              sl_timeline_layout_zoom_to      (SlTimelineLayout *layout,
                                                    double            margin);
 void              sl_timeline_layout_center_on    (SlTimelineLayout *layout,
                                                    double            t);
+double            sl_timeline_layout_max_scroll   (const SlTimelineLayout *layout);
 void              sl_timeline_layout_scroll_to    (SlTimelineLayout *layout,
                                                    double            y);
-double            sl_timeline_layout_max_scroll   (const SlTimelineLayout *layout);
 
 /* Rows. */
 guint             sl_timeline_layout_n_rows       (const SlTimelineLayout *layout);
 gboolean          sl_timeline_layout_is_group     (const SlTimelineLayout *layout,
                                                    guint                   row);
-gboolean          sl_timeline_layout_get_collapsed (const SlTimelineLayout *layout,
-                                                    guint                   row);
 void              sl_timeline_layout_set_collapsed (SlTimelineLayout *layout,
                                                     guint             row,
                                                     gboolean          collapsed);
+gboolean          sl_timeline_layout_get_collapsed (const SlTimelineLayout *layout,
+                                                    guint                   row);
 /* Widget y and height of a row; FALSE when hidden in a collapsed group. */
 gboolean          sl_timeline_layout_row_rect     (const SlTimelineLayout *layout,
                                                    guint                   row,
@@ -128,36 +119,5 @@ gboolean          sl_timeline_layout_row_rect     (const SlTimelineLayout *layou
 guint             sl_timeline_layout_row_at       (const SlTimelineLayout *layout,
                                                    double                  y);
 int               sl_timeline_layout_content_height (const SlTimelineLayout *layout);
-
-/* Culling and merging: the columns and boxes of @row for the current view.
- * The result points into the layout and is valid until the next call. */
-void              sl_timeline_layout_row_columns  (SlTimelineLayout *layout,
-                                                   guint             row,
-                                                   SlRowColumns     *out);
-/* The GPU activity of the whole run per minimap column, 0..1, and its colour. */
-void              sl_timeline_layout_overview     (SlTimelineLayout *layout,
-                                                   const float     **values,
-                                                   const guint8    **colors);
-
-/* The event under widget point (@x, @y), within a few pixels. */
-gboolean          sl_timeline_layout_hit_test     (SlTimelineLayout *layout,
-                                                   double            x,
-                                                   double            y,
-                                                   SlEventRef       *out);
-/* Widget rectangle of an event (x may extend beyond the body). */
-gboolean          sl_timeline_layout_event_rect   (const SlTimelineLayout *layout,
-                                                   const SlEventRef       *event,
-                                                   double                 *x0,
-                                                   double                 *x1,
-                                                   int                    *y,
-                                                   int                    *height);
-
-/* Ruler: tick spacing (ns, 1-2-5 steps) for at least @min_px pixels. */
-gint64            sl_timeline_layout_tick_step    (const SlTimelineLayout *layout,
-                                                   double                  min_px);
-/* Label of tick time @t (absolute ns) for spacing @step: "1.25 ms". */
-char             *sl_timeline_layout_format_tick  (const SlTimelineLayout *layout,
-                                                   gint64                  t,
-                                                   gint64                  step);
 
 G_END_DECLS

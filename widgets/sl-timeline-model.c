@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-timeline-model.c: rows, colours and level-of-detail pyramids. */
+/* sl-timeline-model.c: rows, colours and the events behind them. */
 #include "sl-timeline-model.h"
 #include "sl-timeline-colors.h"
+#include "sl-timeline-lod.h"
 #include "sl-categories.h"
 
 #include <glib/gi18n-lib.h>
-#include <string.h>
 
 static gint64
 segment_max_dur (const SlSpans *spans, guint first, guint count)
@@ -62,10 +62,8 @@ thread_has_events (const SlThread *thread)
 }
 
 static void
-build_rows (SlTimelineModel *self, GArray *rows)
+build_gpu_rows (SlProfile *p, GArray *rows)
 {
-  SlProfile *p = self->profile;
-
   for (guint g = 0; g < p->n_gpus; g++)
     {
       const SlGpu *gpu = &p->gpus[g];
@@ -86,7 +84,42 @@ build_rows (SlTimelineModel *self, GArray *rows)
           add_segment (row, SL_EVENT_MEMSET, &stream->memset.spans, 0, stream->memset.spans.n, s);
         }
     }
+}
 
+/* A thread's group row and its tracks: API calls, one row per NVTX depth,
+ * start/end ranges, marks. */
+static void
+build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
+{
+  SlThread *thread = &p->threads[t];
+  guint32 tgroup = rows->len;
+
+  push_row (rows, SL_ROW_THREAD, 1, t, group);
+  if (thread->api_count > 0)
+    add_segment (push_row (rows, SL_ROW_API, 2, t, tgroup), SL_EVENT_API,
+                 &p->api.spans, thread->api_first, thread->api_count, t);
+  for (guint d = 0; d < thread->nvtx.n_depths; d++)
+    {
+      guint first = thread->nvtx.depth_first[d];
+      guint last = thread->nvtx.depth_first[d + 1];
+      SlTimelineRow *row;
+
+      if (last <= first)
+        continue;
+      row = push_row (rows, SL_ROW_NVTX, 2, t, tgroup);
+      row->depth = d;
+      add_segment (row, SL_EVENT_NVTX, &thread->nvtx.spans, first, last - first, t);
+    }
+  if (thread->nvtx_startend.spans.n > 0)
+    add_segment (push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup), SL_EVENT_NVTX_STARTEND,
+                 &thread->nvtx_startend.spans, 0, thread->nvtx_startend.spans.n, t);
+  if (thread->marks.n > 0)
+    push_row (rows, SL_ROW_MARKS, 2, t, tgroup)->n_events = thread->marks.n;
+}
+
+static void
+build_process_rows (SlProfile *p, GArray *rows)
+{
   for (guint pi = 0; pi < p->n_processes; pi++)
     {
       const SlProcess *process = &p->processes[pi];
@@ -95,41 +128,15 @@ build_rows (SlTimelineModel *self, GArray *rows)
       for (guint k = 0; k < process->n_threads; k++)
         {
           guint32 t = process->threads[k];
-          SlThread *thread = &p->threads[t];
-          guint32 tgroup;
 
-          if (!thread_has_events (thread))
+          if (!thread_has_events (&p->threads[t]))
             continue;
           if (group == SL_NONE)
             {
               group = rows->len;
               push_row (rows, SL_ROW_PROCESS, 0, pi, SL_NONE);
             }
-          tgroup = rows->len;
-          push_row (rows, SL_ROW_THREAD, 1, t, group);
-          if (thread->api_count > 0)
-            add_segment (push_row (rows, SL_ROW_API, 2, t, tgroup), SL_EVENT_API,
-                         &p->api.spans, thread->api_first, thread->api_count, t);
-          for (guint d = 0; d < thread->nvtx.n_depths; d++)
-            {
-              guint first = thread->nvtx.depth_first[d];
-              guint last = thread->nvtx.depth_first[d + 1];
-              SlTimelineRow *row;
-
-              if (last <= first)
-                continue;
-              row = push_row (rows, SL_ROW_NVTX, 2, t, tgroup);
-              row->depth = d;
-              add_segment (row, SL_EVENT_NVTX, &thread->nvtx.spans, first, last - first, t);
-            }
-          if (thread->nvtx_startend.spans.n > 0)
-            add_segment (push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup), SL_EVENT_NVTX_STARTEND,
-                         &thread->nvtx_startend.spans, 0, thread->nvtx_startend.spans.n, t);
-          if (thread->marks.n > 0)
-            {
-              SlTimelineRow *row = push_row (rows, SL_ROW_MARKS, 2, t, tgroup);
-              row->n_events = thread->marks.n;
-            }
+          build_thread_rows (p, rows, t, group);
         }
     }
 }
@@ -171,158 +178,6 @@ sl_timeline_model_event_color (const SlTimelineModel *self,
     case SL_EVENT_NONE:
     default:
       return SL_COLOR_NONE;
-    }
-}
-
-void
-_sl_lod_clear (SlLod *lod)
-{
-  for (guint l = 0; l < lod->n_levels; l++)
-    {
-      g_free (lod->cov[l]);
-      g_free (lod->color[l]);
-    }
-  g_clear_pointer (&lod->cov, g_free);
-  g_clear_pointer (&lod->color, g_free);
-  g_clear_pointer (&lod->n, g_free);
-  lod->n_levels = 0;
-}
-
-static inline void
-bucket_add (float *busy, float *best, guint8 *color, guint b, float ov, guint8 c)
-{
-  busy[b] += ov;
-  if (ov > best[b])
-    {
-      best[b] = ov;
-      color[b] = c;
-    }
-}
-
-void
-_sl_lod_build (SlLod                 *lod,
-               const SlTimelineModel *model,
-               const SlSegment       *segs,
-               guint                  n_segs,
-               gint64                 origin,
-               gint64                 end)
-{
-  guint n_events = 0;
-  guint shift = 0;
-  guint n0, levels;
-  gint64 span = MAX (end - origin, 1);
-  float *busy, *best;
-  float width;
-
-  memset (lod, 0, sizeof *lod);
-  for (guint k = 0; k < n_segs; k++)
-    n_events += segs[k].count;
-  if (n_events == 0)
-    return;
-
-  /* About one event per base bucket keeps the pyramid at ~2.7 bytes per event. */
-  while (((span - 1) >> shift) + 1 > (gint64) MAX (n_events, 64u))
-    shift++;
-  n0 = (guint) (((span - 1) >> shift) + 1);
-  for (levels = 1; ; levels++)
-    {
-      guint64 n = ((guint64) (span - 1) >> (shift + 2 * (levels - 1))) + 1;
-      if (n <= 1)
-        break;
-    }
-
-  lod->origin = origin;
-  lod->shift0 = shift;
-  lod->n_levels = levels;
-  lod->n = g_new0 (guint, levels);
-  lod->cov = g_new0 (guint8 *, levels);
-  lod->color = g_new0 (guint8 *, levels);
-  lod->n[0] = n0;
-  lod->cov[0] = g_malloc0 (n0);
-  lod->color[0] = g_malloc0 (n0);
-
-  busy = g_new0 (float, n0);
-  best = g_new0 (float, n0);
-  width = (float) ((gint64) 1 << shift);
-
-  for (guint k = 0; k < n_segs; k++)
-    {
-      const SlSegment *seg = &segs[k];
-      const SlSpans *spans = seg->spans;
-
-      for (guint i = seg->first; i < seg->first + seg->count; i++)
-        {
-          gint64 s = spans->start[i] - origin;
-          gint64 e = s + sl_spans_dur (spans, i);
-          guint8 c = sl_timeline_model_event_color (model, seg->kind, spans, seg->owner, i);
-          gint64 b0, b1;
-
-          if (s < 0)
-            s = 0;
-          if (e > span)
-            e = span;
-          if (e <= s)
-            {
-              /* instants and clipped events still show as a trace */
-              b0 = MIN (s, span - 1) >> shift;
-              bucket_add (busy, best, lod->color[0], (guint) b0, 1.0f, c);
-              continue;
-            }
-          b0 = s >> shift;
-          b1 = (e - 1) >> shift;
-          if (b0 == b1)
-            {
-              bucket_add (busy, best, lod->color[0], (guint) b0, (float) (e - s), c);
-              continue;
-            }
-          bucket_add (busy, best, lod->color[0], (guint) b0, (float) (((b0 + 1) << shift) - s), c);
-          for (gint64 b = b0 + 1; b < b1; b++)
-            bucket_add (busy, best, lod->color[0], (guint) b, width, c);
-          bucket_add (busy, best, lod->color[0], (guint) b1, (float) (e - (b1 << shift)), c);
-        }
-    }
-
-  for (guint b = 0; b < n0; b++)
-    {
-      if (busy[b] <= 0.0f)
-        continue;
-      if (busy[b] >= width)
-        lod->cov[0][b] = 255;
-      else
-        lod->cov[0][b] = (guint8) CLAMP ((int) (busy[b] * 255.0f / width + 0.5f), 1, 255);
-    }
-  g_free (busy);
-  g_free (best);
-
-  for (guint l = 1; l < levels; l++)
-    {
-      guint np = lod->n[l - 1];
-      guint n = (np + 3) / 4;
-      const guint8 *pc = lod->cov[l - 1];
-      const guint8 *pk = lod->color[l - 1];
-      guint8 *cov = g_malloc0 (n);
-      guint8 *col = g_malloc0 (n);
-
-      for (guint j = 0; j < n; j++)
-        {
-          guint sum = 0, bestc = 0;
-          guint8 c = 0;
-
-          for (guint q = 4 * j; q < MIN (4 * j + 4, np); q++)
-            {
-              sum += pc[q];
-              if (pc[q] > bestc)
-                {
-                  bestc = pc[q];
-                  c = pk[q];
-                }
-            }
-          cov[j] = (guint8) ((sum + 3) / 4);
-          col[j] = c;
-        }
-      lod->n[l] = n;
-      lod->cov[l] = cov;
-      lod->color[l] = col;
     }
 }
 
@@ -386,13 +241,13 @@ sl_timeline_model_new (SlProfile    *profile,
 
   g_return_val_if_fail (profile != NULL, NULL);
 
-  self = g_new0 (SlTimelineModel, 1);
-  self->ref_count = 1;
+  self = g_atomic_rc_box_new0 (SlTimelineModel);
   self->profile = sl_profile_ref (profile);
   build_colors (self);
 
   rows = g_array_new (FALSE, TRUE, sizeof (SlTimelineRow));
-  build_rows (self, rows);
+  build_gpu_rows (profile, rows);
+  build_process_rows (profile, rows);
   self->n_rows = rows->len;
   self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
 
@@ -406,7 +261,7 @@ sl_timeline_model_new (SlProfile    *profile,
         self->event_bytes += (gsize) row->segs[k].count * event_size (row->segs[k].kind);
       if (row->n_events < SL_LOD_MIN_EVENTS || row->n_segs == 0)
         continue;
-      _sl_lod_build (&row->lod, self, row->segs, row->n_segs, profile->start_ns, profile->end_ns);
+      _sl_timeline_lod_build (self, row);
       for (guint l = 0; l < row->lod.n_levels; l++)
         self->lod_bytes += 2 * (gsize) row->lod.n[l];
     }
@@ -418,22 +273,38 @@ SlTimelineModel *
 sl_timeline_model_ref (SlTimelineModel *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  g_atomic_int_inc (&self->ref_count);
-  return self;
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+model_clear (gpointer data)
+{
+  SlTimelineModel *self = data;
+
+  for (guint r = 0; r < self->n_rows; r++)
+    _sl_timeline_lod_clear (&self->rows[r].lod);
+  g_free (self->rows);
+  g_free (self->func_color);
+  g_free (self->api_color);
+  sl_profile_unref (self->profile);
 }
 
 void
 sl_timeline_model_unref (SlTimelineModel *self)
 {
-  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
-    return;
-  for (guint r = 0; r < self->n_rows; r++)
-    _sl_lod_clear (&self->rows[r].lod);
-  g_free (self->rows);
-  g_free (self->func_color);
-  g_free (self->api_color);
-  sl_profile_unref (self->profile);
-  g_free (self);
+  if (self != NULL)
+    g_atomic_rc_box_release_full (self, model_clear);
+}
+
+guint
+sl_timeline_model_group_end (const SlTimelineModel *self,
+                             guint                  row)
+{
+  guint end = row + 1;
+
+  while (end < self->n_rows && self->rows[end].level > self->rows[row].level)
+    end++;
+  return end;
 }
 
 static const SlSpans *

@@ -65,6 +65,25 @@ typedef struct {
   guint8 **color;
 } SlLod;
 
+/* Busy time per bucket or pixel column and the colour of its largest single
+ * share: how both the pyramid and the per-pixel merge summarise events. */
+typedef struct {
+  float  *busy;
+  float  *best;
+  guint8 *color;
+} SlCoverage;
+
+static inline void
+sl_coverage_add (const SlCoverage *cov, guint i, float amount, guint8 color)
+{
+  cov->busy[i] += amount;
+  if (amount > cov->best[i])
+    {
+      cov->best[i] = amount;
+      cov->color[i] = color;
+    }
+}
+
 typedef struct {
   SlRowKind kind;
   guint8    level;        /* indentation: 0 group, 1 sub-group or track, 2 track */
@@ -88,15 +107,13 @@ struct _SlTimelineModel {
   guint          n_api_color;
   gsize          lod_bytes;    /* memory of all pyramids */
   gsize          event_bytes;  /* memory of the event arrays drawn */
-  /*< private >*/
-  gint           ref_count;
 };
 
 /* Tracks with fewer events than this are always drawn from the events. */
 #define SL_LOD_MIN_EVENTS 4096
 
 /* (transfer full): builds rows, colours and pyramids.  Thread-safe; may be
- * cancelled (returns NULL then). */
+ * cancelled (returns NULL then).  Reference counted (an atomic rc box). */
 SlTimelineModel *sl_timeline_model_new      (SlProfile    *profile,
                                              GCancellable *cancellable);
 SlTimelineModel *sl_timeline_model_ref      (SlTimelineModel *model);
@@ -116,6 +133,9 @@ gboolean         sl_timeline_model_event_span  (const SlTimelineModel *model,
 /* Display name of an event (never NULL). */
 const char      *sl_timeline_model_event_name  (const SlTimelineModel *model,
                                                 const SlEventRef      *event);
+/* The row after group @row and all the rows nested in it (@row + 1 for a track). */
+guint            sl_timeline_model_group_end   (const SlTimelineModel *model,
+                                                guint                  row);
 /* Row index that shows @event, SL_NONE if none. */
 guint            sl_timeline_model_event_row   (const SlTimelineModel *model,
                                                 const SlEventRef      *event);
@@ -123,14 +143,6 @@ guint            sl_timeline_model_event_row   (const SlTimelineModel *model,
 gboolean         sl_timeline_model_find_launched (const SlTimelineModel *model,
                                                   guint                  api,
                                                   SlEventRef            *out);
-/* Builds the pyramid of one set of segments (exposed for tests). */
-void             _sl_lod_build                 (SlLod                 *lod,
-                                                const SlTimelineModel *model,
-                                                const SlSegment       *segs,
-                                                guint                  n_segs,
-                                                gint64                 origin,
-                                                gint64                 end);
-void             _sl_lod_clear                 (SlLod *lod);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineModel, sl_timeline_model_unref)
 

@@ -9,21 +9,10 @@
 
 #include <cairo.h>
 
+#include "sl-timeline-colors.h"
 #include "sl-timeline-layout.h"
 
 G_BEGIN_DECLS
-
-typedef struct {
-  double   scale;          /* device pixels per logical pixel */
-  gboolean dark;
-  guint32  bg;             /* 0xRRGGBB */
-  guint32  fg;
-  guint32  fg_dim;
-  guint32  header_bg;
-  guint32  group_bg;
-  guint32  grid;
-  guint32  accent;
-} SlTimelineStyle;
 
 typedef struct {
   guint n_rows;            /* rows drawn */
@@ -38,11 +27,6 @@ typedef struct {
 
 typedef struct _SlTimelineRenderer SlTimelineRenderer;
 
-/* Default light or dark colours for @scale. */
-void                sl_timeline_style_init       (SlTimelineStyle *style,
-                                                  gboolean         dark,
-                                                  double           scale);
-
 SlTimelineRenderer *sl_timeline_renderer_new     (void);
 void                sl_timeline_renderer_free    (SlTimelineRenderer *renderer);
 
@@ -54,10 +38,6 @@ void                sl_timeline_renderer_draw    (SlTimelineRenderer    *rendere
                                                   const SlTimelineStyle *style,
                                                   cairo_surface_t       *image,
                                                   SlRenderStats         *stats);
-
-/* Header text of a row ("GPU 0 · NVIDIA H100", "Stream 7", "CUDA API"). */
-char               *sl_timeline_row_title        (const SlTimelineModel *model,
-                                                  guint                  row);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineRenderer, sl_timeline_renderer_free)
 

@@ -10,6 +10,7 @@
  * works, and follows it when another view (or the history) changes them. */
 #include "sl-timeline.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-hit.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
 
@@ -300,6 +301,65 @@ snapshot_link (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color)
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xb - 1, MIN (ym, yb), 2, fabsf (yb - ym)));
 }
 
+static GdkRGBA
+rgba_from (guint32 rgb, float alpha)
+{
+  return (GdkRGBA) { ((rgb >> 16) & 0xff) / 255.0f, ((rgb >> 8) & 0xff) / 255.0f,
+                     (rgb & 0xff) / 255.0f, alpha };
+}
+
+/* The selected time range: shaded, edged, and its length on a tag. */
+static void
+snapshot_range (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyle *style, int w, int h)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  double x0 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_start)) / s;
+  double x1 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_end)) / s;
+  double top = l->minimap_height / s;
+  GdkRGBA accent = rgba_from (style->accent, 1);
+  GdkRGBA fill = rgba_from (style->accent, 0.18f);
+  GdkRGBA text = rgba_from (style->on_accent, 1);
+  g_autofree char *dur = sl_format_duration (l->range_end - l->range_start);
+  PangoLayout *pl;
+  int tw, th;
+
+  x0 = MAX (x0, l->header_width / s - 1);
+  x1 = MIN (x1, w + 1);
+  if (x1 > x0)
+    {
+      gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, top, x1 - x0, h));
+      gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x0, top, 1, h));
+      gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x1 - 1, top, 1, h));
+    }
+  pl = gtk_widget_create_pango_layout (GTK_WIDGET (self), dur);
+  pango_layout_get_pixel_size (pl, &tw, &th);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX ((x0 + x1) / 2 - tw / 2.0, l->header_width / s + 2),
+                                                          top + 2));
+  gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (-4, -1, tw + 8, th + 2));
+  gtk_snapshot_append_layout (snapshot, pl, &text);
+  gtk_snapshot_restore (snapshot);
+  g_object_unref (pl);
+}
+
+/* Hover, selection and the API-to-GPU link. */
+static void
+snapshot_outlines (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyle *style)
+{
+  GdkRGBA accent = rgba_from (style->accent, 1);
+  GdkRGBA hover = rgba_from (style->hover, style->hover_alpha);
+  graphene_rect_t r;
+
+  if (self->hover.kind != SL_EVENT_NONE && event_widget_rect (self, &self->hover, &r))
+    append_outline (snapshot, &r, &hover, 1);
+  snapshot_link (self, snapshot, &accent);
+  if (event_widget_rect (self, &self->linked, &r))
+    append_outline (snapshot, &r, &accent, 2);
+  if (event_widget_rect (self, &self->selected, &r))
+    append_outline (snapshot, &r, &accent, 2);
+}
+
 static void
 sl_timeline_snapshot (GtkWidget   *widget,
                       GtkSnapshot *snapshot)
@@ -308,8 +368,7 @@ sl_timeline_snapshot (GtkWidget   *widget,
   SlTimelineLayout *l = self->layout;
   double s = widget_scale (self);
   int w = drawing_width (self), h = gtk_widget_get_height (widget);
-  GdkRGBA accent = { 0.11f, 0.44f, 0.85f, 1 };
-  GdkRGBA hover = { 0.5f, 0.5f, 0.5f, 0.9f };
+  SlTimelineStyle style;
 
   if (l == NULL)
     return;
@@ -318,56 +377,14 @@ sl_timeline_snapshot (GtkWidget   *widget,
     render_frame (self);
   gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, w, h));
 
+  sl_timeline_style_init (&style, is_dark (self), s);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (l->header_width / s, l->minimap_height / s,
                                                          w - l->header_width / s, h));
-  if (is_dark (self))
-    {
-      accent = (GdkRGBA) { 0.47f, 0.68f, 0.93f, 1 };
-      hover = (GdkRGBA) { 0.9f, 0.9f, 0.9f, 0.8f };
-    }
-
   if (l->has_range)
-    {
-      double x0 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_start)) / s;
-      double x1 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_end)) / s;
-      GdkRGBA fill = accent;
-      g_autofree char *dur = sl_format_duration (l->range_end - l->range_start);
-      PangoLayout *pl;
-      int tw, th;
-
-      fill.alpha = 0.18f;
-      x0 = MAX (x0, l->header_width / s - 1);
-      x1 = MIN (x1, w + 1);
-      if (x1 > x0)
-        {
-          gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, l->minimap_height / s, x1 - x0, h));
-          gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x0, l->minimap_height / s, 1, h));
-          gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x1 - 1, l->minimap_height / s, 1, h));
-        }
-      pl = gtk_widget_create_pango_layout (widget, dur);
-      pango_layout_get_pixel_size (pl, &tw, &th);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX ((x0 + x1) / 2 - tw / 2.0, l->header_width / s + 2),
-                                                              l->minimap_height / s + 2));
-      gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (-4, -1, tw + 8, th + 2));
-      gtk_snapshot_append_layout (snapshot, pl, &(GdkRGBA) { 1, 1, 1, 1 });
-      gtk_snapshot_restore (snapshot);
-      g_object_unref (pl);
-    }
-
+    snapshot_range (self, snapshot, &style, w, h);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (l->header_width / s, sl_timeline_layout_body_y (l) / s,
                                                          w - l->header_width / s, h));
-  {
-    graphene_rect_t r;
-
-    if (self->hover.kind != SL_EVENT_NONE && event_widget_rect (self, &self->hover, &r))
-      append_outline (snapshot, &r, &hover, 1);
-    snapshot_link (self, snapshot, &accent);
-    if (event_widget_rect (self, &self->linked, &r))
-      append_outline (snapshot, &r, &accent, 2);
-    if (event_widget_rect (self, &self->selected, &r))
-      append_outline (snapshot, &r, &accent, 2);
-  }
+  snapshot_outlines (self, snapshot, &style);
   gtk_snapshot_pop (snapshot);
   gtk_snapshot_pop (snapshot);
 

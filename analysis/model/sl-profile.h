@@ -57,6 +57,8 @@ sl_spans_end (const SlSpans *spans, guint i)
  * variant searches [lo, hi) only, a sorted slice (an NVTX depth row). */
 guint sl_spans_lower_bound    (const SlSpans *spans, gint64 t);
 guint sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t);
+/* The same over any sorted array of times (NVTX marks): the one binary search. */
+guint sl_times_lower_bound    (const gint64 *times, guint lo, guint hi, gint64 t);
 
 /* ---- GPU operations ---------------------------------------------------- */
 

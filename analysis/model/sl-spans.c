@@ -30,17 +30,23 @@ _sl_spans_long_dur (const SlSpans *spans, guint i)
 }
 
 guint
-sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t)
+sl_times_lower_bound (const gint64 *times, guint lo, guint hi, gint64 t)
 {
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (spans->start[mid] < t)
+      if (times[mid] < t)
         lo = mid + 1;
       else
         hi = mid;
     }
   return lo;
+}
+
+guint
+sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t)
+{
+  return sl_times_lower_bound (spans->start, lo, hi, t);
 }
 
 guint

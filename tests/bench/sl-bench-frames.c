@@ -28,6 +28,32 @@ render_ms (SlTimelineRenderer *r, SlTimelineLayout *l, const SlTimelineStyle *st
   return (g_get_monotonic_time () - t0) / 1000.0;
 }
 
+/* 50 random windows, log-uniform widths from 1 us to the whole run at
+ * uniform positions: sorted times into @sweep, the largest counts into @worst. */
+static void
+sweep_windows (SlTimelineRenderer *renderer, SlTimelineLayout *layout, const SlTimelineStyle *style,
+               cairo_surface_t *surface, double sweep[N_WINDOWS], SlRenderStats *worst)
+{
+  const SlProfile *profile = layout->model->profile;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240601);
+  double dur = (double) MAX (profile->end_ns - profile->start_ns, 1);
+  SlRenderStats stats;
+
+  for (guint i = 0; i < N_WINDOWS; i++)
+    {
+      double width = exp (g_rand_double_range (rand, log (1000.0), log (MAX (dur, 1001.0))));
+      double start = profile->start_ns + g_rand_double_range (rand, 0, MAX (dur - width, 0) + 1e-9);
+
+      sl_timeline_layout_zoom_to (layout, start, start + width, 0);
+      sweep[i] = render_ms (renderer, layout, style, surface, &stats);
+      worst->n_boxes = MAX (worst->n_boxes, stats.n_boxes);
+      worst->n_labels = MAX (worst->n_labels, stats.n_labels);
+      worst->n_cairo = MAX (worst->n_cairo, stats.n_cairo);
+      worst->n_visited = MAX (worst->n_visited, stats.n_visited);
+    }
+  qsort (sweep, N_WINDOWS, sizeof (double), cmp_double);
+}
+
 void
 bench_frames (SlProfile *profile, JsonBuilder *b)
 {
@@ -37,10 +63,9 @@ bench_frames (SlProfile *profile, JsonBuilder *b)
   SlTimelineLayout *layout = sl_timeline_layout_new (model);
   g_autoptr(SlTimelineRenderer) renderer = sl_timeline_renderer_new ();
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20240601);
   SlTimelineStyle style;
   SlRenderStats stats, worst = { 0 };
-  double full[5], sweep[N_WINDOWS], dur = (double) MAX (profile->end_ns - profile->start_ns, 1);
+  double full[5], sweep[N_WINDOWS];
   double full_ms, overview_ms;
 
   sl_timeline_style_init (&style, FALSE, 1.0);
@@ -52,21 +77,7 @@ bench_frames (SlProfile *profile, JsonBuilder *b)
     full[i] = render_ms (renderer, layout, &style, surface, &stats);
   qsort (full, G_N_ELEMENTS (full), sizeof (double), cmp_double);
   full_ms = full[G_N_ELEMENTS (full) / 2];
-
-  for (guint i = 0; i < N_WINDOWS; i++)
-    {
-      /* log-uniform widths from 1 us to the whole run, uniform positions */
-      double width = exp (g_rand_double_range (rand, log (1000.0), log (MAX (dur, 1001.0))));
-      double start = profile->start_ns + g_rand_double_range (rand, 0, MAX (dur - width, 0) + 1e-9);
-
-      sl_timeline_layout_zoom_to (layout, start, start + width, 0);
-      sweep[i] = render_ms (renderer, layout, &style, surface, &stats);
-      worst.n_boxes = MAX (worst.n_boxes, stats.n_boxes);
-      worst.n_labels = MAX (worst.n_labels, stats.n_labels);
-      worst.n_cairo = MAX (worst.n_cairo, stats.n_cairo);
-      worst.n_visited = MAX (worst.n_visited, stats.n_visited);
-    }
-  qsort (sweep, N_WINDOWS, sizeof (double), cmp_double);
+  sweep_windows (renderer, layout, &style, surface, sweep, &worst);
 
   json_builder_begin_object (b);
 #define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)

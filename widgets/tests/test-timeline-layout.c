@@ -4,8 +4,13 @@
  * Every expected value is derived by hand in the comments. */
 #include "sl-event-info.h"
 #include "sl-timeline-colors.h"
+#include "sl-timeline-columns.h"
+#include "sl-timeline-hit.h"
 #include "sl-timeline-layout.h"
+#include "sl-timeline-minimap.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-rows.h"
+#include "sl-timeline-ruler.h"
 #include "sl-strings-private.h"
 
 #include <math.h>
@@ -44,53 +49,40 @@ str (SlProfile *p, const char *s)
   return _sl_strings_intern (p->strings, s);
 }
 
-/* Profile A, 1000..2000 ns:
- *   GPU 0, stream 7: kernels k0 [1000,1100) k1 [1200,1202) k2 [1203,1206)
- *                    k3 [1500,1900) k4 [1990,2000)
- *   pid 42, tid 43: API a0 [1000,1050) launches k0; NVTX depth 0 "step"
- *   [1000,2000), depth 1 "inner" [1000,1100) and "inner2" [1500,1900);
- *   marks at 1600 and 1605.
- * Rows: 0 GPU, 1 stream, 2 process, 3 thread, 4 API, 5 NVTX, 6 NVTX level 2, 7 marks. */
-static SlProfile *
-profile_a (void)
+/* Kernel functions named @names, ids 0, 1, ... */
+static void
+add_funcs (SlProfile *p, const char *const *names, guint n)
 {
-  SlProfile *p = profile_new (1000, 2000);
-  static const gint64 ks[] = { 1000, 1200, 1203, 1500, 1990 }, kd[] = { 100, 2, 3, 400, 10 };
-  static const gint64 ns[] = { 1000, 1000, 1500 }, nd[] = { 1000, 100, 400 };
-  static const gint64 as[] = { 1000 }, ad[] = { 50 };
-  SlStream *st;
-  SlThread *th;
+  p->n_funcs = n;
+  p->funcs = g_new0 (SlKernelFunc, n);
+  for (guint i = 0; i < n; i++)
+    p->funcs[i].short_name = p->funcs[i].demangled_name = str (p, names[i]);
+}
 
-  p->n_funcs = 3;
-  p->funcs = g_new0 (SlKernelFunc, 3);
-  p->funcs[0].short_name = p->funcs[0].demangled_name = str (p, "plain_kernel");
-  p->funcs[1].short_name = p->funcs[1].demangled_name = str (p, "ncclDevKernel_AllReduce");
-  p->funcs[2].short_name = p->funcs[2].demangled_name = str (p, "sm90_gemm_kernel");
+/* GPU 0 with one stream of @n kernels, all of function 0 and launched by API call 0. */
+static SlStream *
+add_gpu_stream (SlProfile *p, guint n, const gint64 *start, const gint64 *dur)
+{
+  SlStream *st;
 
   p->n_gpus = 1;
   p->gpus = g_new0 (SlGpu, 1);
-  p->gpus[0].name = g_strdup ("TestGPU");
-  p->gpus[0].has_activity = TRUE;
   p->gpus[0].n_streams = 1;
   p->gpus[0].streams = g_new0 (guint32, 1);
   p->n_streams = 1;
-  p->streams = g_new0 (SlStream, 1);
-  st = &p->streams[0];
-  st->pid = 42;
-  st->stream = 7;
-  spans_fill (&st->kernels.spans, 5, ks, kd);
-  st->kernels.func = g_new0 (guint32, 5);
-  st->kernels.func[1] = 1;
-  st->kernels.func[2] = 2;
-  st->kernels.rowid = g_new0 (guint32, 5);
-  st->kernels.api = g_new (guint32, 5);
-  for (guint i = 0; i < 5; i++)
-    st->kernels.api[i] = i == 0 ? 0 : SL_NONE;
+  p->streams = st = g_new0 (SlStream, 1);
+  spans_fill (&st->kernels.spans, n, start, dur);
+  st->kernels.func = g_new0 (guint32, n);
+  st->kernels.rowid = g_new0 (guint32, n);
+  st->kernels.api = g_new0 (guint32, n);
+  return st;
+}
 
-  spans_fill (&p->api.spans, 1, as, ad);
-  p->api.name = g_new0 (guint32, 1);
-  p->api.name[0] = str (p, "cudaLaunchKernel");
-  p->api.corr = g_new0 (guint32, 1);
+/* pid 42 "python3" with its thread tid 43 "main". */
+static SlThread *
+add_process_thread (SlProfile *p)
+{
+  SlThread *th;
 
   p->n_processes = 1;
   p->processes = g_new0 (SlProcess, 1);
@@ -99,13 +91,20 @@ profile_a (void)
   p->processes[0].n_threads = 1;
   p->processes[0].threads = g_new0 (guint32, 1);
   p->n_threads = 1;
-  p->threads = g_new0 (SlThread, 1);
-  th = &p->threads[0];
+  p->threads = th = g_new0 (SlThread, 1);
   th->pid = 42;
   th->tid = 43;
   th->name = str (p, "main");
-  th->api_first = 0;
-  th->api_count = 1;
+  return th;
+}
+
+/* NVTX "step" [1000,2000) at depth 0, "inner" [1000,1100) and "inner2"
+ * [1500,1900) at depth 1; marks at 1600 and 1605. */
+static void
+add_nvtx (SlProfile *p, SlThread *th)
+{
+  static const gint64 ns[] = { 1000, 1000, 1500 }, nd[] = { 1000, 100, 400 };
+
   spans_fill (&th->nvtx.spans, 3, ns, nd);
   th->nvtx.name = g_new0 (guint32, 3);
   th->nvtx.name[0] = str (p, "step");
@@ -128,6 +127,45 @@ profile_a (void)
   th->marks.name = g_new0 (guint32, 2);
   th->marks.color = g_new0 (guint32, 2);
   th->marks.domain = g_new0 (guint16, 2);
+}
+
+/* Profile A, 1000..2000 ns:
+ *   GPU 0, stream 7: kernels k0 [1000,1100) k1 [1200,1202) k2 [1203,1206)
+ *                    k3 [1500,1900) k4 [1990,2000)
+ *   pid 42, tid 43: API a0 [1000,1050) launches k0; NVTX depth 0 "step"
+ *   [1000,2000), depth 1 "inner" [1000,1100) and "inner2" [1500,1900);
+ *   marks at 1600 and 1605.
+ * Rows: 0 GPU, 1 stream, 2 process, 3 thread, 4 API, 5 NVTX, 6 NVTX level 2, 7 marks. */
+static SlProfile *
+profile_a (void)
+{
+  SlProfile *p = profile_new (1000, 2000);
+  static const gint64 ks[] = { 1000, 1200, 1203, 1500, 1990 }, kd[] = { 100, 2, 3, 400, 10 };
+  static const gint64 as[] = { 1000 }, ad[] = { 50 };
+  static const char *const funcs[] = { "plain_kernel", "ncclDevKernel_AllReduce", "sm90_gemm_kernel" };
+  SlStream *st;
+  SlThread *th;
+
+  add_funcs (p, funcs, G_N_ELEMENTS (funcs));
+  st = add_gpu_stream (p, 5, ks, kd);
+  p->gpus[0].name = g_strdup ("TestGPU");
+  p->gpus[0].has_activity = TRUE;
+  st->pid = 42;
+  st->stream = 7;
+  st->kernels.func[1] = 1;
+  st->kernels.func[2] = 2;
+  for (guint i = 1; i < 5; i++)
+    st->kernels.api[i] = SL_NONE;
+
+  spans_fill (&p->api.spans, 1, as, ad);
+  p->api.name = g_new0 (guint32, 1);
+  p->api.name[0] = str (p, "cudaLaunchKernel");
+  p->api.corr = g_new0 (guint32, 1);
+
+  th = add_process_thread (p);
+  th->api_first = 0;
+  th->api_count = 1;
+  add_nvtx (p, th);
   return p;
 }
 
@@ -404,6 +442,60 @@ test_links (Fixture *f, gconstpointer data)
   g_assert_cmpstr (((SlEventField *) fields->pdata[2])->value, ==, "50 ns");
 }
 
+static const char *
+field_value (GPtrArray *fields, const char *label, guint *index)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const SlEventField *f = g_ptr_array_index (fields, i);
+      if (g_strcmp0 (f->label, label) == 0)
+        {
+          if (index)
+            *index = i;
+          return f->value;
+        }
+    }
+  return NULL;
+}
+
+static void
+test_kernel_info (Fixture *f, gconstpointer data)
+{
+  SlEventRef k0 = { SL_EVENT_KERNEL, 0, 0 };
+  SlKernelDetails det = { { 120, 2, 1 }, { 256, 1, 1 }, 64, 1024, -1, NULL };
+  SlKernelDetails bare = { { 1, 1, 1 }, { 32, 1, 1 }, -1, -1, -1, NULL };
+  g_autoptr(GPtrArray) plain = sl_event_info_fields (f->model, &k0, NULL);
+  g_autoptr(GPtrArray) full = sl_event_info_fields (f->model, &k0, &det);
+  g_autoptr(GPtrArray) partial = sl_event_info_fields (f->model, &k0, &bare);
+  g_autofree char *tip = sl_event_info_tooltip (f->model, &k0, &det);
+  guint stream = 0, grid = 0;
+
+  /* without details the launch configuration is left out */
+  g_assert_cmpstr (field_value (plain, "Kernel", NULL), ==, "plain_kernel");
+  g_assert_cmpstr (field_value (plain, "Duration", NULL), ==, "100 ns");
+  g_assert_cmpstr (field_value (plain, "Stream", NULL), ==, "7");
+  g_assert_cmpstr (field_value (plain, "Launched by", NULL), ==, "cudaLaunchKernel");
+  g_assert_null (field_value (plain, "Grid", NULL));
+  g_assert_null (field_value (plain, "Registers/thread", NULL));
+
+  /* with them, four fields right after the stream */
+  g_assert_cmpuint (full->len, ==, plain->len + 4);
+  g_assert_cmpstr (field_value (full, "Stream", &stream), ==, "7");
+  g_assert_cmpstr (field_value (full, "Grid", &grid), ==, "120 × 2 × 1");
+  g_assert_cmpuint (grid, ==, stream + 1);
+  g_assert_cmpstr (field_value (full, "Block", NULL), ==, "256 × 1 × 1");
+  g_assert_cmpstr (field_value (full, "Registers/thread", NULL), ==, "64");
+  /* g_format_size() joins number and unit with a no-break space */
+  g_assert_cmpstr (field_value (full, "Shared memory", NULL), ==, "1.0\302\240KiB static, 0 bytes dynamic");
+
+  /* unknown registers and shared memory (-1) are left out too */
+  g_assert_cmpuint (partial->len, ==, plain->len + 2);
+  g_assert_null (field_value (partial, "Shared memory", NULL));
+
+  g_assert_true (g_str_has_prefix (tip, "<b>plain_kernel</b>"));
+  g_assert_nonnull (strstr (tip, "Grid:</span> 120 × 2 × 1"));
+}
+
 static void
 test_format (void)
 {
@@ -457,6 +549,7 @@ test_ticks (Fixture *f, gconstpointer data)
 static SlProfile *
 profile_b (void)
 {
+  static const char *const funcs[] = { "plain_kernel" };
   SlProfile *p = profile_new (0, 32768);
   guint n = 8192;
   g_autofree gint64 *s = g_new (gint64, n);
@@ -467,19 +560,8 @@ profile_b (void)
       s[i] = 4 * (gint64) i;
       d[i] = 1;
     }
-  p->n_funcs = 1;
-  p->funcs = g_new0 (SlKernelFunc, 1);
-  p->funcs[0].short_name = p->funcs[0].demangled_name = str (p, "plain_kernel");
-  p->n_gpus = 1;
-  p->gpus = g_new0 (SlGpu, 1);
-  p->gpus[0].n_streams = 1;
-  p->gpus[0].streams = g_new0 (guint32, 1);
-  p->n_streams = 1;
-  p->streams = g_new0 (SlStream, 1);
-  spans_fill (&p->streams[0].kernels.spans, n, s, d);
-  p->streams[0].kernels.func = g_new0 (guint32, n);
-  p->streams[0].kernels.rowid = g_new0 (guint32, n);
-  p->streams[0].kernels.api = g_new0 (guint32, n);
+  add_funcs (p, funcs, G_N_ELEMENTS (funcs));
+  add_gpu_stream (p, n, s, d);
   return p;
 }
 
@@ -588,6 +670,7 @@ main (int argc, char **argv)
   FIX ("/widgets/timeline/culling", test_culling);
   FIX ("/widgets/timeline/hit-test", test_hit);
   FIX ("/widgets/timeline/links", test_links);
+  FIX ("/widgets/timeline/kernel-info", test_kernel_info);
   FIX ("/widgets/timeline/ticks", test_ticks);
 #undef FIX
   g_test_add_func ("/widgets/timeline/format", test_format);

@@ -30,6 +30,42 @@ frame (SlTimelineRenderer *r, SlTimelineLayout *l, SlTimelineStyle *style, cairo
   return ms;
 }
 
+/* The frames a person looks at: whole run, 2 %, 0.05 %, 20 us, then dark. */
+static void
+zoom_sequence (SlTimelineRenderer *r, SlTimelineLayout *l, SlTimelineStyle *style,
+               cairo_surface_t *s, const char *prefix)
+{
+  const SlProfile *profile = l->model->profile;
+  double start = profile->start_ns, dur = profile->end_ns - profile->start_ns;
+
+  frame (r, l, style, s, NULL, "first");
+  frame (r, l, style, s, prefix, "full");
+  sl_timeline_layout_zoom_to (l, start + dur * 0.3, start + dur * 0.32, 0);
+  frame (r, l, style, s, prefix, "2pct");
+  sl_timeline_layout_zoom_to (l, start + dur * 0.3, start + dur * 0.3 + dur / 2000, 0);
+  frame (r, l, style, s, prefix, "0.05pct");
+  sl_timeline_layout_zoom_to (l, start + dur * 0.3, start + dur * 0.3 + 20000, 0);
+  frame (r, l, style, s, prefix, "20us");
+  sl_timeline_style_init (style, TRUE, 1.0);
+  sl_timeline_layout_fit_all (l);
+  frame (r, l, style, s, prefix, "dark");
+}
+
+static void
+print_bench (SlProfile *profile)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *txt = NULL;
+
+  bench_frames (profile, b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  txt = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", txt);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -43,7 +79,6 @@ main (int argc, char **argv)
   SlTimelineStyle style;
   cairo_surface_t *s;
   gint64 t0;
-  double dur;
 
   if (argc < 2)
     {
@@ -67,33 +102,9 @@ main (int argc, char **argv)
   sl_timeline_layout_set_size (l, w, h);
   sl_timeline_style_init (&style, g_getenv ("PROBE_DARK") != NULL, 1.0);
   s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  dur = profile->end_ns - profile->start_ns;
-
-  frame (r, l, &style, s, NULL, "first");
-  frame (r, l, &style, s, prefix, "full");
-  sl_timeline_layout_zoom_to (l, profile->start_ns + dur * 0.3, profile->start_ns + dur * 0.32, 0);
-  frame (r, l, &style, s, prefix, "2pct");
-  sl_timeline_layout_zoom_to (l, profile->start_ns + dur * 0.3, profile->start_ns + dur * 0.3 + dur / 2000, 0);
-  frame (r, l, &style, s, prefix, "0.05pct");
-  sl_timeline_layout_zoom_to (l, profile->start_ns + dur * 0.3, profile->start_ns + dur * 0.3 + 20000, 0);
-  frame (r, l, &style, s, prefix, "20us");
-  style.dark = TRUE;
-  sl_timeline_style_init (&style, TRUE, 1.0);
-  sl_timeline_layout_fit_all (l);
-  frame (r, l, &style, s, prefix, "dark");
+  zoom_sequence (r, l, &style, s, prefix);
   if (g_getenv ("PROBE_BENCH"))
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
-      g_autoptr(JsonNode) root = NULL;
-      g_autofree char *txt = NULL;
-
-      bench_frames (profile, b);
-      root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      txt = json_generator_to_data (gen, NULL);
-      g_print ("%s\n", txt);
-    }
+    print_bench (profile);
   cairo_surface_destroy (s);
   sl_timeline_layout_free (l);
   return 0;

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-timeline-rows.c: the rows: their titles, their headers, and writing
+ * each row's merged columns, boxes and labels into the frame. */
+#include "sl-timeline-rows.h"
+#include "sl-timeline-columns.h"
+#include "sl-timeline-render-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+char *
+sl_timeline_row_title (const SlTimelineModel *model,
+                       guint                  r)
+{
+  const SlProfile *p = model->profile;
+  const SlTimelineRow *row = &model->rows[r];
+
+  switch (row->kind)
+    {
+    case SL_ROW_GPU:
+      {
+        const SlGpu *gpu = &p->gpus[row->index];
+        if (gpu->name && *gpu->name)
+          return g_strdup_printf (_("GPU %u · %s"), gpu->device, gpu->name);
+        return g_strdup_printf (_("GPU %u"), gpu->device);
+      }
+    case SL_ROW_PROCESS:
+      return g_strdup_printf (_("%s · pid %u"), sl_profile_process_name (p, row->index),
+                              p->processes[row->index].pid);
+    case SL_ROW_THREAD:
+      return g_strdup_printf (_("%s · tid %u"), sl_profile_thread_name (p, row->index),
+                              p->threads[row->index].tid);
+    case SL_ROW_STREAM:
+      {
+        const SlStream *st = &p->streams[row->index];
+        const SlGpu *gpu = &p->gpus[st->gpu];
+        gboolean many_pids = FALSE;
+
+        for (guint k = 0; k < gpu->n_streams; k++)
+          if (p->streams[gpu->streams[k]].pid != st->pid)
+            many_pids = TRUE;
+        if (many_pids)
+          return g_strdup_printf (_("Stream %u · pid %u"), st->stream, st->pid);
+        return g_strdup_printf (_("Stream %u"), st->stream);
+      }
+    case SL_ROW_API:
+      return g_strdup (_("CUDA API"));
+    case SL_ROW_NVTX:
+      if (row->depth == 0)
+        return g_strdup (_("NVTX"));
+      return g_strdup_printf (_("NVTX · level %u"), row->depth + 1);
+    case SL_ROW_NVTX_STARTEND:
+      return g_strdup (_("NVTX start/end"));
+    case SL_ROW_MARKS:
+      return g_strdup (_("NVTX marks"));
+    default:
+      return g_strdup ("");
+    }
+}
+
+static const char *
+box_text (const SlTimelineModel *m, const SlTimelineRow *row, const SlBox *box)
+{
+  SlEventRef ev;
+
+  if (row->kind == SL_ROW_MARKS)
+    {
+      ev.kind = SL_EVENT_MARK;
+      ev.owner = row->index;
+    }
+  else
+    {
+      ev.kind = row->segs[box->seg].kind;
+      ev.owner = row->segs[box->seg].owner;
+    }
+  ev.index = box->index;
+  return sl_timeline_model_event_name (m, &ev);
+}
+
+/* The body's background line: header column, its edge, the grid under
+ * every major tick. */
+static void
+fill_background (SlFrame *f)
+{
+  const SlTimelineStyle *style = f->style;
+  guint32 *bgscan = f->renderer->bgscan;
+  GArray *ticks = f->renderer->ticks;
+  int hw = f->header_width;
+
+  _sl_fill_span (bgscan, 0, hw, _sl_opaque (style->header_bg));
+  _sl_fill_span (bgscan, hw, f->width, _sl_opaque (style->bg));
+  if (hw > 0)
+    bgscan[hw - 1] = _sl_opaque (style->grid);
+  for (guint k = 0; k < ticks->len; k++)
+    {
+      int x = (int) floor (sl_timeline_layout_time_to_x (f->layout, g_array_index (ticks, gint64, k)));
+      if (x >= 0 && x < f->body_width)
+        bgscan[f->header_width + x] = _sl_opaque (style->grid);
+    }
+}
+
+/* Merged columns: the row's colour, denser where more is busy. */
+static void
+write_columns (SlFrame *f, const SlRowColumns *cols, guint32 base)
+{
+  guint32 *scan = f->renderer->scan + f->header_width;
+
+  for (int c = 0; c < cols->n_cols; c++)
+    if (cols->cov[c] > 0)
+      {
+        float a = 0.4f + 0.6f * MIN (cols->cov[c], 1.0f);
+        scan[c] = _sl_opaque (sl_timeline_color_mix (base, sl_timeline_color_rgb (cols->color[c]), a));
+        f->stats.n_columns++;
+      }
+}
+
+static void
+queue_label (SlFrame *f, const SlTimelineRow *row, const SlBox *b, int y, int h)
+{
+  const SlTimelineFont *font = &f->renderer->label;
+  double s = f->scale;
+  SlLabel l;
+
+  l.text = box_text (f->layout->model, row, b);
+  l.x = f->header_width + b->x0 + 3 * s;
+  l.max_w = b->x1 - b->x0 - 5 * s;
+  l.baseline = y + (h + font->ascent - font->descent) / 2;
+  l.rgb = sl_timeline_color_text_on (b->rgb);
+  g_array_append_val (f->renderer->labels, l);
+}
+
+/* Whole events: a box each, wide ones with a label. */
+static void
+write_boxes (SlFrame *f, const SlTimelineRow *row, const SlRowColumns *cols, gboolean group,
+             int y, int h)
+{
+  guint32 *scan = f->renderer->scan + f->header_width;
+  double s = f->scale;
+
+  for (guint k = 0; k < cols->n_boxes; k++)
+    {
+      const SlBox *b = &cols->boxes[k];
+      int wd = b->x1 - b->x0;
+
+      _sl_fill_span (scan, b->x0, b->x1, _sl_opaque (b->rgb));
+      /* a darker left edge separates back-to-back events */
+      if (wd >= 3 * s)
+        scan[b->x0] = _sl_opaque (sl_timeline_color_mix (b->rgb, 0x000000, 0.35f));
+      if (wd >= 24 * s && !group)
+        queue_label (f, row, b, y, h);
+    }
+  f->stats.n_boxes += cols->n_boxes;
+}
+
+/* Row @r at widget y @y, height @h: lines [top, bottom) are in the frame. */
+static void
+write_row (SlFrame *f, guint r, int y, int h, int top, int bottom)
+{
+  SlTimelineRenderer *rd = f->renderer;
+  const SlTimelineStyle *style = f->style;
+  gboolean group = sl_timeline_layout_is_group (f->layout, r);
+  const guint32 *plain = group ? rd->band : rd->bgscan;
+  int pad = group ? (int) (6 * f->scale) : MAX (1, (int) (2 * f->scale));
+  int y0 = CLAMP (y + pad, top, bottom);
+  int y1 = CLAMP (y + h - pad, y0, bottom);
+  SlRowColumns cols;
+
+  if (group)
+    _sl_fill_span (rd->band, 0, f->width, _sl_opaque (style->group_bg));
+  memcpy (rd->scan, plain, f->width * sizeof (guint32));
+
+  sl_timeline_layout_row_columns (f->layout, r, &cols);
+  f->stats.n_visited += cols.n_visited;
+  write_columns (f, &cols, group ? style->group_bg : style->bg);
+  write_boxes (f, &f->layout->model->rows[r], &cols, group, y, h);
+
+  _sl_frame_copy_lines (f, top, y0, plain);
+  _sl_frame_copy_lines (f, y0, y1, rd->scan);
+  _sl_frame_copy_lines (f, y1, bottom, plain);
+  if (group && y >= f->body_y && y < f->height)
+    _sl_fill_span (_sl_frame_line (f, y), 0, f->width, _sl_opaque (style->group_rule));
+}
+
+void
+_sl_timeline_rows_write (SlFrame *f)
+{
+  SlTimelineLayout *l = f->layout;
+  int next_line = MIN (f->body_y, f->height);
+
+  fill_background (f);
+  g_array_set_size (f->renderer->labels, 0);
+  /* every body line is written exactly once, one scanline per row */
+  for (guint r = 0; r < l->model->n_rows; r++)
+    {
+      int y, h, top, bottom;
+
+      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= f->body_y)
+        continue;
+      if (y >= f->height)
+        break;
+      f->stats.n_rows++;
+      top = MAX (y, f->body_y);
+      bottom = MIN (y + h, f->height);
+      if (top > next_line)
+        _sl_frame_copy_lines (f, next_line, top, f->renderer->bgscan);
+      next_line = MAX (next_line, bottom);
+      write_row (f, r, y, h, top, bottom);
+    }
+  if (next_line < f->height)
+    _sl_frame_copy_lines (f, next_line, f->height, f->renderer->bgscan);
+}
+
+void
+_sl_timeline_rows_draw_labels (SlFrame *f)
+{
+  GArray *labels = f->renderer->labels;
+
+  cairo_save (f->cr);
+  cairo_rectangle (f->cr, f->header_width, f->body_y, f->body_width, f->height - f->body_y);
+  cairo_clip (f->cr);
+  for (guint k = 0; k < labels->len; k++)
+    {
+      const SlLabel *l = &g_array_index (labels, SlLabel, k);
+
+      if (l->text == NULL || *l->text == '\0')
+        continue;
+      _sl_set_source_rgba (f->cr, l->rgb, 1);
+      if (sl_timeline_font_show (f->cr, &f->renderer->label, l->text, l->x, l->baseline, l->max_w))
+        f->stats.n_labels++;
+    }
+  cairo_restore (f->cr);
+}
+
+/* A group's triangle: pointing right when folded, down when open. */
+static void
+draw_disclosure (SlFrame *f, double cx, double cy, gboolean collapsed)
+{
+  cairo_t *cr = f->cr;
+  double s = f->scale;
+
+  if (collapsed)
+    {
+      cairo_move_to (cr, cx - 2.5 * s, cy - 4 * s);
+      cairo_line_to (cr, cx + 2.5 * s, cy);
+      cairo_line_to (cr, cx - 2.5 * s, cy + 4 * s);
+    }
+  else
+    {
+      cairo_move_to (cr, cx - 4 * s, cy - 2.5 * s);
+      cairo_line_to (cr, cx + 4 * s, cy - 2.5 * s);
+      cairo_line_to (cr, cx, cy + 2.5 * s);
+    }
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  f->stats.n_cairo++;
+}
+
+static void
+draw_header (SlFrame *f, guint r, int y, int h)
+{
+  SlTimelineRenderer *rd = f->renderer;
+  const SlTimelineRow *row = &f->layout->model->rows[r];
+  gboolean group = sl_timeline_layout_is_group (f->layout, r);
+  const SlTimelineFont *font = row->level == 0 ? &rd->bold : &rd->header;
+  double s = f->scale;
+  double indent = (6 + 14 * row->level) * s;
+  double baseline = y + (h + font->ascent - font->descent) / 2;
+  g_autofree char *text = NULL;
+
+  _sl_set_source_rgba (f->cr, group ? f->style->fg : f->style->fg_dim, 1);
+  if (group)
+    {
+      draw_disclosure (f, indent + 4 * s, y + h / 2.0,
+                       sl_timeline_layout_get_collapsed (f->layout, r));
+      indent += 13 * s;
+    }
+  text = sl_timeline_row_title (f->layout->model, r);
+  if (sl_timeline_font_show (f->cr, font, text, indent, baseline, f->header_width - indent - 6 * s))
+    f->stats.n_labels++;
+}
+
+void
+_sl_timeline_rows_draw_headers (SlFrame *f)
+{
+  SlTimelineLayout *l = f->layout;
+
+  cairo_save (f->cr);
+  cairo_rectangle (f->cr, 0, f->body_y, f->header_width, f->height - f->body_y);
+  cairo_clip (f->cr);
+  for (guint r = 0; r < l->model->n_rows; r++)
+    {
+      int y, h;
+
+      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= f->body_y)
+        continue;
+      if (y >= f->height)
+        break;
+      draw_header (f, r, y, h);
+    }
+  cairo_restore (f->cr);
+}
