@@ -9,56 +9,10 @@
 
 #include <glib-object.h>
 
+#include "sl-spans.h"
+#include "sl-strings.h"
+
 G_BEGIN_DECLS
-
-#define SL_NONE       G_MAXUINT32   /* "no index / no string" in any guint32 slot */
-#define SL_LONG_DUR   G_MAXUINT32   /* dur[] marker: the real duration is in the overflow table */
-
-/* ---- strings ----------------------------------------------------------- */
-
-typedef struct _SlStrings SlStrings;
-
-/* The profile's string table: every name is a guint32 id.  Returns "" for
- * SL_NONE and for unknown ids, never NULL. */
-const char *sl_strings_get    (const SlStrings *strings, guint32 id);
-guint32     sl_strings_count  (const SlStrings *strings);
-/* Looks a string up without adding it: SL_NONE when absent. */
-guint32     sl_strings_lookup (const SlStrings *strings, const char *value);
-
-/* ---- spans: start + duration, the common part of every event array ---- */
-
-typedef struct {
-  guint    n;
-  gint64  *start;          /* sorted ascending within one track */
-  guint32 *dur;            /* ns; SL_LONG_DUR when >= 2^32-1 ns, see long_dur */
-  /* Durations of 4.29 s or more are rare (long syncs, whole-run ranges);
-   * they live in a small table sorted by index instead of widening dur[]. */
-  guint    n_long;
-  guint32 *long_index;
-  gint64  *long_dur;
-} SlSpans;
-
-gint64 _sl_spans_long_dur (const SlSpans *spans, guint i);
-
-static inline gint64
-sl_spans_dur (const SlSpans *spans, guint i)
-{
-  guint32 d = spans->dur[i];
-  return G_LIKELY (d != SL_LONG_DUR) ? (gint64) d : _sl_spans_long_dur (spans, i);
-}
-
-static inline gint64
-sl_spans_end (const SlSpans *spans, guint i)
-{
-  return spans->start[i] + sl_spans_dur (spans, i);
-}
-
-/* Index of the first span whose start is >= t (n when none); the _in
- * variant searches [lo, hi) only, a sorted slice (an NVTX depth row). */
-guint sl_spans_lower_bound    (const SlSpans *spans, gint64 t);
-guint sl_spans_lower_bound_in (const SlSpans *spans, guint lo, guint hi, gint64 t);
-/* The same over any sorted array of times (NVTX marks): the one binary search. */
-guint sl_times_lower_bound    (const gint64 *times, guint lo, guint hi, gint64 t);
 
 /* ---- GPU operations ---------------------------------------------------- */
 

@@ -2,7 +2,7 @@
 /* sl-spans-private.h: building and reordering span arrays (loader only). */
 #pragma once
 
-#include "sl-profile.h"
+#include "sl-spans.h"
 
 G_BEGIN_DECLS
 

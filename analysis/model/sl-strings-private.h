@@ -2,7 +2,7 @@
 /* sl-strings-private.h: building the string table (loader only). */
 #pragma once
 
-#include "sl-profile.h"
+#include "sl-strings.h"
 
 G_BEGIN_DECLS
 
