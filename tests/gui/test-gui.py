@@ -111,15 +111,28 @@ def xdo(*args):
 def screenshot(xid, path):
     """The window's pixels as (width, height, rows of RGB bytes), and a PNG for people."""
     ppm = path + '.ppm'
-    subprocess.run(['import', '-window', str(xid), 'ppm:' + ppm], check=True)
+    # 8 bits per sample: ImageMagick's import writes 16-bit PPM by default
+    subprocess.run(['import', '-window', str(xid), '-depth', '8', 'ppm:' + ppm], check=True)
     subprocess.run(['convert', ppm, path], check=False)
     with open(ppm, 'rb') as f:
         data = f.read()
     os.unlink(ppm)
-    # binary PPM: P6 w h max \n pixels
-    parts = data.split(maxsplit=4)
-    w, h = int(parts[1]), int(parts[2])
-    pix = parts[4]
+    # binary PPM: P6 w h maxval, one whitespace byte, then the pixels (the
+    # pixels may start with bytes that look like whitespace: no split() there)
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    w, h, maxval = int(fields[1]), int(fields[2]), int(fields[3])
+    pix = data[pos + 1:]
+    if maxval > 255:   # two bytes a sample, most significant first
+        pix = pix[0::2]
+    assert fields[0] == b'P6' and len(pix) >= w * h * 3, 'not a binary PPM of the window'
     return w, h, pix
 
 
@@ -284,14 +297,18 @@ def test_generated(tmp):
         s = app.state()
         img = screenshot(s['xid'], os.path.join(OUT, 'generated-zoomed.png'))
         tl, sc = timeline_geometry(s)
-        targets = []
+        targets = []   # the middle of each coloured run, a few per stream row
         for r in track_rows(s):
             y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
-            for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2, 2):
+            run = []
+            for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2):
                 c = pixel(img, x, y)
                 if max(c) - min(c) > 60:
-                    targets.append((x, y))
-                    break
+                    run.append(x)
+                elif run:
+                    if len(run) >= 3:
+                        targets.append((run[len(run) // 2], y))
+                    run = []
         if check(len(targets) > 0, 'a GPU operation is visible to click'):
             xdo('mousemove', '--window', s['xid'], *targets[0], 'click', 1)
             sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
@@ -308,7 +325,7 @@ def test_generated(tmp):
 def check_kernel_details(app, s, targets):
     """A kernel's launch configuration is read from the file in a worker and
     then shown in the details pane (the click itself never waits for it)."""
-    for target in targets:
+    for target in targets[:40]:
         xdo('mousemove', '--window', s['xid'], *target, 'click', 1)
         sel = app.wait(lambda t: t['timeline']['selected'] is not None
                        and t['timeline']['selected']['kind'] == 'kernel', 3)
