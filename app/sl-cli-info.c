@@ -6,31 +6,14 @@
 
 #include "sl-cli.h"
 
+/* Sizes the profile may not know (-1) are null. */
 static void
-add_nullable_string (JsonBuilder *b, const char *member, const char *value)
+set_known_int (JsonObject *o, const char *member, gint64 value)
 {
-  json_builder_set_member_name (b, member);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_nullable_int (JsonBuilder *b, const char *member, gint64 value)
-{
-  json_builder_set_member_name (b, member);
   if (value >= 0)
-    json_builder_add_int_value (b, value);
+    json_object_set_int_member (o, member, value);
   else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_int (JsonBuilder *b, const char *member, gint64 value)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_int_value (b, value);
+    json_object_set_null_member (o, member);
 }
 
 static int
@@ -63,73 +46,83 @@ gpu_stream_ids (const SlProfile *profile, const SlGpu *gpu)
   return ids;
 }
 
-static JsonNode *
-info_to_json (const SlProfile *profile)
+static JsonObject *
+gpu_to_json (const SlProfile *profile, const SlGpu *gpu)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  JsonObject *o = json_object_new ();
+  JsonArray *streams = json_array_new ();
+  g_autoptr(GArray) ids = gpu_stream_ids (profile, gpu);
 
-  json_builder_begin_object (b);
-  add_nullable_string (b, "path", profile->path);
-  add_nullable_string (b, "nsys_version", profile->nsys_version);
-  add_nullable_string (b, "schema_version", profile->schema_version);
-  add_int (b, "start_ns", profile->start_ns);
-  add_int (b, "end_ns", profile->end_ns);
-  add_int (b, "duration_ns", profile->end_ns - profile->start_ns);
+  json_object_set_int_member (o, "device", gpu->device);
+  json_object_set_string_member (o, "name", gpu->name);
+  set_known_int (o, "sm_count", gpu->sm_count);
+  set_known_int (o, "memory_bytes", gpu->memory_bytes);
+  json_object_set_int_member (o, "kernels", (gint64) gpu->n_kernels);
+  for (guint k = 0; k < ids->len; k++)
+    json_array_add_int_element (streams, g_array_index (ids, gint64, k));
+  json_object_set_array_member (o, "streams", streams);
+  return o;
+}
 
-  json_builder_set_member_name (b, "gpus");
-  json_builder_begin_array (b);
-  for (guint g = 0; g < profile->n_gpus; g++)
-    {
-      const SlGpu *gpu = &profile->gpus[g];
-      if (!gpu->has_activity)
-        continue;
-      json_builder_begin_object (b);
-      add_int (b, "device", gpu->device);
-      add_nullable_string (b, "name", gpu->name);
-      add_nullable_int (b, "sm_count", gpu->sm_count);
-      add_nullable_int (b, "memory_bytes", gpu->memory_bytes);
-      add_int (b, "kernels", (gint64) gpu->n_kernels);
-      json_builder_set_member_name (b, "streams");
-      json_builder_begin_array (b);
-      g_autoptr(GArray) ids = gpu_stream_ids (profile, gpu);
-      for (guint k = 0; k < ids->len; k++)
-        json_builder_add_int_value (b, g_array_index (ids, gint64, k));
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+static JsonArray *
+processes_to_json (const SlProfile *profile)
+{
+  JsonArray *processes = json_array_new ();
 
-  json_builder_set_member_name (b, "processes");
-  json_builder_begin_array (b);
   for (guint p = 0; p < profile->n_processes; p++)
     {
       const SlProcess *process = &profile->processes[p];
-      json_builder_begin_object (b);
-      add_int (b, "pid", process->pid);
-      add_nullable_string (b, "name", process->name != SL_NONE ? sl_profile_process_name (profile, p) : NULL);
-      add_int (b, "threads", process->n_threads);
-      json_builder_end_object (b);
+      JsonObject *o = json_object_new ();
+
+      json_object_set_int_member (o, "pid", process->pid);
+      json_object_set_string_member (o, "name", process->name != SL_NONE ? sl_profile_process_name (profile, p)
+                                                                         : NULL);
+      json_object_set_int_member (o, "threads", process->n_threads);
+      json_array_add_object_element (processes, o);
     }
-  json_builder_end_array (b);
+  return processes;
+}
 
-  json_builder_set_member_name (b, "counts");
-  json_builder_begin_object (b);
-  add_int (b, "kernels", (gint64) profile->counts.kernels);
-  add_int (b, "memcpy", (gint64) profile->counts.memcpy);
-  add_int (b, "memset", (gint64) profile->counts.memset);
-  add_int (b, "cuda_api", (gint64) profile->counts.cuda_api);
-  add_int (b, "nvtx_ranges", (gint64) profile->counts.nvtx_ranges);
-  add_int (b, "nvtx_marks", (gint64) profile->counts.nvtx_marks);
-  json_builder_end_object (b);
+static JsonObject *
+counts_to_json (const SlProfile *profile)
+{
+  JsonObject *o = json_object_new ();
 
-  json_builder_set_member_name (b, "warnings");
-  json_builder_begin_array (b);
+  json_object_set_int_member (o, "kernels", (gint64) profile->counts.kernels);
+  json_object_set_int_member (o, "memcpy", (gint64) profile->counts.memcpy);
+  json_object_set_int_member (o, "memset", (gint64) profile->counts.memset);
+  json_object_set_int_member (o, "cuda_api", (gint64) profile->counts.cuda_api);
+  json_object_set_int_member (o, "nvtx_ranges", (gint64) profile->counts.nvtx_ranges);
+  json_object_set_int_member (o, "nvtx_marks", (gint64) profile->counts.nvtx_marks);
+  return o;
+}
+
+static JsonNode *
+info_to_json (const SlProfile *profile)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *gpus = json_array_new ();
+  JsonArray *warnings = json_array_new ();
+  JsonNode *node;
+
+  json_object_set_string_member (o, "path", profile->path);
+  json_object_set_string_member (o, "nsys_version", profile->nsys_version);
+  json_object_set_string_member (o, "schema_version", profile->schema_version);
+  json_object_set_int_member (o, "start_ns", profile->start_ns);
+  json_object_set_int_member (o, "end_ns", profile->end_ns);
+  json_object_set_int_member (o, "duration_ns", profile->end_ns - profile->start_ns);
+  for (guint g = 0; g < profile->n_gpus; g++)
+    if (profile->gpus[g].has_activity)
+      json_array_add_object_element (gpus, gpu_to_json (profile, &profile->gpus[g]));
+  json_object_set_array_member (o, "gpus", gpus);
+  json_object_set_array_member (o, "processes", processes_to_json (profile));
+  json_object_set_object_member (o, "counts", counts_to_json (profile));
   for (guint i = 0; i < profile->warnings->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (profile->warnings, i));
-  json_builder_end_array (b);
-
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+    json_array_add_string_element (warnings, g_ptr_array_index (profile->warnings, i));
+  json_object_set_array_member (o, "warnings", warnings);
+  node = json_node_init_object (json_node_alloc (), o);
+  json_object_unref (o);
+  return node;
 }
 
 static gboolean
@@ -141,7 +134,7 @@ has_gpu_activity (const SlProfile *profile)
 static void
 print_readable (const SlProfile *profile)
 {
-  g_autofree char *duration = sl_cli_format_duration (profile->end_ns - profile->start_ns);
+  g_autofree char *duration = sl_format_duration_precise (profile->end_ns - profile->start_ns);
 
   printf ("%-16s %s\n", _("Profile:"), profile->path);
   printf ("%-16s %s (schema %s)\n", _("Nsight Systems:"),
@@ -223,10 +216,7 @@ sl_cli_info (int argc, char **argv)
     return SL_CLI_INPUT;
 
   if (json)
-    {
-      g_autoptr(JsonNode) node = info_to_json (profile);
-      sl_cli_print_json (node);
-    }
+    sl_cli_print_json (info_to_json (profile));
   else
     print_readable (profile);
   return SL_CLI_OK;

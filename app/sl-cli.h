@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-cli.h: shared plumbing of sightline-cli subcommands. */
+/* sl-cli.h: the subcommands of sightline-cli and the output every one of
+ * them shares (error lines, JSON, "nothing found"). */
 #pragma once
 
+#include <stdio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sightline.h"
@@ -25,22 +27,23 @@ typedef struct {
   const char      *summary;   /* translatable, one line */
 } SlCliCommand;
 
+/* Prints "sightline-cli <command>: <message>" (or "sightline-cli: <message>"
+ * for a NULL @command) as one line on stderr. */
+void       sl_cli_error        (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* Serialises @node (transfer full) pretty-printed to stdout with a trailing newline. */
+void       sl_cli_print_json   (JsonNode *node);
+
+/* Prints "No <what> in this profile." or, when @filter restricts anything,
+ * "No <what> match the filter (<the filter>)." */
+void       sl_cli_print_empty  (const SlFilter *filter, const char *what);
+
 /* Loads @path for a command; on failure prints one line
  * "sightline-cli: <message>" on stderr and returns NULL (exit with SL_CLI_INPUT). */
 SlProfile *sl_cli_open_profile (const char *path);
 
-/* Prints "sightline-cli <command>: <message>" on stderr. */
-void       sl_cli_error        (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-/* Serialises @node pretty-printed to stdout with a trailing newline. */
-void       sl_cli_print_json   (JsonNode *node);
-
-/* Human-readable duration: "1.23 s", "45.6 ms", "789 µs", "12 ns". */
-char      *sl_cli_format_duration (gint64 ns);
-
-int sl_cli_info (int argc, char **argv);
-
-/* Analysis commands (issue 3), app/sl-cli-<command>.c. */
+/* The commands, app/sl-cli-<command>.c. */
+int sl_cli_info       (int argc, char **argv);
 int sl_cli_kernels    (int argc, char **argv);
 int sl_cli_api        (int argc, char **argv);
 int sl_cli_nvtx       (int argc, char **argv);

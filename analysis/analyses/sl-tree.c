@@ -110,77 +110,84 @@ sort_nodes (const SlProfile *profile, GArray *nodes)
     }
 }
 
-SlTree *
-sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
+/* Which threads the filter keeps; TRUE when it keeps them all. */
+static gboolean
+match_threads (SlTree *self, const SlProfile *profile, const SlFilter *filter)
 {
-  SlTree *self = g_new0 (SlTree, 1);
-  const SlAttribution *attr;
   gboolean all_threads = TRUE;
-  guint n_ranges;
 
-  self->profile = sl_profile_ref ((SlProfile *) profile);
-  self->filter = sl_filter_copy (filter);
-  self->attr = attr = sl_attribution_get (profile);
-  sl_attribution_project (profile, filter, &self->gpu_start, &self->gpu_end,
-                          &self->se_start, &self->se_end, &self->owned);
   self->thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
   for (guint t = 0; t < profile->n_threads; t++)
     {
       self->thread_ok[t] = sl_filter_match_thread (filter, profile, t);
       all_threads &= self->thread_ok[t];
     }
+  return all_threads;
+}
 
-  n_ranges = attr->n_ranges;
-  self->first = g_new0 (guint, n_ranges + 1);
-  self->roots = g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
+/* One pass over the kernels in the filter: without @cursor, counts the
+ * kernels of each innermost range into first[r + 1] and makes the others
+ * roots; with it, files each kernel under its range. */
+static void
+scan_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gboolean all_threads,
+              guint *cursor)
+{
+  const SlAttribution *attr = self->attr;
 
-  /* Kernels per innermost range: count, prefix sums, fill. */
-  for (int pass = 0; pass < 2; pass++)
+  for (guint s = 0; s < profile->n_streams; s++)
     {
-      g_autofree guint *cursor = NULL;
+      const SlStream *stream = &profile->streams[s];
+      const SlKernels *k = &stream->kernels;
+      guint lo, hi;
 
-      if (pass == 1)
+      if (!sl_filter_match_stream (filter, stream))
+        continue;
+      const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
+
+      sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &lo, &hi);
+      for (guint i = lo; i < hi; i++)
         {
-          for (guint r = 0; r < n_ranges; r++)
-            self->first[r + 1] += self->first[r];
-          self->kernels = g_new (guint64, MAX (self->first[n_ranges], 1));
-          cursor = g_memdup2 (self->first, (n_ranges + 1) * sizeof (guint));
-        }
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          const SlStream *stream = &profile->streams[s];
-          const SlKernels *k = &stream->kernels;
-          guint lo, hi;
+          guint32 r = kernel_range[i];
 
-          if (!sl_filter_match_stream (filter, stream))
-            continue;
-          const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
-
-          sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &lo, &hi);
-          for (guint i = lo; i < hi; i++)
+          /* a range of a filtered-out thread cannot hold the kernel */
+          if (r != SL_NONE && !all_threads
+              && !self->thread_ok[sl_attribution_range_thread (attr, r, NULL)])
+            r = SL_NONE;
+          if (r == SL_NONE)
             {
-              guint32 r = kernel_range[i];
-
-              /* a range of a filtered-out thread cannot hold the kernel */
-              if (r != SL_NONE && !all_threads
-                  && !self->thread_ok[sl_attribution_range_thread (attr, r, NULL)])
-                r = SL_NONE;
-              if (r == SL_NONE)
+              if (cursor == NULL)
                 {
-                  if (pass == 0)
-                    {
-                      SlTreeNode node = { SL_TREE_KERNEL, s, i };
-                      g_array_append_val (self->roots, node);
-                    }
+                  SlTreeNode node = { SL_TREE_KERNEL, s, i };
+                  g_array_append_val (self->roots, node);
                 }
-              else if (pass == 0)
-                self->first[r + 1]++;
-              else
-                self->kernels[cursor[r]++] = pack (s, i);
             }
+          else if (cursor == NULL)
+            self->first[r + 1]++;
+          else
+            self->kernels[cursor[r]++] = pack (s, i);
         }
     }
+}
 
+/* Kernels per innermost range: count, prefix sums, fill. */
+static void
+index_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gboolean all_threads)
+{
+  guint n_ranges = self->attr->n_ranges;
+  g_autofree guint *cursor = NULL;
+
+  self->first = g_new0 (guint, n_ranges + 1);
+  scan_kernels (self, profile, filter, all_threads, NULL);
+  for (guint r = 0; r < n_ranges; r++)
+    self->first[r + 1] += self->first[r];
+  self->kernels = g_new (guint64, MAX (self->first[n_ranges], 1));
+  cursor = g_memdup2 (self->first, (n_ranges + 1) * sizeof (guint));
+  scan_kernels (self, profile, filter, all_threads, cursor);
+}
+
+static void
+add_root_ranges (SlTree *self, const SlProfile *profile)
+{
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlNvtxRanges *r = &profile->threads[t].nvtx;
@@ -194,6 +201,23 @@ sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
             g_array_append_val (self->roots, node);
           }
     }
+}
+
+SlTree *
+sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
+{
+  SlTree *self = g_new0 (SlTree, 1);
+  gboolean all_threads;
+
+  self->profile = sl_profile_ref ((SlProfile *) profile);
+  self->filter = sl_filter_copy (filter);
+  self->attr = sl_attribution_get (profile);
+  sl_attribution_project (profile, filter, &self->gpu_start, &self->gpu_end,
+                          &self->se_start, &self->se_end, &self->owned);
+  all_threads = match_threads (self, profile, filter);
+  self->roots = g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
+  index_kernels (self, profile, filter, all_threads);
+  add_root_ranges (self, profile);
   sort_nodes (profile, self->roots);
   return self;
 }
@@ -321,62 +345,106 @@ sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *in
     }
 }
 
-static void
-node_to_json (const SlTree *self, JsonBuilder *b, const SlTreeNode *node, guint level,
-              guint max_depth, gint64 min_dur)
-{
-  SlTreeNodeInfo info;
+typedef struct {
+  guint            max_depth;
+  gint64           min_dur;
+  SlTreeVisitFunc  enter;
+  SlTreeVisitFunc  leave;
+  gpointer         user_data;
+} Walk;
 
-  sl_tree_get_info (self, node, &info);
+static void walk_node (const SlTree *self, const Walk *w, const SlTreeNode *node,
+                       const SlTreeNodeInfo *info, guint level);
+
+/* Visits the nodes of @nodes long enough for @w, at @level. */
+static void
+walk_nodes (const SlTree *self, const Walk *w, const SlTreeNode *nodes, guint n, guint level)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      SlTreeNodeInfo info;
+
+      sl_tree_get_info (self, &nodes[i], &info);
+      if (info.end_ns - info.start_ns >= w->min_dur)
+        walk_node (self, w, &nodes[i], &info, level);
+    }
+}
+
+static void
+walk_node (const SlTree *self, const Walk *w, const SlTreeNode *node, const SlTreeNodeInfo *info,
+           guint level)
+{
+  if (w->enter != NULL)
+    w->enter (node, info, level, w->user_data);
+  if (node->kind == SL_TREE_RANGE && (w->max_depth == 0 || level < w->max_depth))
+    {
+      g_autoptr(GArray) children = sl_tree_get_children (self, node);
+      walk_nodes (self, w, (const SlTreeNode *) children->data, children->len, level + 1);
+    }
+  if (w->leave != NULL)
+    w->leave (node, info, level, w->user_data);
+}
+
+void
+sl_tree_walk (const SlTree *self, guint max_depth, gint64 min_dur_ns,
+              SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data)
+{
+  Walk w = { max_depth, min_dur_ns, enter, leave, user_data };
+
+  g_return_if_fail (self != NULL);
+  walk_nodes (self, &w, (const SlTreeNode *) self->roots->data, self->roots->len, 1);
+}
+
+/* Opens the node's object and its "children" array. */
+static void
+enter_json (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
+{
+  JsonBuilder *b = data;
+
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
   json_builder_add_string_value (b, node->kind == SL_TREE_RANGE ? "range" : "kernel");
   json_builder_set_member_name (b, "name");
-  sl_json_add_string (b, info.name);
+  sl_json_add_string (b, info->name);
   json_builder_set_member_name (b, "start_ns");
-  json_builder_add_int_value (b, info.start_ns);
+  json_builder_add_int_value (b, info->start_ns);
   json_builder_set_member_name (b, "end_ns");
-  json_builder_add_int_value (b, info.end_ns);
+  json_builder_add_int_value (b, info->end_ns);
   json_builder_set_member_name (b, "gpu_start_ns");
-  if (info.has_gpu)
-    json_builder_add_int_value (b, info.gpu_start_ns);
+  if (info->has_gpu)
+    json_builder_add_int_value (b, info->gpu_start_ns);
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "gpu_end_ns");
-  if (info.has_gpu)
-    json_builder_add_int_value (b, info.gpu_end_ns);
+  if (info->has_gpu)
+    json_builder_add_int_value (b, info->gpu_end_ns);
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "pid");
-  json_builder_add_int_value (b, info.pid);
+  json_builder_add_int_value (b, info->pid);
   json_builder_set_member_name (b, "tid");
-  if (info.has_tid)
-    json_builder_add_int_value (b, info.tid);
+  if (info->has_tid)
+    json_builder_add_int_value (b, info->tid);
   else
     json_builder_add_null_value (b);
   if (node->kind == SL_TREE_KERNEL)
     {
       json_builder_set_member_name (b, "device");
-      json_builder_add_int_value (b, info.device);
+      json_builder_add_int_value (b, info->device);
       json_builder_set_member_name (b, "stream");
-      json_builder_add_int_value (b, info.stream);
+      json_builder_add_int_value (b, info->stream);
       json_builder_set_member_name (b, "correlation_id");
-      json_builder_add_int_value (b, info.correlation_id);
+      json_builder_add_int_value (b, info->correlation_id);
     }
   json_builder_set_member_name (b, "children");
   json_builder_begin_array (b);
-  if (node->kind == SL_TREE_RANGE && (max_depth == 0 || level < max_depth))
-    {
-      g_autoptr(GArray) children = sl_tree_get_children (self, node);
-      for (guint i = 0; i < children->len; i++)
-        {
-          const SlTreeNode *child = &g_array_index (children, SlTreeNode, i);
-          SlTreeNodeInfo ci;
-          sl_tree_get_info (self, child, &ci);
-          if (ci.end_ns - ci.start_ns >= min_dur)
-            node_to_json (self, b, child, level + 1, max_depth, min_dur);
-        }
-    }
+}
+
+static void
+leave_json (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
+{
+  JsonBuilder *b = data;
+
   json_builder_end_array (b);
   json_builder_end_object (b);
 }
@@ -389,14 +457,7 @@ sl_tree_to_json (const SlTree *self, guint max_depth, gint64 min_dur_ns)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "roots");
   json_builder_begin_array (b);
-  for (guint i = 0; i < self->roots->len; i++)
-    {
-      const SlTreeNode *node = &g_array_index (self->roots, SlTreeNode, i);
-      SlTreeNodeInfo info;
-      sl_tree_get_info (self, node, &info);
-      if (info.end_ns - info.start_ns >= min_dur_ns)
-        node_to_json (self, b, node, 1, max_depth, min_dur_ns);
-    }
+  sl_tree_walk (self, max_depth, min_dur_ns, enter_json, leave_json, b);
   json_builder_end_array (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);

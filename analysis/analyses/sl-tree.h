@@ -44,6 +44,10 @@ typedef struct {
 
 typedef struct _SlTree SlTree;
 
+/* Called for each node of a walk, with its info; @level is 1 for a root. */
+typedef void (*SlTreeVisitFunc) (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level,
+                                 gpointer user_data);
+
 /* Ranges overlapping the window of @filter, of threads in it; kernels starting
  * in the window, on its GPUs and processes. (transfer full) */
 SlTree     *sl_tree_compute       (const SlProfile *profile, const SlFilter *filter);
@@ -53,6 +57,12 @@ SlTreeNode  sl_tree_get_root      (const SlTree *tree, guint i);
 /* Children of @node sorted by start: (transfer full) GArray of SlTreeNode. */
 GArray     *sl_tree_get_children  (const SlTree *tree, const SlTreeNode *node);
 void        sl_tree_get_info      (const SlTree *tree, const SlTreeNode *node, SlTreeNodeInfo *info);
+/* Walks the tree depth first, children by start: @enter (nullable) before a
+ * node's children, @leave (nullable) after them.  @max_depth > 0 stops after
+ * that many levels; nodes shorter than @min_dur_ns are left out with their
+ * subtrees.  The one walk behind sl_tree_to_json() and the CLI's text tree. */
+void        sl_tree_walk          (const SlTree *tree, guint max_depth, gint64 min_dur_ns,
+                                   SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data);
 /* The whole tree as {"roots": [node...]}; a node is {"kind": "range"|"kernel",
  * "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "pid", "tid",
  * "children": [...]}, kernels add "device", "stream", "correlation_id".

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli-options.c: the options shared by the analysis subcommands and the
+ * parsers of option values. */
+#include <glib/gi18n.h>
+
+#include "sl-cli-options.h"
+
+void
+sl_cli_common_add (GOptionContext *context, SlCliCommon *common)
+{
+  GOptionEntry entries[] = {
+    { "gpu", 0, 0, G_OPTION_ARG_STRING_ARRAY, &common->gpus,
+      N_("Only this GPU (device id); repeatable"), "N" },
+    { "pid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &common->pids,
+      N_("Only this process; repeatable"), "N" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &common->range,
+      N_("Only events starting in [START, END) (ns, or with ns/us/ms/s)"), "START END" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &common->json,
+      N_("Print JSON instead of a table"), NULL },
+    { NULL }
+  };
+  GOptionGroup *group = g_option_group_new ("filter", _("Filter options:"),
+                                            _("Show filter options"), NULL, NULL);
+
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, group);
+}
+
+/* GOption takes one value per option: fold "--range START END" into one
+ * word.  (transfer full) */
+static char **
+fold_range (int argc, char **argv)
+{
+  GPtrArray *args = g_ptr_array_new ();
+
+  for (int i = 0; i < argc; i++)
+    {
+      gint64 ignored;
+
+      /* Only when END is a time: "--range 1s PROFILE" must not eat PROFILE. */
+      if (g_str_equal (argv[i], "--range") && i + 2 < argc
+          && sl_parse_time (argv[i + 2], &ignored, NULL))
+        {
+          g_ptr_array_add (args, g_strdup_printf ("--range=%s %s", argv[i + 1], argv[i + 2]));
+          i += 2;
+        }
+      else
+        g_ptr_array_add (args, g_strdup (argv[i]));
+    }
+  g_ptr_array_add (args, NULL);
+  return (char **) g_ptr_array_free (args, FALSE);
+}
+
+/* Adds each of @texts (--gpu or --pid values) to @filter with @add. */
+static gboolean
+add_ids (const char *command, const char *option, char **texts, SlFilter *filter,
+         void (*add) (SlFilter *, guint32))
+{
+  for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
+    {
+      guint64 v;
+
+      if (!g_ascii_string_to_unsigned (texts[i], 10, 0, G_MAXUINT32 - 1, &v, NULL))
+        {
+          sl_cli_error (command, _("%s expects a non-negative integer, not “%s”"), option, texts[i]);
+          return FALSE;
+        }
+      add (filter, (guint32) v);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_range (const char *command, char *text, SlFilter *filter)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) parts = g_strsplit_set (g_strstrip (text), " \t,", -1);
+  g_autoptr(GPtrArray) words = g_ptr_array_new ();
+  gint64 start, end;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (*parts[i] != '\0')
+      g_ptr_array_add (words, parts[i]);
+  if (words->len != 2)
+    {
+      sl_cli_error (command, _("--range expects two times, START and END (e.g. --range 39.98s 40.5s)"));
+      return FALSE;
+    }
+  if (!sl_parse_time (words->pdata[0], &start, &error) || !sl_parse_time (words->pdata[1], &end, &error))
+    {
+      sl_cli_error (command, "--range: %s", error->message);
+      return FALSE;
+    }
+  if (end <= start)
+    {
+      sl_cli_error (command, _("--range: END (%s) must be after START (%s)"),
+                    (char *) words->pdata[1], (char *) words->pdata[0]);
+      return FALSE;
+    }
+  sl_filter_set_range (filter, start, end);
+  return TRUE;
+}
+
+gboolean
+sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *common,
+                     int *argc, char ***argv)
+{
+  g_autoptr(GError) error = NULL;
+  char **strv = fold_range (*argc, *argv);
+
+  common->args = strv;
+  if (!g_option_context_parse_strv (context, &strv, &error))
+    {
+      sl_cli_error (command, "%s", error->message);
+      return FALSE;
+    }
+  /* Hand back the remaining arguments; freed by sl_cli_common_clear(). */
+  *argc = (int) g_strv_length (strv);
+  *argv = strv;
+  common->args = strv;
+
+  common->filter = sl_filter_new ();
+  return add_ids (command, "--gpu", common->gpus, common->filter, sl_filter_add_gpu)
+         && add_ids (command, "--pid", common->pids, common->filter, sl_filter_add_pid)
+         && (common->range == NULL || parse_range (command, common->range, common->filter));
+}
+
+void
+sl_cli_common_clear (SlCliCommon *common)
+{
+  g_clear_pointer (&common->gpus, g_strfreev);
+  g_clear_pointer (&common->pids, g_strfreev);
+  g_clear_pointer (&common->range, g_free);
+  g_clear_pointer (&common->filter, sl_filter_free);
+  g_clear_pointer (&common->args, g_strfreev);
+}
+
+gboolean
+sl_cli_parse_count (const char *command, const char *option, const char *text, guint *out)
+{
+  guint64 v;
+
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &v, NULL))
+    {
+      sl_cli_error (command, _("%s expects a non-negative integer, not “%s”"), option, text);
+      return FALSE;
+    }
+  *out = (guint) v;
+  return TRUE;
+}
+
+gboolean
+sl_cli_parse_dur (const char *command, const char *option, const char *text, gint64 *out)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (text == NULL)
+    return TRUE;
+  if (!sl_parse_time (text, out, &error) || *out < 0)
+    {
+      sl_cli_error (command, "%s: %s", option,
+                    error != NULL ? error->message : _("a duration cannot be negative"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_cli_parse_names (const char *command, const char *text, SlNameStyle *out)
+{
+  if (text == NULL || g_str_equal (text, "short"))
+    *out = SL_NAMES_SHORT;
+  else if (g_str_equal (text, "demangled"))
+    *out = SL_NAMES_DEMANGLED;
+  else
+    {
+      sl_cli_error (command, _("--names expects short or demangled, not “%s”"), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_cli_parse_rules (const char *command, const char *rules, const char *model, SlCategories **out)
+{
+  g_autoptr(GError) error = NULL;
+
+  *out = NULL;
+  if (rules == NULL && model == NULL)
+    return TRUE;
+  if (rules == NULL)
+    {
+      sl_cli_error (command, _("--model needs --rules FILE (a gputrc2graph engine/model file)"));
+      return FALSE;
+    }
+  *out = sl_categories_new_from_file (rules, model, &error);
+  if (*out == NULL)
+    sl_cli_error (command, "%s", error->message);
+  return *out != NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli-options.h: the options the analysis commands of sightline-cli share
+ * (--gpu, --pid, --range, --json, turned into an SlFilter) and the parsers of
+ * option values several commands take (counts, durations, --names, --rules). */
+#pragma once
+
+#include <glib.h>
+#include "sl-cli.h"
+
+G_BEGIN_DECLS
+
+/* --gpu N (repeatable), --pid N (repeatable), --range START END, --json. */
+typedef struct {
+  char     **gpus;
+  char     **pids;
+  char      *range;
+  gboolean   json;
+  SlFilter  *filter;       /* built by sl_cli_common_parse() */
+  char     **args;         /* the arguments left after parsing (argv points here) */
+} SlCliCommon;
+
+/* Makes the common options the main group of @context; the command's own
+ * entries added with g_option_context_add_main_entries() follow them. */
+void      sl_cli_common_add    (GOptionContext *context, SlCliCommon *common);
+/* Parses @argv (accepting "--range START END" as two words), builds the
+ * filter.  On error prints one line and returns FALSE (exit SL_CLI_USAGE). */
+gboolean  sl_cli_common_parse  (const char *command, GOptionContext *context,
+                                SlCliCommon *common, int *argc, char ***argv);
+void      sl_cli_common_clear  (SlCliCommon *common);
+
+/* Each parser leaves *@out alone when @text is NULL (the option was not
+ * given); on a bad value it prints one line and returns FALSE. */
+
+/* A count ("10"): a number >= 0. */
+gboolean  sl_cli_parse_count   (const char *command, const char *option, const char *text, guint *out);
+/* A duration >= 0 ("1ms"). */
+gboolean  sl_cli_parse_dur     (const char *command, const char *option, const char *text, gint64 *out);
+/* --names: "short" (the default, also for NULL) or "demangled". */
+gboolean  sl_cli_parse_names   (const char *command, const char *text, SlNameStyle *out);
+/* --rules FILE [--model NAME]: *@out is NULL (the default categories) when
+ * neither is given. */
+gboolean  sl_cli_parse_rules   (const char *command, const char *rules, const char *model,
+                                SlCategories **out);
+
+G_END_DECLS

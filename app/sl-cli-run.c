@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli-run.c: parse, check, load, show: the shape every analysis command
+ * of sightline-cli shares. */
+#include <glib/gi18n.h>
+
+#include "sl-cli-run.h"
+
+SlProfile *
+sl_cli_open_profile (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  SlProfile *profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+
+  if (profile == NULL)
+    sl_cli_error (NULL, "%s", error->message);
+  return profile;
+}
+
+static gboolean
+check_arg_count (const SlCliSpec *spec, int argc)
+{
+  int n_profiles = argc - 1 - (int) spec->n_before;
+
+  if (spec->many_profiles ? n_profiles >= 2 : n_profiles == 1)
+    return TRUE;
+  if (spec->wrong_args != NULL)
+    sl_cli_error (spec->name, "%s", _(spec->wrong_args));
+  else
+    sl_cli_error (spec->name, _("wrong number of arguments; usage: sightline-cli %s [OPTIONS] %s"),
+                  spec->name, spec->parameter);
+  return FALSE;
+}
+
+/* Parses and checks the arguments, then loads the profiles: the exit
+ * status of the first failure, or -1 when the command can show. */
+static int
+prepare (const SlCliSpec *spec, GOptionContext *context, gpointer options,
+         SlCliRun *run, int argc, char **argv)
+{
+  if (!sl_cli_common_parse (spec->name, context, &run->common, &argc, &argv)
+      || (spec->check != NULL && !spec->check (spec->name, options))
+      || !check_arg_count (spec, argc))
+    return SL_CLI_USAGE;
+  for (int i = (int) spec->n_before + 1; i < argc; i++)
+    {
+      SlProfile *profile = sl_cli_open_profile (argv[i]);
+      if (profile == NULL)
+        return SL_CLI_INPUT;
+      g_ptr_array_add (run->profiles, profile);
+    }
+  run->profile = run->profiles->pdata[0];
+  return -1;
+}
+
+/* Frees what GOption stored through @entries. */
+static void
+clear_entries (const GOptionEntry *entries)
+{
+  for (guint i = 0; entries != NULL && entries[i].long_name != NULL; i++)
+    if (entries[i].arg == G_OPTION_ARG_STRING || entries[i].arg == G_OPTION_ARG_FILENAME)
+      g_clear_pointer ((char **) entries[i].arg_data, g_free);
+    else if (entries[i].arg == G_OPTION_ARG_STRING_ARRAY || entries[i].arg == G_OPTION_ARG_FILENAME_ARRAY)
+      g_clear_pointer ((char ***) entries[i].arg_data, g_strfreev);
+}
+
+int
+sl_cli_run (const SlCliSpec *spec, const GOptionEntry *entries, gpointer options,
+            int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_(spec->parameter));
+  SlCliRun run = { spec->name, { 0 }, NULL, NULL };
+  int status;
+
+  g_option_context_set_summary (context, _(spec->summary));
+  sl_cli_common_add (context, &run.common);
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  run.profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_profile_unref);
+  status = prepare (spec, context, options, &run, argc, argv);
+  if (status < 0)
+    status = spec->show (&run, options);
+  g_ptr_array_unref (run.profiles);
+  sl_cli_common_clear (&run.common);
+  clear_entries (entries);
+  return status;
+}
