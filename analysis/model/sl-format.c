@@ -4,19 +4,55 @@
 
 #include <glib/gi18n-lib.h>
 
+typedef enum { UNIT_NS, UNIT_US, UNIT_MS, UNIT_S } Unit;
+
+static const double unit_ns[] = { 1, 1e3, 1e6, 1e9 };
+
+/* The unit's translated name, looked up once: tables print thousands. */
+static const char *
+unit_name (Unit unit)
+{
+  static const char *names[4];
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      names[UNIT_NS] = _("ns");
+      names[UNIT_US] = _("µs");
+      names[UNIT_MS] = _("ms");
+      names[UNIT_S] = _("s");
+      g_once_init_leave (&once, 1);
+    }
+  return names[unit];
+}
+
 /* The unit that shows @magnitude_ns with an integer part of 1 to 999
  * (except below 100 ns, which stay in ns): 100 µs reads "0.1 ms". */
 static void
 unit_for (gint64 magnitude_ns, double *unit, const char **suffix)
 {
-  if (magnitude_ns >= 100000000)
-    *unit = 1e9, *suffix = _("s");
-  else if (magnitude_ns >= 100000)
-    *unit = 1e6, *suffix = _("ms");
-  else if (magnitude_ns >= 100)
-    *unit = 1e3, *suffix = _("µs");
-  else
-    *unit = 1, *suffix = _("ns");
+  Unit u = magnitude_ns >= 100000000 ? UNIT_S : magnitude_ns >= 100000 ? UNIT_MS
+         : magnitude_ns >= 100 ? UNIT_US : UNIT_NS;
+
+  *unit = unit_ns[u];
+  *suffix = unit_name (u);
+}
+
+/* The unit of a duration's magnitude: ns below 1 µs, then µs, ms, s. */
+static Unit
+duration_unit (gint64 ns)
+{
+  gint64 a = ns < 0 ? -ns : ns;
+
+  return a >= G_GINT64_CONSTANT (1000000000) ? UNIT_S : a >= 1000000 ? UNIT_MS : a >= 1000 ? UNIT_US : UNIT_NS;
+}
+
+/* "<number> <unit>", the number already formatted: cheaper than a second
+ * printf, and tables format tens of thousands of cells. */
+static char *
+with_unit (const char *number, Unit unit)
+{
+  return g_strconcat (number, " ", unit_name (unit), NULL);
 }
 
 /* Decimals of @unit needed to show a step of @precision_ns. */
@@ -49,56 +85,45 @@ sl_format_time (double ns, gint64 precision_ns)
 char *
 sl_format_timestamp (gint64 ns)
 {
-  gint64 a = ns < 0 ? -ns : ns;
-
   /* to the nanosecond, in the unit of the magnitude */
-  if (a >= 1000000000)
-    return g_strdup_printf ("%.9f %s", ns / 1e9, _("s"));
-  if (a >= 1000000)
-    return g_strdup_printf ("%.6f %s", ns / 1e6, _("ms"));
-  if (a >= 1000)
-    return g_strdup_printf ("%.3f %s", ns / 1e3, _("µs"));
-  return g_strdup_printf ("%" G_GINT64_FORMAT " %s", ns, _("ns"));
-}
+  static const int decimals[] = { 0, 3, 6, 9 };
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  Unit unit = duration_unit (ns);
 
-/* The unit of a duration's magnitude: ns below 1 µs, then µs, ms, s. */
-static double
-duration_unit (gint64 ns, const char **suffix)
-{
-  gint64 a = ns < 0 ? -ns : ns;
-
-  if (a >= G_GINT64_CONSTANT (1000000000))
-    return *suffix = _("s"), 1e9;
-  if (a >= 1000000)
-    return *suffix = _("ms"), 1e6;
-  if (a >= 1000)
-    return *suffix = _("µs"), 1e3;
-  return *suffix = _("ns"), 1;
+  g_snprintf (number, sizeof number, "%.*f", decimals[unit], ns / unit_ns[unit]);
+  return with_unit (number, unit);
 }
 
 char *
 sl_format_duration (gint64 ns)
 {
-  const char *suffix;
-  double unit, v;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  Unit unit;
+  double v;
 
   ns = MAX (ns, 0);
-  unit = duration_unit (ns, &suffix);
-  if (unit == 1)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " %s", ns, suffix);
-  v = ns / unit;
-  return g_strdup_printf ("%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, suffix);
+  unit = duration_unit (ns);
+  if (unit == UNIT_NS)
+    g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, ns);
+  else
+    {
+      v = ns / unit_ns[unit];
+      g_snprintf (number, sizeof number, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
+    }
+  return with_unit (number, unit);
 }
 
 char *
 sl_format_duration_precise (gint64 ns)
 {
-  const char *suffix;
-  double unit = duration_unit (ns, &suffix);
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  Unit unit = duration_unit (ns);
 
-  if (unit == 1)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " %s", ns, suffix);
-  return g_strdup_printf ("%.3f %s", (double) ns / unit, suffix);
+  if (unit == UNIT_NS)
+    g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, ns);
+  else
+    g_snprintf (number, sizeof number, "%.3f", (double) ns / unit_ns[unit]);
+  return with_unit (number, unit);
 }
 
 char *
