@@ -11,6 +11,26 @@
  * pyramid level would do: exact boxes and labels are worth it. */
 #define RAW_BUDGET(W) MAX (1024, (W))
 
+/* The merge's buffers, kept with the layout and reused between frames. */
+typedef struct {
+  int         n_alloc;
+  SlCoverage  cov;
+  GArray     *boxes;       /* of SlBox */
+} ColumnBuffers;
+
+static void
+column_buffers_free (gpointer data)
+{
+  ColumnBuffers *b = data;
+
+  g_free (b->cov.busy);
+  g_free (b->cov.best);
+  g_free (b->cov.color);
+  if (b->boxes != NULL)
+    g_array_unref (b->boxes);
+  g_free (b);
+}
+
 /* One merge: the view it is for and the buffers it adds to. */
 typedef struct {
   const SlTimelineModel *model;
@@ -24,7 +44,7 @@ typedef struct {
 static void
 merge_begin (Merge *mg, SlTimelineLayout *layout, double t0, double px_ns)
 {
-  SlColumnBuffers *b = &layout->columns;
+  ColumnBuffers *b = sl_view_cache_get (&layout->columns, sizeof (ColumnBuffers), column_buffers_free);
   int W = sl_timeline_layout_body_width (layout);
 
   if (W > b->n_alloc)
@@ -344,14 +364,4 @@ _sl_timeline_layout_track_summary (SlTimelineLayout *self,
   memset (out, 0, sizeof *out);
   out->n_visited = accumulate_track (&mg, &self->model->rows[r], TRUE, &out->lod_level);
   merge_end (&mg, out);
-}
-
-void
-_sl_timeline_columns_clear (SlColumnBuffers *buffers)
-{
-  g_clear_pointer (&buffers->cov.busy, g_free);
-  g_clear_pointer (&buffers->cov.best, g_free);
-  g_clear_pointer (&buffers->cov.color, g_free);
-  g_clear_pointer (&buffers->boxes, g_array_unref);
-  buffers->n_alloc = 0;
 }

@@ -41,7 +41,5 @@ void _sl_timeline_layout_track_summary (SlTimelineLayout *layout,
                                         double            t0,
                                         double            px_ns,
                                         SlRowColumns     *out);
-/* Frees the layout's column buffers. */
-void _sl_timeline_columns_clear        (SlColumnBuffers  *buffers);
 
 G_END_DECLS

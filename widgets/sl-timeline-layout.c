@@ -2,8 +2,6 @@
 /* sl-timeline-layout.c: time <-> pixel mapping, zoom anchoring and the
  * places of the rows. */
 #include "sl-timeline-layout.h"
-#include "sl-timeline-columns.h"
-#include "sl-timeline-minimap.h"
 
 #include <math.h>
 
@@ -27,6 +25,15 @@ sl_timeline_layout_new (SlTimelineModel *model)
   return self;
 }
 
+static void
+view_cache_clear (SlViewCache *cache)
+{
+  if (cache->destroy != NULL)
+    cache->destroy (cache->data);
+  cache->data = NULL;
+  cache->destroy = NULL;
+}
+
 void
 sl_timeline_layout_free (SlTimelineLayout *self)
 {
@@ -35,8 +42,8 @@ sl_timeline_layout_free (SlTimelineLayout *self)
   sl_timeline_model_unref (self->model);
   g_free (self->collapsed);
   g_free (self->row_y);
-  _sl_timeline_columns_clear (&self->columns);
-  _sl_timeline_overview_clear (&self->overview);
+  view_cache_clear (&self->columns);
+  view_cache_clear (&self->overview);
   g_free (self);
 }
 

@@ -12,19 +12,13 @@
 
 G_BEGIN_DECLS
 
-/* Scratch of the culling pass (sl-timeline-columns.c), reused between frames. */
+/* A cache that a drawing pass keeps with the view it draws: the pass fills
+ * it on first use and says how to free it, so the layout frees it with the
+ * view without knowing what it holds. */
 typedef struct {
-  int         n_alloc;
-  SlCoverage  cov;
-  GArray     *boxes;       /* of SlBox */
-} SlColumnBuffers;
-
-/* The minimap's columns (sl-timeline-minimap.c), kept while the width holds. */
-typedef struct {
-  int      width;
-  float   *value;
-  guint8  *color;
-} SlOverviewCache;
+  gpointer       data;
+  GDestroyNotify destroy;
+} SlViewCache;
 
 typedef struct {
   /* metrics (device px) */
@@ -46,9 +40,24 @@ typedef struct {
   int             *row_y;      /* content y per row, -1 when hidden by a collapsed group */
   int              content_height;
   gboolean         sized;
-  SlColumnBuffers  columns;
-  SlOverviewCache  overview;
+  SlViewCache      columns;    /* the merge's scratch (sl-timeline-columns.c) */
+  SlViewCache      overview;   /* the minimap's columns (sl-timeline-minimap.c) */
 } SlTimelineLayout;
+
+/* @cache's data: on first use a zeroed block of @size bytes, which
+ * @destroy frees with the layout. */
+static inline gpointer
+sl_view_cache_get (SlViewCache    *cache,
+                   gsize           size,
+                   GDestroyNotify  destroy)
+{
+  if (cache->data == NULL)
+    {
+      cache->data = g_malloc0 (size);
+      cache->destroy = destroy;
+    }
+  return cache->data;
+}
 
 /* Closest zoom: 1 ns per 100 px. */
 #define SL_TIMELINE_MIN_PX_NS 0.01

@@ -8,16 +8,36 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+/* The minimap's columns, kept with the layout while the body width holds. */
+typedef struct {
+  int      width;
+  float   *value;
+  guint8  *color;
+} Overview;
+
 static void
-overview_build (SlTimelineLayout *self, int W)
+overview_clear (Overview *ov)
+{
+  g_clear_pointer (&ov->value, g_free);
+  g_clear_pointer (&ov->color, g_free);
+}
+
+static void
+overview_free (gpointer data)
+{
+  overview_clear (data);
+  g_free (data);
+}
+
+static void
+overview_build (SlTimelineLayout *self, Overview *ov, int W)
 {
   const SlTimelineModel *m = self->model;
-  SlOverviewCache *ov = &self->overview;
   double t0 = m->profile->start_ns, px_ns = sl_timeline_layout_max_px_ns (self);
   g_autofree float *best = g_new0 (float, W);
   float max = 0;
 
-  _sl_timeline_overview_clear (ov);
+  overview_clear (ov);
   ov->value = g_new0 (float, W);
   ov->color = g_new0 (guint8, W);
   ov->width = W;
@@ -51,19 +71,13 @@ sl_timeline_layout_overview (SlTimelineLayout  *self,
                              const float      **values,
                              const guint8     **colors)
 {
+  Overview *ov = sl_view_cache_get (&self->overview, sizeof (Overview), overview_free);
   int W = sl_timeline_layout_body_width (self);
 
-  if (self->overview.value == NULL || self->overview.width != W)
-    overview_build (self, W);
-  *values = self->overview.value;
-  *colors = self->overview.color;
-}
-
-void
-_sl_timeline_overview_clear (SlOverviewCache *cache)
-{
-  g_clear_pointer (&cache->value, g_free);
-  g_clear_pointer (&cache->color, g_free);
+  if (ov->value == NULL || ov->width != W)
+    overview_build (self, ov, W);
+  *values = ov->value;
+  *colors = ov->color;
 }
 
 void

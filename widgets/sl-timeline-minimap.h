@@ -12,7 +12,5 @@ G_BEGIN_DECLS
 void sl_timeline_layout_overview (SlTimelineLayout  *layout,
                                   const float      **values,
                                   const guint8     **colors);
-/* Frees the layout's minimap columns. */
-void _sl_timeline_overview_clear (SlOverviewCache   *cache);
 
 G_END_DECLS
