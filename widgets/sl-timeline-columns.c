@@ -3,6 +3,7 @@
  * the events and their level-of-detail pyramid. */
 #include "sl-timeline-columns.h"
 #include "sl-timeline-colors.h"
+#include "sl-timeline-lod.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-timeline-lod.c: building a track's level-of-detail pyramid. */
+/* sl-timeline-lod.c: sizing a track's level-of-detail pyramid and building
+ * its levels from the events added to level 0. */
 #include "sl-timeline-lod.h"
 
 #include <string.h>
@@ -18,76 +19,24 @@ _sl_timeline_lod_clear (SlLod *lod)
   lod->n_levels = 0;
 }
 
-/* Level 0 under construction: busy ns per bucket of 2^shift ns. */
-typedef struct {
-  SlCoverage cov;
-  guint      shift;
-  gint64     span;
-} LodBase;
-
-/* Spreads event [s, e) (relative to the origin) over the buckets it covers. */
+/* Level 0 as a fraction 1..255 of each bucket's width. */
 static void
-lod_add_event (LodBase *base, gint64 s, gint64 e, guint8 c)
+lod_quantise_base (SlLodBuilder *builder)
 {
-  guint shift = base->shift;
-  gint64 b0, b1;
-
-  if (s < 0)
-    s = 0;
-  if (e > base->span)
-    e = base->span;
-  if (e <= s)
-    {
-      /* instants and clipped events still show as a trace */
-      sl_coverage_add (&base->cov, (guint) (MIN (s, base->span - 1) >> shift), 1.0f, c);
-      return;
-    }
-  b0 = s >> shift;
-  b1 = (e - 1) >> shift;
-  if (b0 == b1)
-    {
-      sl_coverage_add (&base->cov, (guint) b0, (float) (e - s), c);
-      return;
-    }
-  sl_coverage_add (&base->cov, (guint) b0, (float) (((b0 + 1) << shift) - s), c);
-  for (gint64 b = b0 + 1; b < b1; b++)
-    sl_coverage_add (&base->cov, (guint) b, (float) ((gint64) 1 << shift), c);
-  sl_coverage_add (&base->cov, (guint) b1, (float) (e - (b1 << shift)), c);
-}
-
-/* Fills level 0: every event's busy time per bucket, as a fraction 1..255. */
-static void
-lod_fill_base (SlLod *lod, const SlTimelineModel *model, const SlTimelineRow *row, gint64 span)
-{
-  guint n0 = lod->n[0];
+  SlLod *lod = builder->lod;
   float width = (float) ((gint64) 1 << lod->shift0);
-  LodBase base = { { g_new0 (float, n0), g_new0 (float, n0), lod->color[0] }, lod->shift0, span };
 
-  for (guint k = 0; k < row->n_segs; k++)
+  for (guint b = 0; b < lod->n[0]; b++)
     {
-      const SlSegment *seg = &row->segs[k];
-      const SlSpans *spans = seg->spans;
+      float busy = builder->base.busy[b];
 
-      for (guint i = seg->first; i < seg->first + seg->count; i++)
-        {
-          gint64 s = spans->start[i] - lod->origin;
-          gint64 e = s + sl_spans_dur (spans, i);
-
-          lod_add_event (&base, s, e,
-                         sl_timeline_model_event_color (model, seg->kind, spans, seg->owner, i));
-        }
-    }
-  for (guint b = 0; b < n0; b++)
-    {
-      if (base.cov.busy[b] <= 0.0f)
+      if (busy <= 0.0f)
         continue;
-      if (base.cov.busy[b] >= width)
+      if (busy >= width)
         lod->cov[0][b] = 255;
       else
-        lod->cov[0][b] = (guint8) CLAMP ((int) (base.cov.busy[b] * 255.0f / width + 0.5f), 1, 255);
+        lod->cov[0][b] = (guint8) CLAMP ((int) (busy * 255.0f / width + 0.5f), 1, 255);
     }
-  g_free (base.cov.busy);
-  g_free (base.cov.best);
 }
 
 /* Level @l from level @l - 1: four buckets each, their mean coverage and
@@ -125,21 +74,14 @@ lod_build_level (SlLod *lod, guint l)
 }
 
 void
-_sl_timeline_lod_build (const SlTimelineModel *model,
-                        SlTimelineRow         *row)
+_sl_timeline_lod_begin (SlLodBuilder *builder,
+                        SlLod        *lod,
+                        gint64        origin,
+                        gint64        span,
+                        guint         n_events)
 {
-  SlLod *lod = &row->lod;
-  gint64 origin = model->profile->start_ns;
-  gint64 span = MAX (model->profile->end_ns - origin, 1);
-  guint n_events = 0;
   guint shift = 0;
   guint n0, levels;
-
-  memset (lod, 0, sizeof *lod);
-  for (guint k = 0; k < row->n_segs; k++)
-    n_events += row->segs[k].count;
-  if (n_events == 0)
-    return;
 
   /* About one event per base bucket keeps the pyramid at ~2.7 bytes per event. */
   while (((span - 1) >> shift) + 1 > (gint64) MAX (n_events, 64u))
@@ -148,6 +90,7 @@ _sl_timeline_lod_build (const SlTimelineModel *model,
   for (levels = 1; ((guint64) (span - 1) >> (shift + 2 * (levels - 1))) + 1 > 1; levels++)
     ;
 
+  memset (lod, 0, sizeof *lod);
   lod->origin = origin;
   lod->shift0 = shift;
   lod->n_levels = levels;
@@ -158,7 +101,20 @@ _sl_timeline_lod_build (const SlTimelineModel *model,
   lod->cov[0] = g_malloc0 (n0);
   lod->color[0] = g_malloc0 (n0);
 
-  lod_fill_base (lod, model, row, span);
-  for (guint l = 1; l < levels; l++)
-    lod_build_level (lod, l);
+  builder->lod = lod;
+  builder->base.busy = g_new0 (float, n0);
+  builder->base.best = g_new0 (float, n0);
+  builder->base.color = lod->color[0];
+  builder->shift = shift;
+  builder->span = span;
+}
+
+void
+_sl_timeline_lod_end (SlLodBuilder *builder)
+{
+  lod_quantise_base (builder);
+  g_clear_pointer (&builder->base.busy, g_free);
+  g_clear_pointer (&builder->base.best, g_free);
+  for (guint l = 1; l < builder->lod->n_levels; l++)
+    lod_build_level (builder->lod, l);
 }

@@ -232,6 +232,26 @@ event_size (SlEventKind kind)
     }
 }
 
+/* The row's level-of-detail pyramid over the whole run, fed every event. */
+static void
+build_pyramid (const SlTimelineModel *self, SlTimelineRow *row)
+{
+  const SlProfile *p = self->profile;
+  SlLodBuilder builder;
+
+  _sl_timeline_lod_begin (&builder, &row->lod, p->start_ns, MAX (p->end_ns - p->start_ns, 1),
+                          row->n_events);
+  for (guint k = 0; k < row->n_segs; k++)
+    {
+      const SlSegment *seg = &row->segs[k];
+
+      for (guint i = seg->first; i < seg->first + seg->count; i++)
+        _sl_timeline_lod_add (&builder, seg->spans->start[i], sl_spans_dur (seg->spans, i),
+                              sl_timeline_model_event_color (self, seg->kind, seg->spans, seg->owner, i));
+    }
+  _sl_timeline_lod_end (&builder);
+}
+
 SlTimelineModel *
 sl_timeline_model_new (SlProfile    *profile,
                        GCancellable *cancellable)
@@ -261,7 +281,7 @@ sl_timeline_model_new (SlProfile    *profile,
         self->event_bytes += (gsize) row->segs[k].count * event_size (row->segs[k].kind);
       if (row->n_events < SL_LOD_MIN_EVENTS || row->n_segs == 0)
         continue;
-      _sl_timeline_lod_build (self, row);
+      build_pyramid (self, row);
       for (guint l = 0; l < row->lod.n_levels; l++)
         self->lod_bytes += 2 * (gsize) row->lod.n[l];
     }

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "sl-profile.h"
+#include "sl-timeline-lod.h"
 
 G_BEGIN_DECLS
 
@@ -52,37 +53,6 @@ typedef struct {
   guint32        owner;
   gint64         max_dur;   /* longest event of the slice, bounds culling */
 } SlSegment;
-
-/* Level-of-detail pyramid: level l has buckets of 2^(shift0 + 2l) ns starting
- * at origin; each bucket holds the busy fraction (0..255, never 0 when
- * anything ran in it) and the palette index of its dominant event. */
-typedef struct {
-  guint    n_levels;
-  guint    shift0;
-  gint64   origin;
-  guint   *n;
-  guint8 **cov;
-  guint8 **color;
-} SlLod;
-
-/* Busy time per bucket or pixel column and the colour of its largest single
- * share: how both the pyramid and the per-pixel merge summarise events. */
-typedef struct {
-  float  *busy;
-  float  *best;
-  guint8 *color;
-} SlCoverage;
-
-static inline void
-sl_coverage_add (const SlCoverage *cov, guint i, float amount, guint8 color)
-{
-  cov->busy[i] += amount;
-  if (amount > cov->best[i])
-    {
-      cov->best[i] = amount;
-      cov->color[i] = color;
-    }
-}
 
 typedef struct {
   SlRowKind kind;
