@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The rooms of the source tree and what each may include (README,
-"Architecture"), and no two concepts that include each other.
+"Architecture"), and no concepts that include each other, directly or
+through others.
 
   test-rooms.py SOURCE_ROOT
 
@@ -51,6 +52,38 @@ def concept_of(name):
     return base[:-len('-private')] if base.endswith('-private') else base
 
 
+def cycles(edges):
+    """Every group of concepts that reach each other through includes
+    (strongly connected components of more than one concept)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
 def sources():
     for top in ('analysis', 'widgets', 'app'):
         for dirpath, dirs, files in os.walk(os.path.join(ROOT, top)):
@@ -81,8 +114,7 @@ def main():
             a, b = concept_of(rel), concept_of(name)
             if a != b:
                 edges.setdefault(a, set()).add(b)
-    failures += [f'concepts include each other: {a} <-> {b}'
-                 for a in sorted(edges) for b in sorted(edges[a]) if a < b and a in edges.get(b, set())]
+    failures += [f"concepts that include each other: {', '.join(group)}" for group in cycles(edges)]
     for f in failures:
         print('FAIL:', f)
     print(f'{len(files)} files checked, {len(failures)} failures')
