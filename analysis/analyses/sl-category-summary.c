@@ -169,9 +169,9 @@ sl_category_summary_to_json (const SlCategorySummary *self)
       json_builder_add_double_value (b, row->pct);
       json_builder_set_member_name (b, "instances");
       json_builder_add_int_value (b, (gint64) row->instances);
-      sl_json_add_named_values (b, "top", "total_ns", row->top, row->n_top, sizeof (SlCategoryKernel),
-                                G_STRUCT_OFFSET (SlCategoryKernel, name),
-                                G_STRUCT_OFFSET (SlCategoryKernel, total_ns));
+      sl_json_member_named_values (b, "top", "total_ns", row->top, row->n_top, sizeof (SlCategoryKernel),
+                                   G_STRUCT_OFFSET (SlCategoryKernel, name),
+                                   G_STRUCT_OFFSET (SlCategoryKernel, total_ns));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -360,8 +360,8 @@ sl_gaps_to_json (const SlGaps *self)
           sl_json_add_string (b, gap->before);
           json_builder_set_member_name (b, "after");
           sl_json_add_string (b, gap->after);
-          sl_json_add_named_values (b, "cpu", "overlap_ns", gap->cpu, gap->n_cpu, sizeof (SlGapCpu),
-                                    G_STRUCT_OFFSET (SlGapCpu, name), G_STRUCT_OFFSET (SlGapCpu, overlap_ns));
+          sl_json_member_named_values (b, "cpu", "overlap_ns", gap->cpu, gap->n_cpu, sizeof (SlGapCpu),
+                                       G_STRUCT_OFFSET (SlGapCpu, name), G_STRUCT_OFFSET (SlGapCpu, overlap_ns));
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
