@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-category-summary.c: GPU time per kernel category. */
 #include "sl-category-summary.h"
+#include "sl-json.h"
 #include "sl-stats.h"
-
-#include <string.h>
 
 void
 sl_kernel_func_totals (const SlProfile *profile, const SlFilter *filter,

@@ -7,7 +7,6 @@
 #include "sl-stats.h"
 
 #include <math.h>
-#include <string.h>
 
 const char *
 sl_compare_status_name (SlCompareStatus status)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-memcpy-summary.c: copies and memsets per kind. */
 #include "sl-memcpy-summary.h"
+#include "sl-json.h"
 #include "sl-stats.h"
 
 #define MEMSET_KEY 256

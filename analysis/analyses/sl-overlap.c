@@ -2,6 +2,7 @@
 /* sl-overlap.c: NCCL / compute overlap per device. */
 #include "sl-overlap.h"
 #include "sl-intervals.h"
+#include "sl-json.h"
 #include "sl-nccl.h"
 #include "sl-stats.h"
 
