@@ -354,6 +354,7 @@ nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merg
   while (sl_merge_next (merge, &tag, &spans, &index))
     {
       guint32 a = sl_gpu_op_api (profile, tag)[index];
+      gboolean nccl;
       guint j;
 
       if (a == SL_NONE)
@@ -361,8 +362,8 @@ nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merg
       j = find_iteration (its, n, api_start[a], &cursor);
       if (j == G_MAXUINT)
         continue;
-      acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), sl_gpu_op_is_nccl (profile, is_nccl, tag, index),
-              spans->start[index], sl_spans_end (spans, index));
+      nccl = sl_gpu_op_is_nccl (profile, is_nccl, tag, index);
+      acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), nccl, spans->start[index], sl_spans_end (spans, index));
     }
   for (guint j = 0; j < n; j++)
     add_device_totals (&its[j], &acc[j], 1);
