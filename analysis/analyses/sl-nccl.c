@@ -78,22 +78,32 @@ compare_nvtx (gconstpointer a, gconstpointer b)
   return sl_rank_compare (x->stats.total, x->name, y->stats.total, y->name);
 }
 
-/* Whether NVTX domain @domain of process @pid is NCCL's, remembered per
- * (pid, domain) in @cache. */
+/* Which (pid, domain) pairs are NCCL's, by the domain name.  Ranges come in
+ * runs of one domain: the last answer is checked before the table. */
+typedef struct {
+  GHashTable *ok;          /* gint64 key -> verdict */
+  gint64      last_key;    /* -1: none yet */
+  gboolean    last_ok;
+} DomainCache;
+
 static gboolean
-domain_is_nccl (GHashTable *cache, const SlProfile *profile, guint32 pid, guint32 domain)
+domain_is_nccl (DomainCache *cache, const SlProfile *profile, guint32 pid, guint32 domain)
 {
   gint64 dkey = ((gint64) pid << 16) | domain;
   gpointer ok;
 
-  if (!g_hash_table_lookup_extended (cache, &dkey, NULL, &ok))
+  if (dkey == cache->last_key)
+    return cache->last_ok;
+  if (!g_hash_table_lookup_extended (cache->ok, &dkey, NULL, &ok))
     {
       const char *dname = sl_profile_domain_name (profile, pid, domain);
 
       ok = GINT_TO_POINTER (dname != NULL && strcasestr (dname, "nccl") != NULL);
-      g_hash_table_insert (cache, g_memdup2 (&dkey, sizeof dkey), ok);
+      g_hash_table_insert (cache->ok, g_memdup2 (&dkey, sizeof dkey), ok);
     }
-  return GPOINTER_TO_INT (ok);
+  cache->last_key = dkey;
+  cache->last_ok = GPOINTER_TO_INT (ok);
+  return cache->last_ok;
 }
 
 /* The key of range name @name: its row in self->nvtx, added on first sight
@@ -123,14 +133,14 @@ nvtx_row_key (SlNccl *self, GHashTable *per_name, SlStatsTable *table, const cha
  * the statistics of their names. */
 static void
 visit_nccl_ranges (SlNccl *self, const SlProfile *profile, const SlFilter *filter, guint32 pid,
-                   const SlNvtxRanges *r, GHashTable *domain_ok, GHashTable *per_name, SlStatsTable *table)
+                   const SlNvtxRanges *r, DomainCache *domains, GHashTable *per_name, SlStatsTable *table)
 {
   for (guint i = 0; i < r->spans.n; i++)
     {
       guint k;
 
       if (!sl_filter_match_time (filter, r->spans.start[i])
-          || !domain_is_nccl (domain_ok, profile, pid, r->domain[i]))
+          || !domain_is_nccl (domains, profile, pid, r->domain[i]))
         continue;
       k = nvtx_row_key (self, per_name, table, sl_strings_get (profile->strings, r->name[i]),
                         profile, pid, r->domain[i]);
@@ -143,6 +153,7 @@ static void
 nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
 {
   g_autoptr(GHashTable) domain_ok = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  DomainCache domains = { domain_ok, -1, FALSE };
   g_autoptr(GHashTable) per_name = g_hash_table_new (g_str_hash, g_str_equal);
   SlStatsTable table;
   g_autofree SlStats *stats = NULL;
@@ -155,8 +166,8 @@ nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
 
       if (!sl_filter_match_thread (filter, profile, t))
         continue;
-      visit_nccl_ranges (self, profile, filter, thread->pid, &thread->nvtx, domain_ok, per_name, &table);
-      visit_nccl_ranges (self, profile, filter, thread->pid, &thread->nvtx_startend, domain_ok, per_name,
+      visit_nccl_ranges (self, profile, filter, thread->pid, &thread->nvtx, &domains, per_name, &table);
+      visit_nccl_ranges (self, profile, filter, thread->pid, &thread->nvtx_startend, &domains, per_name,
                          &table);
     }
   stats = g_new0 (SlStats, MAX (table.n_keys, 1));

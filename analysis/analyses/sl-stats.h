@@ -188,7 +188,9 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
     fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
 }
 
-static inline void
+/* Always inlined: it is the step of the callers' hot loops, and a call per
+ * value costs more than the step itself. */
+G_ALWAYS_INLINE static inline void
 sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
 {
   if (table->phase == 1)
