@@ -7,7 +7,6 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
 {
   SlApiSummary *self = g_new0 (SlApiSummary, 1);
   const SlApiCalls *api = &profile->api;
-  g_autofree SlStats *stats = NULL;
   g_autofree gboolean *thread_ok = NULL;
   SlNameKeys keys;
   SlStatsTable table;
@@ -33,12 +32,8 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
                                     keys.key_of, keys.n_ids, &keys);
       }
 
-  stats = g_new0 (SlStats, MAX (table.n_keys, 1));
-  sl_stats_table_finish (&table, stats);
-  self->rows = sl_name_rows_new (profile->strings, &keys, stats, top, &self->n_rows,
-                                 &self->n_names, &self->total_ns, &self->calls);
-  sl_stats_table_clear (&table);
-  sl_name_keys_clear (&keys);
+  self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
+                                    &self->n_names, &self->total_ns, &self->calls);
   return self;
 }
 

@@ -161,77 +161,106 @@ bad:
   return FALSE;
 }
 
+/* What --model asks for: "MODEL", "ENGINE/MODEL" or "ENGINE:MODEL"; NULL
+ * parts match anything. */
+typedef struct {
+  char       *engine;
+  const char *model;
+  /* what the file offers */
+  JsonObject *found;
+  const char *found_name;
+  guint       n_found;
+  GString    *available;   /* "engine/model, ..." for the messages */
+} ModelChoice;
+
+static void
+model_choice_init (ModelChoice *mc, const char *model)
+{
+  const char *sep = model != NULL ? strpbrk (model, "/:") : NULL;
+
+  memset (mc, 0, sizeof *mc);
+  mc->engine = sep != NULL ? g_strndup (model, sep - model) : NULL;
+  mc->model = sep != NULL ? sep + 1 : model;
+  mc->available = g_string_new (NULL);
+}
+
+static void
+model_choice_clear (ModelChoice *mc)
+{
+  g_free (mc->engine);
+  g_string_free (mc->available, TRUE);
+}
+
+/* Notes the models of one engine, and those that match.  FALSE when the
+ * file does not have the engine/model shape. */
+static gboolean
+choose_in_engine (ModelChoice *mc, const char *engine_name, JsonNode *engine_node)
+{
+  g_autoptr(GList) models = NULL;
+  JsonObject *engine;
+
+  if (!JSON_NODE_HOLDS_OBJECT (engine_node))
+    return FALSE;
+  engine = json_node_get_object (engine_node);
+  models = json_object_get_members (engine);
+  for (GList *m = models; m != NULL; m = m->next)
+    {
+      JsonNode *model_node = json_object_get_member (engine, m->data);
+      if (!JSON_NODE_HOLDS_OBJECT (model_node))
+        return FALSE;
+      g_string_append_printf (mc->available, "%s%s/%s", mc->available->len ? ", " : "",
+                              engine_name, (char *) m->data);
+      if ((mc->engine == NULL || g_str_equal (mc->engine, engine_name))
+          && (mc->model == NULL || g_str_equal (mc->model, m->data)))
+        {
+          mc->found = json_node_get_object (model_node);
+          mc->found_name = m->data;
+          mc->n_found++;
+        }
+    }
+  return TRUE;
+}
+
+/* Unless exactly one model matched: why, with the models there are. */
+static gboolean
+check_one_model (const ModelChoice *mc, const char *model, const char *source, GError **error)
+{
+  if (mc->n_found == 1)
+    return TRUE;
+  if (model == NULL)
+    g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
+                 _("%s holds several models; choose one with --model (%s)"),
+                 source, mc->available->str);
+  else if (mc->n_found == 0)
+    g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
+                 _("%s has no model “%s”; available: %s"), source, model, mc->available->str);
+  else
+    g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
+                 _("%s has model “%s” under several engines; write ENGINE/MODEL (%s)"),
+                 source, model, mc->available->str);
+  return FALSE;
+}
+
 static gboolean
 parse_vllm (SlCategories *self, JsonObject *root, const char *model,
             const char *source, GError **error)
 {
   g_autoptr(GList) engines = json_object_get_members (root);
-  g_autoptr(GString) available = g_string_new (NULL);
-  g_autofree char *want_engine = NULL;
-  const char *want_model = model;
-  JsonObject *found = NULL;
-  const char *found_name = NULL;
-  guint n_found = 0;
+  ModelChoice mc;
+  gboolean ok = TRUE;
 
-  if (model != NULL)
-    {
-      const char *sep = strpbrk (model, "/:");
-      if (sep != NULL)
-        {
-          want_engine = g_strndup (model, sep - model);
-          want_model = sep + 1;
-        }
-    }
-
-  for (GList *e = engines; e != NULL; e = e->next)
-    {
-      JsonNode *engine_node = json_object_get_member (root, e->data);
-      g_autoptr(GList) models = NULL;
-      JsonObject *engine;
-
-      if (!JSON_NODE_HOLDS_OBJECT (engine_node))
-        goto bad;
-      engine = json_node_get_object (engine_node);
-      models = json_object_get_members (engine);
-      for (GList *m = models; m != NULL; m = m->next)
-        {
-          JsonNode *model_node = json_object_get_member (engine, m->data);
-          if (!JSON_NODE_HOLDS_OBJECT (model_node))
-            goto bad;
-          g_string_append_printf (available, "%s%s/%s", available->len ? ", " : "",
-                                  (char *) e->data, (char *) m->data);
-          if ((want_engine == NULL || g_str_equal (want_engine, e->data))
-              && (want_model == NULL || g_str_equal (want_model, m->data)))
-            {
-              found = json_node_get_object (model_node);
-              found_name = m->data;
-              n_found++;
-            }
-        }
-    }
-
-  if (n_found != 1)
-    {
-      if (model == NULL)
-        g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
-                     _("%s holds several models; choose one with --model (%s)"),
-                     source, available->str);
-      else if (n_found == 0)
-        g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
-                     _("%s has no model “%s”; available: %s"), source, model, available->str);
-      else
-        g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL,
-                     _("%s has model “%s” under several engines; write ENGINE/MODEL (%s)"),
-                     source, model, available->str);
-      return FALSE;
-    }
-  return parse_vllm_model (self, found, found_name, source, error);
-
-bad:
-  g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
-               _("%s is neither a Sightline rules file ({\"rules\": [...]}) nor a "
-                 "gputrc2graph engine/model file ({\"engine\": {\"model\": {...}}})"), source);
-  return FALSE;
+  model_choice_init (&mc, model);
+  for (GList *e = engines; e != NULL && ok; e = e->next)
+    ok = choose_in_engine (&mc, e->data, json_object_get_member (root, e->data));
+  if (!ok)
+    g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+                 _("%s is neither a Sightline rules file ({\"rules\": [...]}) nor a "
+                   "gputrc2graph engine/model file ({\"engine\": {\"model\": {...}}})"), source);
+  else
+    ok = check_one_model (&mc, model, source, error)
+         && parse_vllm_model (self, mc.found, mc.found_name, source, error);
+  model_choice_clear (&mc);
+  return ok;
 }
 
 SlCategories *

@@ -2,28 +2,12 @@
 /* sl-gaps.c: GPU busy / idle time per device and its longest idle gaps. */
 #include "sl-gaps.h"
 #include "sl-attribution.h"
+#include "sl-gpu-ops.h"
 #include "sl-intervals.h"
+#include "sl-json.h"
 #include "sl-stats.h"
 
 #include <string.h>
-
-enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET };
-
-char *
-sl_gpu_op_name (const SlProfile *profile, guint32 stream, guint type, guint index)
-{
-  const SlStream *s = &profile->streams[stream];
-
-  switch (type)
-    {
-    case OP_KERNEL:
-      return g_strdup (sl_profile_kernel_name (profile, s->kernels.func[index], FALSE));
-    case OP_MEMCPY:
-      return g_strdup_printf ("[memcpy %s]", sl_memcpy_kind_name (s->memcpy.kind[index]));
-    default:
-      return g_strdup ("[memset]");
-    }
-}
 
 typedef struct {
   gint64 start, end;
@@ -90,55 +74,51 @@ static int
 compare_cpu (gconstpointer a, gconstpointer b)
 {
   const SlGapCpu *x = a, *y = b;
-  if (x->overlap_ns != y->overlap_ns)
-    return x->overlap_ns > y->overlap_ns ? -1 : 1;
-  return strcmp (x->name, y->name);
+
+  return sl_rank_compare (x->overlap_ns, x->name, y->overlap_ns, y->name);
 }
 
-/* API calls of process @pid overlapping [gs, ge), summed per name, top 3. */
+/* Adds the overlap of @thread's API calls with [gs, ge) to their names' sums. */
 static void
-describe_cpu (const SlProfile *profile, const SlAttribution *attr, guint32 pid,
-              gint64 gs, gint64 ge, SlGap *gap)
+sum_thread_overlap (const SlProfile *profile, const SlAttribution *attr, guint32 t,
+                    gint64 gs, gint64 ge, GHashTable *per_name)
 {
-  guint32 p = sl_profile_find_process (profile, pid);
-  g_autoptr(GHashTable) per_name = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SlGapCpu));
   const SlSpans *spans = &profile->api.spans;
-  GHashTableIter iter;
-  gpointer key, value;
+  const SlThread *thread = &profile->threads[t];
+  guint lo = thread->api_first, hi = thread->api_first + thread->api_count;
+  guint a = sl_spans_lower_bound_in (spans, lo, hi, ge);
+  gint64 reach = gs - attr->api_max_dur[t];
 
-  if (p == SL_NONE)
-    return;
-  for (guint i = 0; i < profile->processes[p].n_threads; i++)
+  /* Calls starting before ge; the longest call bounds how far back one
+   * can still reach into the gap. */
+  while (a > lo && spans->start[a - 1] >= reach)
     {
-      guint32 t = profile->processes[p].threads[i];
-      const SlThread *thread = &profile->threads[t];
-      guint lo = thread->api_first, hi = thread->api_first + thread->api_count;
-      guint a = sl_spans_lower_bound_in (spans, lo, hi, ge);
-      gint64 reach = gs - attr->api_max_dur[t];
-
-      /* Calls starting before ge; the longest call bounds how far back one
-       * can still reach into the gap. */
-      while (a > lo && spans->start[a - 1] >= reach)
+      gint64 s, e, overlap;
+      a--;
+      s = MAX (spans->start[a], gs);
+      e = MIN (sl_spans_end (spans, a), ge);
+      overlap = e - s;
+      if (overlap > 0)
         {
-          gint64 s, e, overlap;
-          a--;
-          s = MAX (spans->start[a], gs);
-          e = MIN (sl_spans_end (spans, a), ge);
-          overlap = e - s;
-          if (overlap > 0)
+          gpointer name = GUINT_TO_POINTER (profile->api.name[a]);
+          gint64 *sum = g_hash_table_lookup (per_name, name);
+          if (sum == NULL)
             {
-              gpointer name = GUINT_TO_POINTER (profile->api.name[a]);
-              gint64 *sum = g_hash_table_lookup (per_name, name);
-              if (sum == NULL)
-                {
-                  sum = g_new0 (gint64, 1);
-                  g_hash_table_insert (per_name, name, sum);
-                }
-              *sum += overlap;
+              sum = g_new0 (gint64, 1);
+              g_hash_table_insert (per_name, name, sum);
             }
+          *sum += overlap;
         }
     }
+}
+
+/* The @gap's top 3 names by summed overlap (frees the sums). */
+static void
+keep_top_cpu (const SlProfile *profile, GHashTable *per_name, SlGap *gap)
+{
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SlGapCpu));
+  GHashTableIter iter;
+  gpointer key, value;
 
   g_hash_table_iter_init (&iter, per_name);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -157,12 +137,35 @@ describe_cpu (const SlProfile *profile, const SlAttribution *attr, guint32 pid,
     }
 }
 
-static gboolean
-device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
-             const SlGpu *gpu, gint64 min_gap, guint top, SlGapsDevice *out)
+/* API calls of process @pid overlapping [gs, ge), summed per name, top 3. */
+static void
+describe_cpu (const SlProfile *profile, const SlAttribution *attr, guint32 pid,
+              gint64 gs, gint64 ge, SlGap *gap)
 {
-  g_autoptr(GArray) heap = g_array_new (FALSE, FALSE, sizeof (GapCandidate));
-  SlMerge merge;
+  guint32 p = sl_profile_find_process (profile, pid);
+  g_autoptr(GHashTable) per_name = g_hash_table_new (NULL, NULL);
+
+  if (p == SL_NONE)
+    return;
+  for (guint i = 0; i < profile->processes[p].n_threads; i++)
+    sum_thread_overlap (profile, attr, profile->processes[p].threads[i], gs, ge, per_name);
+  keep_top_cpu (profile, per_name, gap);
+}
+
+static void
+add_device_sources (SlMerge *merge, const SlProfile *profile, const SlFilter *filter, const SlGpu *gpu)
+{
+  for (guint i = 0; i < gpu->n_streams; i++)
+    if (sl_filter_match_stream (filter, &profile->streams[gpu->streams[i]]))
+      sl_gpu_ops_add_stream (merge, profile, gpu->streams[i], filter);
+}
+
+/* Walks the device's operations in start order: its span, its busy union,
+ * and its gaps of at least @min_gap (the @top longest kept in @heap).
+ * Returns FALSE when there is none. */
+static gboolean
+scan_device (SlMerge *merge, gint64 min_gap, guint top, GArray *heap, SlGapsDevice *out)
+{
   SlUnion u;
   guint tag, index, end, end_tag = 0, end_index = 0;
   gint64 worst = top > 0 ? -1 : G_MAXINT64;   /* the shortest gap kept once the heap is full */
@@ -170,27 +173,8 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
   const SlSpans *spans;
   gboolean any = FALSE;
 
-  out->device = gpu->device;
-  sl_merge_init (&merge);
-  for (guint i = 0; i < gpu->n_streams; i++)
-    {
-      guint32 s = gpu->streams[i];
-      const SlStream *stream = &profile->streams[s];
-      const SlSpans *lists[3] = { &stream->kernels.spans, &stream->memcpy.spans, &stream->memset.spans };
-
-      if (!sl_filter_match_stream (filter, stream))
-        continue;
-      for (guint type = 0; type < 3; type++)
-        {
-          guint first, last;
-          sl_filter_span_bounds (filter, lists[type], 0, lists[type]->n, &first, &last);
-          sl_merge_add (&merge, lists[type], first, last, s * 3 + type);
-        }
-    }
-  sl_merge_start (&merge);
-
   sl_union_init (&u);
-  while (sl_merge_run_start (&merge, &tag, &spans, &index, &end, &limit))
+  while (sl_merge_run_start (merge, &tag, &spans, &index, &end, &limit))
     {
       const gint64 *start = spans->start;
       const guint32 *dur = spans->dur;
@@ -208,25 +192,23 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
               any = TRUE;
             }
           out->last_end_ns = MAX (out->last_end_ns, e);
-          if (u.open && s > u.cur_end)
+          if (u.open && s > u.cur_end && s - u.cur_end >= min_gap)
             {
               gint64 d = s - u.cur_end;
-              if (d >= min_gap)
-                {
-                  out->n_gaps++;
-                  out->gaps_total_ns += d;
-                  /* gaps come in start order, so a later one only displaces
-                   * the worst kept one when strictly longer */
-                  if (d > worst)
-                    {
-                      GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
-                      const GapCandidate *h;
 
-                      keep_gap (heap, top, &c);
-                      h = (const GapCandidate *) heap->data;
-                      if (heap->len == top)
-                        worst = h[0].end - h[0].start;
-                    }
+              out->n_gaps++;
+              out->gaps_total_ns += d;
+              /* gaps come in start order, so a later one only displaces
+               * the worst kept one when strictly longer */
+              if (d > worst)
+                {
+                  GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
+                  const GapCandidate *h;
+
+                  keep_gap (heap, top, &c);
+                  h = (const GapCandidate *) heap->data;
+                  if (heap->len == top)
+                    worst = h[0].end - h[0].start;
                 }
             }
           if (!u.open || s > u.cur_end || e > u.cur_end)
@@ -237,15 +219,17 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
           sl_union_add (&u, s, e);
         }
       while (++index < end && start[index] < limit);
-      sl_merge_run_stop (&merge, index);
+      sl_merge_run_stop (merge, index);
     }
-  sl_merge_clear (&merge);
-
   out->busy_ns = sl_union_total (&u);
-  out->span_ns = any ? out->last_end_ns - out->first_start_ns : 0;
-  out->idle_ns = out->span_ns - out->busy_ns;
-  out->utilization_pct = sl_percent (out->busy_ns, out->span_ns);
+  return any;
+}
 
+/* The kept gaps, longest first, with the operations around them and the
+ * CPU calls during them. */
+static void
+describe_gaps (const SlProfile *profile, const SlAttribution *attr, GArray *heap, SlGapsDevice *out)
+{
   g_array_sort (heap, compare_candidates);
   out->n_top = heap->len;
   out->gaps = g_new0 (SlGap, MAX (heap->len, 1));
@@ -253,16 +237,37 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
     {
       const GapCandidate *c = &g_array_index (heap, GapCandidate, i);
       SlGap *gap = &out->gaps[i];
-      guint32 before_stream = c->before_tag / 3, after_stream = c->after_tag / 3;
+      guint32 before_stream = sl_gpu_op_stream (c->before_tag), after_stream = sl_gpu_op_stream (c->after_tag);
 
       gap->start_ns = c->start;
       gap->end_ns = c->end;
       gap->dur_ns = c->end - c->start;
-      gap->before = sl_gpu_op_name (profile, before_stream, c->before_tag % 3, c->before_index);
-      gap->after = sl_gpu_op_name (profile, after_stream, c->after_tag % 3, c->after_index);
+      gap->before = sl_gpu_op_name (profile, before_stream, sl_gpu_op_type (c->before_tag), c->before_index);
+      gap->after = sl_gpu_op_name (profile, after_stream, sl_gpu_op_type (c->after_tag), c->after_index);
       gap->pid = profile->streams[before_stream].pid;
       describe_cpu (profile, attr, gap->pid, gap->start_ns, gap->end_ns, gap);
     }
+}
+
+static gboolean
+device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
+             const SlGpu *gpu, gint64 min_gap, guint top, SlGapsDevice *out)
+{
+  g_autoptr(GArray) heap = g_array_new (FALSE, FALSE, sizeof (GapCandidate));
+  SlMerge merge;
+  gboolean any;
+
+  out->device = gpu->device;
+  sl_merge_init (&merge);
+  add_device_sources (&merge, profile, filter, gpu);
+  sl_merge_start (&merge);
+  any = scan_device (&merge, min_gap, top, heap, out);
+  sl_merge_clear (&merge);
+
+  out->span_ns = any ? out->last_end_ns - out->first_start_ns : 0;
+  out->idle_ns = out->span_ns - out->busy_ns;
+  out->utilization_pct = sl_percent (out->busy_ns, out->span_ns);
+  describe_gaps (profile, attr, heap, out);
   return any;
 }
 
@@ -320,54 +325,45 @@ sl_gaps_free (SlGaps *self)
   g_free (self);
 }
 
+static void
+add_gap_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlGap *gap = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_int (b, "start_ns", gap->start_ns);
+  sl_json_member_int (b, "end_ns", gap->end_ns);
+  sl_json_member_int (b, "dur_ns", gap->dur_ns);
+  sl_json_member_string (b, "before", gap->before);
+  sl_json_member_string (b, "after", gap->after);
+  sl_json_member_named_values (b, "cpu", "overlap_ns", gap->cpu, gap->n_cpu, sizeof (SlGapCpu),
+                               G_STRUCT_OFFSET (SlGapCpu, name), G_STRUCT_OFFSET (SlGapCpu, overlap_ns));
+  json_builder_end_object (b);
+}
+
+static void
+add_device_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlGapsDevice *dev = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_int (b, "device", dev->device);
+  sl_json_member_int (b, "span_ns", dev->span_ns);
+  sl_json_member_int (b, "busy_ns", dev->busy_ns);
+  sl_json_member_int (b, "idle_ns", dev->idle_ns);
+  sl_json_member_double (b, "utilization_pct", dev->utilization_pct);
+  sl_json_member_array (b, "gaps", dev->gaps, dev->n_top, sizeof (SlGap), add_gap_json, NULL);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 sl_gaps_to_json (const SlGaps *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "devices");
-  json_builder_begin_array (b);
-  for (guint d = 0; d < self->n_devices; d++)
-    {
-      const SlGapsDevice *dev = &self->devices[d];
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "device");
-      json_builder_add_int_value (b, dev->device);
-      json_builder_set_member_name (b, "span_ns");
-      json_builder_add_int_value (b, dev->span_ns);
-      json_builder_set_member_name (b, "busy_ns");
-      json_builder_add_int_value (b, dev->busy_ns);
-      json_builder_set_member_name (b, "idle_ns");
-      json_builder_add_int_value (b, dev->idle_ns);
-      json_builder_set_member_name (b, "utilization_pct");
-      json_builder_add_double_value (b, dev->utilization_pct);
-      json_builder_set_member_name (b, "gaps");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < dev->n_top; i++)
-        {
-          const SlGap *gap = &dev->gaps[i];
-
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "start_ns");
-          json_builder_add_int_value (b, gap->start_ns);
-          json_builder_set_member_name (b, "end_ns");
-          json_builder_add_int_value (b, gap->end_ns);
-          json_builder_set_member_name (b, "dur_ns");
-          json_builder_add_int_value (b, gap->dur_ns);
-          json_builder_set_member_name (b, "before");
-          sl_json_add_string (b, gap->before);
-          json_builder_set_member_name (b, "after");
-          sl_json_add_string (b, gap->after);
-          sl_json_add_named_values (b, "cpu", "overlap_ns", gap->cpu, gap->n_cpu, sizeof (SlGapCpu),
-                                    G_STRUCT_OFFSET (SlGapCpu, name), G_STRUCT_OFFSET (SlGapCpu, overlap_ns));
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_array (b, "devices", self->devices, self->n_devices, sizeof (SlGapsDevice),
+                        add_device_json, NULL);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

@@ -55,10 +55,6 @@ void      sl_gaps_free    (SlGaps *gaps);
  *  "cpu": [{"name", "overlap_ns"}]}]}]} */
 JsonNode *sl_gaps_to_json (const SlGaps *gaps);
 
-/* Display name of a GPU operation: kernel short name, "[memcpy HtoD]", "[memset]".
- * @type is 0 kernel, 1 memcpy, 2 memset.  (transfer full) */
-char     *sl_gpu_op_name  (const SlProfile *profile, guint32 stream, guint type, guint index);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlGaps, sl_gaps_free)
 
 G_END_DECLS

@@ -2,7 +2,9 @@
 /* sl-iterations.c: training / inference steps from NVTX or from GPU idle gaps. */
 #include "sl-iterations.h"
 #include "sl-attribution.h"
+#include "sl-gpu-ops.h"
 #include "sl-intervals.h"
+#include "sl-json.h"
 #include "sl-nccl.h"
 
 #include <string.h>
@@ -51,6 +53,110 @@ typedef struct {
   gint64  total;
 } PidTally;
 
+/* The normalised name of string id @id, cached in @norm_of_id. */
+static const char *
+normalized_name (GHashTable *norm_of_id, const SlProfile *profile, guint32 id)
+{
+  char *norm = g_hash_table_lookup (norm_of_id, GUINT_TO_POINTER (id));
+
+  if (norm == NULL)
+    {
+      norm = sl_iterations_normalize_name (sl_strings_get (profile->strings, id));
+      g_hash_table_insert (norm_of_id, GUINT_TO_POINTER (id), norm);
+    }
+  return norm;
+}
+
+/* The tally of name @norm in process @pid, created empty on first use. */
+static PidTally *
+tally_of (GHashTable *tally, const char *norm, guint32 pid)
+{
+  GHashTable *per_pid = g_hash_table_lookup (tally, norm);
+  PidTally *pt;
+
+  if (per_pid == NULL)
+    {
+      per_pid = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      g_hash_table_insert (tally, g_strdup (norm), per_pid);
+    }
+  pt = g_hash_table_lookup (per_pid, GUINT_TO_POINTER (pid));
+  if (pt == NULL)
+    {
+      pt = g_new0 (PidTally, 1);
+      g_hash_table_insert (per_pid, GUINT_TO_POINTER (pid), pt);
+    }
+  return pt;
+}
+
+/* Count and CPU time of the depth-0 ranges in the filter, per normalised
+ * name (@tally) and process (its values). */
+static void
+tally_depth0 (const SlProfile *profile, const SlFilter *filter, const gboolean *thread_ok,
+              GHashTable *norm_of_id, GHashTable *tally)
+{
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlNvtxRanges *r = &profile->threads[t].nvtx;
+      guint32 pid = profile->threads[t].pid;
+
+      if (!thread_ok[t] || r->n_depths == 0)
+        continue;
+      for (guint i = r->depth_first[0]; i < r->depth_first[1]; i++)
+        {
+          PidTally *pt;
+
+          if (!sl_filter_match_time (filter, r->spans.start[i]))
+            continue;
+          pt = tally_of (tally, normalized_name (norm_of_id, profile, r->name[i]), pid);
+          pt->count++;
+          pt->total += sl_spans_dur (&r->spans, i);
+        }
+    }
+}
+
+/* The CPU time of a name in the processes where it occurs at least twice;
+ * FALSE when there is none. */
+static gboolean
+repeated_total (GHashTable *per_pid, gint64 *total)
+{
+  GHashTableIter pi;
+  gpointer pk, pv;
+  gboolean repeated = FALSE;
+
+  *total = 0;
+  g_hash_table_iter_init (&pi, per_pid);
+  while (g_hash_table_iter_next (&pi, &pk, &pv))
+    {
+      const PidTally *pt = pv;
+      if (pt->count >= 2)
+        {
+          repeated = TRUE;
+          *total += pt->total;
+        }
+    }
+  return repeated;
+}
+
+/* The repeated name with the largest CPU time (then the first by name), or NULL. */
+static const char *
+best_repeated_name (GHashTable *tally)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  const char *best = NULL;
+  gint64 best_total = -1, total;
+
+  g_hash_table_iter_init (&iter, tally);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (repeated_total (value, &total)
+        && (total > best_total || (total == best_total && strcmp (key, best) < 0)))
+      {
+        best = key;
+        best_total = total;
+      }
+  return best;
+}
+
 /* The normalised depth-0 name with the largest CPU time among those seen at
  * least twice in a process.  Fills @chosen_raw (per string id) and returns
  * the name, or NULL when there is no candidate. */
@@ -61,86 +167,27 @@ choose_name (const SlProfile *profile, const SlFilter *filter, const gboolean *t
   g_autoptr(GHashTable) norm_of_id = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GHashTable) tally = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                        (GDestroyNotify) g_hash_table_unref);
-  g_autoptr(GHashTable) total_of = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter iter;
   gpointer key, value;
-  const char *best = NULL;
-  gint64 best_total = -1;
+  const char *best;
 
-  for (guint t = 0; t < profile->n_threads; t++)
-    {
-      const SlNvtxRanges *r = &profile->threads[t].nvtx;
-      guint32 pid = profile->threads[t].pid;
-      guint end0;
-
-      if (!thread_ok[t] || r->n_depths == 0)
-        continue;
-      end0 = r->depth_first[1];
-      for (guint i = r->depth_first[0]; i < end0; i++)
-        {
-          char *norm;
-          GHashTable *per_pid;
-          PidTally *pt;
-
-          if (!sl_filter_match_time (filter, r->spans.start[i]))
-            continue;
-          norm = g_hash_table_lookup (norm_of_id, GUINT_TO_POINTER (r->name[i]));
-          if (norm == NULL)
-            {
-              norm = sl_iterations_normalize_name (sl_strings_get (profile->strings, r->name[i]));
-              g_hash_table_insert (norm_of_id, GUINT_TO_POINTER (r->name[i]), norm);
-            }
-          per_pid = g_hash_table_lookup (tally, norm);
-          if (per_pid == NULL)
-            {
-              per_pid = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-              g_hash_table_insert (tally, g_strdup (norm), per_pid);
-            }
-          pt = g_hash_table_lookup (per_pid, GUINT_TO_POINTER (pid));
-          if (pt == NULL)
-            {
-              pt = g_new0 (PidTally, 1);
-              g_hash_table_insert (per_pid, GUINT_TO_POINTER (pid), pt);
-            }
-          pt->count++;
-          pt->total += sl_spans_dur (&r->spans, i);
-        }
-    }
-
-  g_hash_table_iter_init (&iter, tally);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      GHashTableIter pi;
-      gpointer pk, pv;
-      gint64 total = 0;
-      gboolean repeated = FALSE;
-
-      g_hash_table_iter_init (&pi, value);
-      while (g_hash_table_iter_next (&pi, &pk, &pv))
-        {
-          const PidTally *pt = pv;
-          if (pt->count >= 2)
-            {
-              repeated = TRUE;
-              total += pt->total;
-            }
-        }
-      if (!repeated)
-        continue;
-      if (total > best_total || (total == best_total && strcmp (key, best) < 0))
-        {
-          best = key;
-          best_total = total;
-        }
-    }
+  tally_depth0 (profile, filter, thread_ok, norm_of_id, tally);
+  best = best_repeated_name (tally);
   if (best == NULL)
     return NULL;
-
   g_hash_table_iter_init (&iter, norm_of_id);
   while (g_hash_table_iter_next (&iter, &key, &value))
     if (g_str_equal (value, best))
       g_hash_table_add (chosen_raw, key);
   return g_strdup (best);
+}
+
+static void
+add_candidate (GArray *out, const SlProfile *profile, guint32 t, const SlNvtxRanges *r, guint i)
+{
+  Candidate c = { profile->threads[t].pid, t, i, r->spans.start[i], sl_spans_end (&r->spans, i) };
+
+  g_array_append_val (out, c);
 }
 
 static void
@@ -156,10 +203,7 @@ collect_depth0 (const SlProfile *profile, const SlFilter *filter, const gboolean
       for (guint i = r->depth_first[0]; i < r->depth_first[1]; i++)
         if (sl_filter_match_time (filter, r->spans.start[i])
             && g_hash_table_contains (chosen_raw, GUINT_TO_POINTER (r->name[i])))
-          {
-            Candidate c = { profile->threads[t].pid, t, i, r->spans.start[i], sl_spans_end (&r->spans, i) };
-            g_array_append_val (out, c);
-          }
+          add_candidate (out, profile, t, r, i);
     }
 }
 
@@ -198,8 +242,7 @@ collect_regex (const SlProfile *profile, const SlFilter *filter, const gboolean 
             }
           if (GPOINTER_TO_INT (v) == 2 && sl_filter_match_time (filter, r->spans.start[i]))
             {
-              Candidate c = { profile->threads[t].pid, t, i, r->spans.start[i], sl_spans_end (&r->spans, i) };
-              g_array_append_val (out, c);
+              add_candidate (out, profile, t, r, i);
               covered[i] = 1;
             }
         }
@@ -212,59 +255,118 @@ typedef struct {
   SlUnion nccl;
 } Acc;
 
-static void
-acc_op (SlIteration *it, Acc *acc, guint type, gboolean nccl, gint64 s, gint64 e)
+static inline void
+acc_init (Acc *acc)
 {
-  if (!it->has_gpu)
+  sl_union_init (&acc->busy);
+  sl_union_init (&acc->nccl);
+}
+
+/* Widens [*lo, *hi] to cover [s, e]; the first time (*has FALSE) it is [s, e]. */
+static inline void
+widen (gboolean *has, gint64 *lo, gint64 *hi, gint64 s, gint64 e)
+{
+  if (!*has)
     {
-      it->has_gpu = TRUE;
-      it->gpu_start_ns = s;
-      it->gpu_end_ns = e;
+      *has = TRUE;
+      *lo = s;
+      *hi = e;
     }
   else
     {
-      it->gpu_start_ns = MIN (it->gpu_start_ns, s);
-      it->gpu_end_ns = MAX (it->gpu_end_ns, e);
+      *lo = MIN (*lo, s);
+      *hi = MAX (*hi, e);
     }
+}
+
+static void
+acc_op (SlIteration *it, Acc *acc, SlGpuOpType type, gboolean nccl, gint64 s, gint64 e)
+{
+  widen (&it->has_gpu, &it->gpu_start_ns, &it->gpu_end_ns, s, e);
   it->ops++;
-  if (type == 0)
+  if (type == SL_GPU_OP_KERNEL)
     it->kernels++;
   sl_union_add (&acc->busy, s, e);
   if (nccl)
     sl_union_add (&acc->nccl, s, e);
 }
 
+/* Adds the per-device unions of @acc[0, n) to the iteration's busy and NCCL time. */
 static void
-add_process_sources (const SlProfile *profile, const SlFilter *filter, guint32 pid,
-                     gboolean window, SlMerge *merge)
+add_device_totals (SlIteration *it, const Acc *acc, guint n)
 {
-  for (guint s = 0; s < profile->n_streams; s++)
+  for (guint d = 0; d < n; d++)
     {
-      const SlStream *stream = &profile->streams[s];
-      const SlSpans *lists[3] = { &stream->kernels.spans, &stream->memcpy.spans, &stream->memset.spans };
-
-      if (stream->pid != pid || !sl_filter_match_device (filter, stream->device))
-        continue;
-      for (guint type = 0; type < 3; type++)
-        {
-          guint first = 0, last = lists[type]->n;
-          if (window)
-            sl_filter_span_bounds (filter, lists[type], 0, lists[type]->n, &first, &last);
-          sl_merge_add (merge, lists[type], first, last, s * 3 + type);
-        }
+      it->gpu_busy_ns += sl_union_total (&acc[d].busy);
+      it->nccl_ns += sl_union_total (&acc[d].nccl);
     }
 }
 
-static const guint32 *
-op_api (const SlProfile *profile, guint tag)
+/* The GPU operations of process @pid inside the filter (its GPUs and window). */
+static void
+add_process_sources (const SlProfile *profile, const SlFilter *filter, guint32 pid, SlMerge *merge)
 {
-  const SlStream *stream = &profile->streams[tag / 3];
-  switch (tag % 3)
+  for (guint s = 0; s < profile->n_streams; s++)
+    if (profile->streams[s].pid == pid && sl_filter_match_device (filter, profile->streams[s].device))
+      sl_gpu_ops_add_stream (merge, profile, s, filter);
+}
+
+/* The NVTX iteration of its[0, n) (sorted by start) whose CPU range holds
+ * @t, or G_MAXUINT.  API starts follow GPU order closely: *@cursor, the
+ * last one found, is tried first. */
+static inline guint
+find_iteration (const SlIteration *its, guint n, gint64 t, guint *cursor)
+{
+  guint lo = 0, hi = n;
+
+  if (its[*cursor].cpu_start_ns <= t && t < its[*cursor].cpu_end_ns)
+    return *cursor;
+  while (lo < hi)
     {
-    case 0: return stream->kernels.api;
-    case 1: return stream->memcpy.api;
-    default: return stream->memset.api;
+      guint mid = lo + (hi - lo) / 2;
+      if (its[mid].cpu_start_ns <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
+  /* iterations of several threads may overlap: look back a little */
+  for (guint k = lo, steps = 0; k > 0 && steps < 8; k--, steps++)
+    if (t < its[k - 1].cpu_end_ns)
+      {
+        *cursor = k - 1;
+        return k - 1;
+      }
+  return G_MAXUINT;
+}
+
+/* One device's operations (@merge, started) into the iterations its[0, n)
+ * whose range holds their launching call. */
+static void
+nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merge,
+                  SlIteration *its, guint n, Acc *acc)
+{
+  const gint64 *api_start = profile->api.spans.start;
+  const SlSpans *spans;
+  guint tag, index, cursor = 0;
+
+  for (guint j = 0; j < n; j++)
+    acc_init (&acc[j]);
+  while (sl_merge_next (merge, &tag, &spans, &index))
+    {
+      guint32 a = sl_gpu_op_api (profile, tag)[index];
+      gboolean nccl;
+      guint j;
+
+      if (a == SL_NONE)
+        continue;
+      j = find_iteration (its, n, api_start[a], &cursor);
+      if (j == G_MAXUINT)
+        continue;
+      nccl = sl_gpu_op_is_nccl (profile, is_nccl, tag, index);
+      acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), nccl, spans->start[index], sl_spans_end (spans, index));
+    }
+  for (guint j = 0; j < n; j++)
+    add_device_totals (&its[j], &acc[j], 1);
 }
 
 /* GPU work of the NVTX iterations its[0, n) of one process (sorted by start),
@@ -275,92 +377,24 @@ nvtx_gpu_work (const SlProfile *profile, const SlFilter *filter, const guint8 *i
                guint32 pid, SlIteration *its, guint n)
 {
   g_autofree Acc *acc = g_new0 (Acc, MAX (n, 1));
-  const gint64 *api_start = profile->api.spans.start;
 
   for (guint g = 0; g < profile->n_gpus; g++)
     {
       const SlGpu *gpu = &profile->gpus[g];
       SlMerge merge;
-      const SlSpans *spans;
-      guint tag, index, cursor = 0, n_sources;
 
       if (!sl_filter_match_device (filter, gpu->device))
         continue;
       sl_merge_init (&merge);
       for (guint i = 0; i < gpu->n_streams; i++)
+        if (profile->streams[gpu->streams[i]].pid == pid)
+          sl_gpu_ops_add_stream (&merge, profile, gpu->streams[i], NULL);
+      if (merge.sources->len > 0)
         {
-          guint32 s = gpu->streams[i];
-          const SlStream *stream = &profile->streams[s];
-          const SlSpans *lists[3] = { &stream->kernels.spans, &stream->memcpy.spans, &stream->memset.spans };
-
-          if (stream->pid != pid)
-            continue;
-          for (guint type = 0; type < 3; type++)
-            sl_merge_add (&merge, lists[type], 0, lists[type]->n, s * 3 + type);
-        }
-      n_sources = merge.sources->len;
-      if (n_sources == 0)
-        {
-          sl_merge_clear (&merge);
-          continue;
-        }
-      sl_merge_start (&merge);
-      for (guint j = 0; j < n; j++)
-        {
-          sl_union_init (&acc[j].busy);
-          sl_union_init (&acc[j].nccl);
-        }
-
-      while (sl_merge_next (&merge, &tag, &spans, &index))
-        {
-          guint32 a = op_api (profile, tag)[index];
-          gint64 t;
-          guint j;
-          gboolean nccl = FALSE;
-
-          if (a == SL_NONE)
-            continue;
-          t = api_start[a];
-          /* API starts follow GPU order closely: try the last iteration first. */
-          if (its[cursor].cpu_start_ns <= t && t < its[cursor].cpu_end_ns)
-            j = cursor;
-          else
-            {
-              guint lo = 0, hi = n;
-              while (lo < hi)
-                {
-                  guint mid = lo + (hi - lo) / 2;
-                  if (its[mid].cpu_start_ns <= t)
-                    lo = mid + 1;
-                  else
-                    hi = mid;
-                }
-              /* iterations of several threads may overlap: look back a little */
-              j = G_MAXUINT;
-              for (guint k = lo, steps = 0; k > 0 && steps < 8; k--, steps++)
-                if (t < its[k - 1].cpu_end_ns)
-                  {
-                    j = k - 1;
-                    break;
-                  }
-              if (j == G_MAXUINT)
-                continue;
-              cursor = j;
-            }
-          if (tag % 3 == 0)
-            {
-              guint32 f = profile->streams[tag / 3].kernels.func[index];
-              nccl = f < profile->n_funcs && is_nccl[f];
-            }
-          acc_op (&its[j], &acc[j], tag % 3, nccl, spans->start[index], sl_spans_end (spans, index));
+          sl_merge_start (&merge);
+          nvtx_device_work (profile, is_nccl, &merge, its, n, acc);
         }
       sl_merge_clear (&merge);
-
-      for (guint j = 0; j < n; j++)
-        {
-          its[j].gpu_busy_ns += sl_union_total (&acc[j].busy);
-          its[j].nccl_ns += sl_union_total (&acc[j].nccl);
-        }
     }
 }
 
@@ -415,13 +449,106 @@ auto_threshold (GArray *gaps, guint64 n_ops)
   return 0;
 }
 
-static void
-flush_devices (SlIteration *it, GArray *accs)
+/* The split threshold of process @pid: @min_gap when > 0, else found from
+ * the gaps between its busy intervals (see auto_threshold); G_MAXINT64 when
+ * it is not to be split. */
+static gint64
+gap_threshold (const SlProfile *profile, const SlFilter *filter, guint32 pid, gint64 min_gap)
 {
-  for (guint d = 0; d < accs->len; d++)
+  g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
+  SlMerge merge;
+  SlUnion u;
+  const SlSpans *spans;
+  guint tag, index;
+  guint64 n_ops = 0;
+  gint64 threshold;
+
+  if (min_gap > 0)
+    return min_gap;
+  sl_merge_init (&merge);
+  add_process_sources (profile, filter, pid, &merge);
+  sl_merge_start (&merge);
+  sl_union_init (&u);
+  while (sl_merge_next (&merge, &tag, &spans, &index))
     {
-      it->gpu_busy_ns += sl_union_total (&g_array_index (accs, Acc, d).busy);
-      it->nccl_ns += sl_union_total (&g_array_index (accs, Acc, d).nccl);
+      gint64 s = spans->start[index];
+      n_ops++;
+      if (u.open && s > u.cur_end)
+        {
+          gint64 d = s - u.cur_end;
+          g_array_append_val (gaps, d);
+        }
+      sl_union_add (&u, s, sl_spans_end (spans, index));
+    }
+  sl_merge_clear (&merge);
+  threshold = auto_threshold (gaps, n_ops);
+  return threshold != 0 ? threshold : G_MAXINT64;
+}
+
+/* Ends the last iteration of the process (out[first_out..]), if any: its
+ * per-device unions (@accs) go into its busy and NCCL time. */
+static void
+end_iteration (GArray *out, guint first_out, GArray *accs)
+{
+  if (out->len > first_out)
+    add_device_totals (&g_array_index (out, SlIteration, out->len - 1), (const Acc *) accs->data, accs->len);
+}
+
+static void
+start_iteration (GArray *out, guint first_out, guint32 pid, GArray *accs)
+{
+  SlIteration fresh = { 0 };
+
+  end_iteration (out, first_out, accs);
+  fresh.index = out->len - first_out;
+  fresh.pid = pid;
+  fresh.thread = fresh.range = SL_NONE;
+  g_array_append_val (out, fresh);
+  for (guint d = 0; d < accs->len; d++)
+    acc_init (&g_array_index (accs, Acc, d));
+}
+
+/* Splits the operations of process @pid into iterations at idle gaps of at
+ * least @threshold.  Busy and NCCL time: unions per device (accs[gpu]),
+ * summed into the iteration when it ends, as for the NVTX method. */
+static void
+split_at_gaps (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
+               guint32 pid, gint64 threshold, GArray *out)
+{
+  g_autoptr(GArray) accs = g_array_new (FALSE, TRUE, sizeof (Acc));
+  const SlSpans *api = &profile->api.spans;
+  guint tag, index, first_out = out->len;
+  const SlSpans *spans;
+  SlMerge merge;
+  SlUnion u;
+
+  accs = g_array_set_size (accs, MAX (profile->n_gpus, 1));
+  sl_merge_init (&merge);
+  add_process_sources (profile, filter, pid, &merge);
+  sl_merge_start (&merge);
+  sl_union_init (&u);
+  while (sl_merge_next (&merge, &tag, &spans, &index))
+    {
+      gint64 s = spans->start[index], e = sl_spans_end (spans, index);
+      guint gpu = profile->streams[sl_gpu_op_stream (tag)].gpu;
+      guint32 a = sl_gpu_op_api (profile, tag)[index];
+      SlIteration *it;
+
+      if (!u.open || (s > u.cur_end && s - u.cur_end >= threshold))
+        start_iteration (out, first_out, pid, accs);
+      sl_union_add (&u, s, e);
+      it = &g_array_index (out, SlIteration, out->len - 1);
+      acc_op (it, &g_array_index (accs, Acc, MIN (gpu, accs->len - 1)), sl_gpu_op_type (tag),
+              sl_gpu_op_is_nccl (profile, is_nccl, tag, index), s, e);
+      if (a != SL_NONE)
+        widen (&it->has_cpu, &it->cpu_start_ns, &it->cpu_end_ns, api->start[a], sl_spans_end (api, a));
+    }
+  sl_merge_clear (&merge);
+  end_iteration (out, first_out, accs);
+  for (guint j = first_out; j < out->len; j++)
+    {
+      SlIteration *it = &g_array_index (out, SlIteration, j);
+      it->dur_ns = it->gpu_end_ns - it->gpu_start_ns;
     }
 }
 
@@ -429,104 +556,10 @@ static void
 gpu_gaps_process (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
                   guint32 pid, gint64 min_gap, GArray *out, gint64 *threshold_out)
 {
-  g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) accs = g_array_new (FALSE, TRUE, sizeof (Acc));
-  const SlApiCalls *api = &profile->api;
-  gint64 threshold = min_gap;
-  SlMerge merge;
-  SlUnion u;
-  const SlSpans *spans;
-  guint tag, index, first_out = out->len;
-  guint64 n_ops = 0;
+  gint64 threshold = gap_threshold (profile, filter, pid, min_gap);
 
-  if (threshold <= 0)
-    {
-      sl_merge_init (&merge);
-      add_process_sources (profile, filter, pid, TRUE, &merge);
-      sl_merge_start (&merge);
-      sl_union_init (&u);
-      while (sl_merge_next (&merge, &tag, &spans, &index))
-        {
-          gint64 s = spans->start[index];
-          n_ops++;
-          if (u.open && s > u.cur_end)
-            {
-              gint64 d = s - u.cur_end;
-              g_array_append_val (gaps, d);
-            }
-          sl_union_add (&u, s, sl_spans_end (spans, index));
-        }
-      sl_merge_clear (&merge);
-      threshold = auto_threshold (gaps, n_ops);
-      if (threshold == 0)
-        threshold = G_MAXINT64;
-    }
   *threshold_out = MAX (*threshold_out, threshold == G_MAXINT64 ? 0 : threshold);
-
-  /* Busy and NCCL time: unions per device (accs[gpu]), summed into the
-   * iteration when it ends, as for the NVTX method. */
-  accs = g_array_set_size (accs, MAX (profile->n_gpus, 1));
-  sl_merge_init (&merge);
-  add_process_sources (profile, filter, pid, TRUE, &merge);
-  sl_merge_start (&merge);
-  sl_union_init (&u);
-  while (sl_merge_next (&merge, &tag, &spans, &index))
-    {
-      gint64 s = spans->start[index], e = sl_spans_end (spans, index);
-      guint gpu = profile->streams[tag / 3].gpu;
-      SlIteration *it;
-      guint32 a;
-      gboolean nccl = FALSE;
-
-      if (!u.open || (s > u.cur_end && s - u.cur_end >= threshold))
-        {
-          SlIteration fresh = { 0 };
-          if (out->len > first_out)
-            flush_devices (&g_array_index (out, SlIteration, out->len - 1), accs);
-          fresh.index = out->len - first_out;
-          fresh.pid = pid;
-          fresh.thread = fresh.range = SL_NONE;
-          g_array_append_val (out, fresh);
-          for (guint d = 0; d < accs->len; d++)
-            {
-              sl_union_init (&g_array_index (accs, Acc, d).busy);
-              sl_union_init (&g_array_index (accs, Acc, d).nccl);
-            }
-        }
-      sl_union_add (&u, s, e);
-      it = &g_array_index (out, SlIteration, out->len - 1);
-      if (tag % 3 == 0)
-        {
-          guint32 f = profile->streams[tag / 3].kernels.func[index];
-          nccl = f < profile->n_funcs && is_nccl[f];
-        }
-      acc_op (it, &g_array_index (accs, Acc, MIN (gpu, accs->len - 1)), tag % 3, nccl, s, e);
-      a = op_api (profile, tag)[index];
-      if (a != SL_NONE)
-        {
-          gint64 as = api->spans.start[a], ae = sl_spans_end (&api->spans, a);
-          if (!it->has_cpu)
-            {
-              it->has_cpu = TRUE;
-              it->cpu_start_ns = as;
-              it->cpu_end_ns = ae;
-            }
-          else
-            {
-              it->cpu_start_ns = MIN (it->cpu_start_ns, as);
-              it->cpu_end_ns = MAX (it->cpu_end_ns, ae);
-            }
-        }
-    }
-  sl_merge_clear (&merge);
-  if (out->len > first_out)
-    flush_devices (&g_array_index (out, SlIteration, out->len - 1), accs);
-
-  for (guint j = first_out; j < out->len; j++)
-    {
-      SlIteration *it = &g_array_index (out, SlIteration, j);
-      it->dur_ns = it->gpu_end_ns - it->gpu_start_ns;
-    }
+  split_at_gaps (profile, filter, is_nccl, pid, threshold, out);
 }
 
 static void
@@ -544,26 +577,22 @@ summarize (SlIterations *self)
   sl_stats_compute (durs, self->n_iterations, &self->summary);
 }
 
-/* @gpu_work FALSE leaves out the GPU work of NVTX iterations (their
- * durations are CPU time, so the summary does not change). */
-static SlIterations *
-compute (const SlProfile *profile, const SlFilter *filter, const char *name_regex,
-         gint64 min_gap_ns, gboolean gpu_work, GError **error)
+/* The NVTX ranges that are the iterations (into @found): those matching
+ * @name_regex, else those of the chosen name.  Sets the method and name;
+ * FALSE with @error for an invalid regex. */
+static gboolean
+find_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+             const char *name_regex, GArray *found, GError **error)
 {
-  g_autoptr(SlIterations) self = g_new0 (SlIterations, 1);
   g_autofree gboolean *thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
-  g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
-  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  g_autoptr(GArray) its = g_array_new (FALSE, TRUE, sizeof (SlIteration));
 
   for (guint t = 0; t < profile->n_threads; t++)
     thread_ok[t] = sl_filter_match_thread (filter, profile, t);
-
   if (name_regex != NULL)
     {
       g_autoptr(GRegex) regex = g_regex_new (name_regex, G_REGEX_OPTIMIZE, 0, error);
       if (regex == NULL)
-        return NULL;
+        return FALSE;
       collect_regex (profile, filter, thread_ok, regex, found);
       self->name = g_strdup (name_regex);
       self->method = SL_ITERATIONS_NVTX;
@@ -576,56 +605,94 @@ compute (const SlProfile *profile, const SlFilter *filter, const char *name_rege
         collect_depth0 (profile, filter, thread_ok, chosen_raw, found);
       self->method = self->name != NULL ? SL_ITERATIONS_NVTX : SL_ITERATIONS_GPU_GAPS;
     }
+  return TRUE;
+}
 
+static void
+add_nvtx_iteration (GArray *its, const SlProfile *profile, const Candidate *c, guint index)
+{
+  const SlNvtxRanges *r = &profile->threads[c->thread].nvtx;
+  SlIteration it = { 0 };
+
+  it.index = index;
+  it.pid = c->pid;
+  it.name = g_strdup (sl_strings_get (profile->strings, r->name[c->range]));
+  it.thread = c->thread;
+  it.range = c->range;
+  it.has_cpu = TRUE;
+  it.cpu_start_ns = c->start;
+  it.cpu_end_ns = c->end;
+  it.dur_ns = c->end - c->start;
+  g_array_append_val (its, it);
+}
+
+/* One iteration per range in @found, numbered by start within each process;
+ * with @gpu_work, the GPU work they launched. */
+static void
+nvtx_iterations (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
+                 GArray *found, gboolean gpu_work, GArray *its)
+{
+  g_array_sort (found, compare_candidates);
+  for (guint i = 0; i < found->len;)
+    {
+      guint32 pid = g_array_index (found, Candidate, i).pid;
+      guint first = its->len, j;
+
+      for (j = i; j < found->len && g_array_index (found, Candidate, j).pid == pid; j++)
+        add_nvtx_iteration (its, profile, &g_array_index (found, Candidate, j), j - i);
+      if (gpu_work)
+        nvtx_gpu_work (profile, filter, is_nccl, pid,
+                       &g_array_index (its, SlIteration, first), its->len - first);
+      i = j;
+    }
+}
+
+/* Whether stream @s is the first of a process that has no SlProcess entry
+ * (GPU streams of processes without CPU-side rows). */
+static gboolean
+first_stream_of_unlisted_pid (const SlProfile *profile, guint s)
+{
+  guint32 pid = profile->streams[s].pid;
+
+  if (sl_profile_find_process (profile, pid) != SL_NONE)
+    return FALSE;
+  for (guint q = 0; q < s; q++)
+    if (profile->streams[q].pid == pid)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+gpu_gaps_iterations (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                     const guint8 *is_nccl, gint64 min_gap_ns, GArray *its)
+{
+  for (guint p = 0; p < profile->n_processes; p++)
+    if (sl_filter_match_process (filter, profile, profile->processes[p].pid))
+      gpu_gaps_process (profile, filter, is_nccl, profile->processes[p].pid, min_gap_ns,
+                        its, &self->gap_threshold_ns);
+  for (guint s = 0; s < profile->n_streams; s++)
+    if (first_stream_of_unlisted_pid (profile, s) && sl_filter_match_pid (filter, profile->streams[s].pid))
+      gpu_gaps_process (profile, filter, is_nccl, profile->streams[s].pid, min_gap_ns,
+                        its, &self->gap_threshold_ns);
+}
+
+/* @gpu_work FALSE leaves out the GPU work of NVTX iterations (their
+ * durations are CPU time, so the summary does not change). */
+static SlIterations *
+compute (const SlProfile *profile, const SlFilter *filter, const char *name_regex,
+         gint64 min_gap_ns, gboolean gpu_work, GError **error)
+{
+  g_autoptr(SlIterations) self = g_new0 (SlIterations, 1);
+  g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  g_autoptr(GArray) its = g_array_new (FALSE, TRUE, sizeof (SlIteration));
+
+  if (!find_ranges (self, profile, filter, name_regex, found, error))
+    return NULL;
   if (self->method == SL_ITERATIONS_NVTX)
-    {
-      g_array_sort (found, compare_candidates);
-      for (guint i = 0; i < found->len;)
-        {
-          guint32 pid = g_array_index (found, Candidate, i).pid;
-          guint first = its->len, j;
-
-          for (j = i; j < found->len && g_array_index (found, Candidate, j).pid == pid; j++)
-            {
-              const Candidate *c = &g_array_index (found, Candidate, j);
-              const SlNvtxRanges *r = &profile->threads[c->thread].nvtx;
-              SlIteration it = { 0 };
-
-              it.index = j - i;
-              it.pid = pid;
-              it.name = g_strdup (sl_strings_get (profile->strings, r->name[c->range]));
-              it.thread = c->thread;
-              it.range = c->range;
-              it.has_cpu = TRUE;
-              it.cpu_start_ns = c->start;
-              it.cpu_end_ns = c->end;
-              it.dur_ns = c->end - c->start;
-              g_array_append_val (its, it);
-            }
-          if (gpu_work)
-            nvtx_gpu_work (profile, filter, is_nccl, pid,
-                           &g_array_index (its, SlIteration, first), its->len - first);
-          i = j;
-        }
-    }
+    nvtx_iterations (profile, filter, is_nccl, found, gpu_work, its);
   else
-    {
-      for (guint p = 0; p < profile->n_processes; p++)
-        if (sl_filter_match_process (filter, profile, profile->processes[p].pid))
-          gpu_gaps_process (profile, filter, is_nccl, profile->processes[p].pid, min_gap_ns,
-                            its, &self->gap_threshold_ns);
-      /* GPU streams of processes without CPU-side rows have no SlProcess entry. */
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          guint32 pid = profile->streams[s].pid;
-          gboolean seen = sl_profile_find_process (profile, pid) != SL_NONE;
-          for (guint q = 0; q < s && !seen; q++)
-            seen = profile->streams[q].pid == pid;
-          if (!seen && sl_filter_match_pid (filter, pid))
-            gpu_gaps_process (profile, filter, is_nccl, pid, min_gap_ns, its, &self->gap_threshold_ns);
-        }
-    }
-
+    gpu_gaps_iterations (self, profile, filter, is_nccl, min_gap_ns, its);
   self->n_iterations = its->len;
   self->iterations = (SlIteration *) g_array_free (g_steal_pointer (&its), FALSE);
   summarize (self);
@@ -658,70 +725,51 @@ sl_iterations_free (SlIterations *self)
 }
 
 static void
-add_int_or_null (JsonBuilder *b, const char *member, gboolean has, gint64 value)
+add_iteration_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
 {
-  json_builder_set_member_name (b, member);
-  if (has)
-    json_builder_add_int_value (b, value);
-  else
-    json_builder_add_null_value (b);
+  const SlIteration *it = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_int (b, "index", it->index);
+  sl_json_member_int (b, "pid", it->pid);
+  sl_json_member_string (b, "name", it->name);
+  sl_json_member_int_or_null (b, "cpu_start_ns", it->has_cpu, it->cpu_start_ns);
+  sl_json_member_int_or_null (b, "cpu_end_ns", it->has_cpu, it->cpu_end_ns);
+  sl_json_member_int_or_null (b, "gpu_start_ns", it->has_gpu, it->gpu_start_ns);
+  sl_json_member_int_or_null (b, "gpu_end_ns", it->has_gpu, it->gpu_end_ns);
+  sl_json_member_int (b, "kernels", (gint64) it->kernels);
+  sl_json_member_int (b, "gpu_busy_ns", it->gpu_busy_ns);
+  sl_json_member_int (b, "nccl_ns", it->nccl_ns);
+  json_builder_end_object (b);
+}
+
+static void
+add_summary_json (JsonBuilder *b, const SlIterations *self)
+{
+  static const SlStatsJsonNames names = {
+    "count", NULL, "mean_ns", "median_ns", "min_ns", "max_ns", "stddev_ns",
+  };
+  gboolean any = self->slowest != G_MAXUINT;
+
+  json_builder_begin_object (b);
+  sl_stats_add_json_named (b, &self->summary, &names);
+  sl_json_member_int_or_null (b, "slowest_index", any, any ? self->iterations[self->slowest].index : 0);
+  sl_json_member_int_or_null (b, "slowest_pid", any, any ? self->iterations[self->slowest].pid : 0);
+  json_builder_end_object (b);
 }
 
 JsonNode *
 sl_iterations_to_json (const SlIterations *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  const SlStats *s = &self->summary;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "method");
-  json_builder_add_string_value (b, self->method == SL_ITERATIONS_NVTX ? "nvtx" : "gpu-gaps");
-  json_builder_set_member_name (b, "name");
-  sl_json_add_string (b, self->name);
-  json_builder_set_member_name (b, "iterations");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->n_iterations; i++)
-    {
-      const SlIteration *it = &self->iterations[i];
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "index");
-      json_builder_add_int_value (b, it->index);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, it->pid);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, it->name);
-      add_int_or_null (b, "cpu_start_ns", it->has_cpu, it->cpu_start_ns);
-      add_int_or_null (b, "cpu_end_ns", it->has_cpu, it->cpu_end_ns);
-      add_int_or_null (b, "gpu_start_ns", it->has_gpu, it->gpu_start_ns);
-      add_int_or_null (b, "gpu_end_ns", it->has_gpu, it->gpu_end_ns);
-      json_builder_set_member_name (b, "kernels");
-      json_builder_add_int_value (b, (gint64) it->kernels);
-      json_builder_set_member_name (b, "gpu_busy_ns");
-      json_builder_add_int_value (b, it->gpu_busy_ns);
-      json_builder_set_member_name (b, "nccl_ns");
-      json_builder_add_int_value (b, it->nccl_ns);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_string (b, "method", self->method == SL_ITERATIONS_NVTX ? "nvtx" : "gpu-gaps");
+  sl_json_member_string (b, "name", self->name);
+  sl_json_member_array (b, "iterations", self->iterations, self->n_iterations, sizeof (SlIteration),
+                        add_iteration_json, NULL);
   json_builder_set_member_name (b, "summary");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, (gint64) s->count);
-  json_builder_set_member_name (b, "mean_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->avg));
-  json_builder_set_member_name (b, "median_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->median));
-  json_builder_set_member_name (b, "min_ns");
-  json_builder_add_int_value (b, s->min);
-  json_builder_set_member_name (b, "max_ns");
-  json_builder_add_int_value (b, s->max);
-  json_builder_set_member_name (b, "stddev_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->stddev));
-  add_int_or_null (b, "slowest_index", self->slowest != G_MAXUINT,
-                   self->slowest != G_MAXUINT ? self->iterations[self->slowest].index : 0);
-  add_int_or_null (b, "slowest_pid", self->slowest != G_MAXUINT,
-                   self->slowest != G_MAXUINT ? self->iterations[self->slowest].pid : 0);
-  json_builder_end_object (b);
+  add_summary_json (b, self);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

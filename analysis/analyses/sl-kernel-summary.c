@@ -36,7 +36,6 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
 {
   SlKernelSummary *self = g_new0 (SlKernelSummary, 1);
   g_autofree guint32 *func_key = NULL;
-  g_autofree SlStats *stats = NULL;
   SlNameKeys keys;
   SlStatsTable table;
   guint n_keys;
@@ -60,12 +59,8 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
                                     MAX (profile->n_funcs, 1), NULL);
       }
 
-  stats = g_new0 (SlStats, MAX (n_keys, 1));
-  sl_stats_table_finish (&table, stats);
-  self->rows = sl_name_rows_new (profile->strings, &keys, stats, top, &self->n_rows,
-                                 &self->n_names, &self->total_ns, &self->instances);
-  sl_stats_table_clear (&table);
-  sl_name_keys_clear (&keys);
+  self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
+                                    &self->n_names, &self->total_ns, &self->instances);
   return self;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-launch.c: kernel launch overhead per kernel name. */
 #include "sl-launch.h"
+#include "sl-json.h"
 #include "sl-stats.h"
 
 #include <string.h>
@@ -98,89 +99,127 @@ walk (Walk *w)
     w->unlinked = unlinked;
 }
 
-SlLaunch *
-sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top)
+/* What is gathered per kernel name (key); key n_keys gathers every launch,
+ * for the overall percentile. */
+typedef struct {
+  SlNameKeys    keys;
+  guint32      *func_key;
+  guint         n_keys;
+  SlStatsTable  queue;     /* queue delays: count, total, then values */
+  guint        *p95;       /* per key, its percentile request in queue */
+  gint64       *api_total;
+  gint64       *kernel_total;
+  SlStats      *stats;     /* of the queue delays, once finished */
+} PerName;
+
+static void
+per_name_init (PerName *pn, const SlProfile *profile, SlNameStyle names)
 {
-  SlLaunch *self = g_new0 (SlLaunch, 1);
-  g_autofree guint32 *func_key = NULL;
-  g_autofree gint64 *api_total = NULL, *kernel_total = NULL;
-  g_autofree guint *p95 = NULL;
+  pn->func_key = sl_kernel_func_keys (profile, names, &pn->keys);
+  pn->n_keys = pn->keys.ids->len;
+  pn->api_total = g_new0 (gint64, MAX (pn->n_keys, 1));
+  pn->kernel_total = g_new0 (gint64, MAX (pn->n_keys, 1));
+  sl_stats_table_init (&pn->queue, pn->n_keys + 1, FALSE);
+  pn->p95 = g_new (guint, pn->n_keys + 1);
+  for (guint key = 0; key <= pn->n_keys; key++)
+    pn->p95[key] = sl_stats_table_request (&pn->queue, key, 95.0);
+  pn->stats = g_new0 (SlStats, pn->n_keys + 1);
+}
+
+static void
+per_name_clear (PerName *pn)
+{
+  sl_stats_table_clear (&pn->queue);
+  sl_name_keys_clear (&pn->keys);
+  g_free (pn->func_key);
+  g_free (pn->api_total);
+  g_free (pn->kernel_total);
+  g_free (pn->p95);
+  g_free (pn->stats);
+}
+
+/* Walks the kernels of the streams in the filter, once per pass of the
+ * queue table; returns the number of kernels without a launching call. */
+static guint64
+measure (PerName *pn, const SlProfile *profile, const SlFilter *filter)
+{
   g_autofree guint *first = g_new0 (guint, MAX (profile->n_streams, 1));
   g_autofree guint *last = g_new0 (guint, MAX (profile->n_streams, 1));
-  g_autofree Walk *w = NULL;
-  g_autofree SlStats *stats = NULL;
-  g_autofree guint *order = NULL;
-  SlNameKeys keys;
-  SlStatsTable queue;     /* queue delays per name: count, total, then values */
-  guint n_keys;
-  gint64 all_api = 0, all_kernel = 0, all_queue = 0;
-
-  func_key = sl_kernel_func_keys (profile, names, &keys);
-  n_keys = keys.ids->len;
-  api_total = g_new0 (gint64, MAX (n_keys, 1));
-  kernel_total = g_new0 (gint64, MAX (n_keys, 1));
+  g_autofree Walk *w = g_new0 (Walk, 1);
+  guint64 unlinked;
 
   for (guint s = 0; s < profile->n_streams; s++)
     if (sl_filter_match_stream (filter, &profile->streams[s]))
       sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
                              profile->streams[s].kernels.spans.n, &first[s], &last[s]);
-
-  /* key n_keys gathers every launch, for the overall percentile */
-  sl_stats_table_init (&queue, n_keys + 1, FALSE);
-  p95 = g_new (guint, n_keys + 1);
-  for (guint key = 0; key <= n_keys; key++)
-    p95[key] = sl_stats_table_request (&queue, key, 95.0);
-  w = g_new0 (Walk, 1);
-  *w = (Walk) { profile, func_key, &queue, n_keys, g_new (guint, MAX (profile->n_streams, 1)),
-                last, TRUE, api_total, kernel_total, 0, 0 };
-  while (sl_stats_table_pass (&queue))
+  *w = (Walk) { profile, pn->func_key, &pn->queue, pn->n_keys, g_new (guint, MAX (profile->n_streams, 1)),
+                last, TRUE, pn->api_total, pn->kernel_total, 0, 0 };
+  while (sl_stats_table_pass (&pn->queue))
     {
       memcpy (w->first, first, profile->n_streams * sizeof (guint));
       walk (w);
       w->totals = FALSE;
     }
-  self->unlinked = w->unlinked;
+  unlinked = w->unlinked;
   g_free (w->first);
+  sl_stats_table_finish (&pn->queue, pn->stats);
+  return unlinked;
+}
 
-  /* count and total of the queue delays per name */
-  stats = g_new0 (SlStats, n_keys + 1);
-  sl_stats_table_finish (&queue, stats);
-  order = sl_name_keys_rank (profile->strings, &keys, stats, api_total, &self->n_names);
-  self->n_rows = top > 0 ? MIN (top, self->n_names) : self->n_names;
+/* A row from @n launches with these summed durations and delay percentile. */
+static void
+set_row (SlLaunchRow *row, guint64 n, gint64 api_total, gint64 queue_total, gint64 kernel_total,
+         gint64 queue_p95)
+{
+  row->launches = n;
+  row->api_total_ns = api_total;
+  row->api_mean_ns = (double) api_total / (double) n;
+  row->queue_mean_ns = (double) queue_total / (double) n;
+  row->queue_p95_ns = queue_p95;
+  row->kernel_mean_ns = (double) kernel_total / (double) n;
+  row->launch_bound = row->kernel_mean_ns < row->api_mean_ns;
+}
+
+/* Rows by launch API time, the first @top named; the totals over all names. */
+static void
+fill_rows (SlLaunch *self, const SlProfile *profile, const PerName *pn, guint top)
+{
+  g_autofree guint *order = sl_name_keys_rank (profile->strings, &pn->keys, pn->stats, pn->api_total,
+                                               &self->n_names);
+  gint64 all_api = 0, all_kernel = 0, all_queue = 0;
+
+  self->n_rows = sl_rank_keep (self->n_names, top);
   self->rows = g_new0 (SlLaunchRow, MAX (self->n_rows, 1));
   for (guint r = 0; r < self->n_names; r++)
     {
       guint key = order[r];
-      guint64 n = stats[key].count;
       SlLaunchRow tmp = { 0 }, *row = r < self->n_rows ? &self->rows[r] : &tmp;
 
       if (r < self->n_rows)
-        row->name = g_strdup (sl_strings_get (profile->strings, g_array_index (keys.ids, guint32, key)));
-      row->launches = n;
-      row->api_total_ns = api_total[key];
-      row->api_mean_ns = (double) api_total[key] / (double) n;
-      row->queue_mean_ns = (double) stats[key].total / (double) n;
-      row->queue_p95_ns = sl_stats_table_get (&queue, p95[key]);
-      row->kernel_mean_ns = (double) kernel_total[key] / (double) n;
-      row->launch_bound = row->kernel_mean_ns < row->api_mean_ns;
+        row->name = g_strdup (sl_strings_get (profile->strings, g_array_index (pn->keys.ids, guint32, key)));
+      set_row (row, pn->stats[key].count, pn->api_total[key], pn->stats[key].total, pn->kernel_total[key],
+               sl_stats_table_get (&pn->queue, pn->p95[key]));
       self->n_launch_bound += row->launch_bound;
-      self->totals.launches += n;
-      all_queue += stats[key].total;
-      all_api += api_total[key];
-      all_kernel += kernel_total[key];
+      self->totals.launches += row->launches;
+      all_queue += pn->stats[key].total;
+      all_api += pn->api_total[key];
+      all_kernel += pn->kernel_total[key];
     }
   if (self->totals.launches > 0)
-    {
-      guint64 n = self->totals.launches;
-      self->totals.api_total_ns = all_api;
-      self->totals.api_mean_ns = (double) all_api / (double) n;
-      self->totals.queue_mean_ns = (double) all_queue / (double) n;
-      self->totals.kernel_mean_ns = (double) all_kernel / (double) n;
-      self->totals.launch_bound = self->totals.kernel_mean_ns < self->totals.api_mean_ns;
-      self->totals.queue_p95_ns = sl_stats_table_get (&queue, p95[n_keys]);
-    }
-  sl_stats_table_clear (&queue);
-  sl_name_keys_clear (&keys);
+    set_row (&self->totals, self->totals.launches, all_api, all_queue, all_kernel,
+             sl_stats_table_get (&pn->queue, pn->p95[pn->n_keys]));
+}
+
+SlLaunch *
+sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top)
+{
+  SlLaunch *self = g_new0 (SlLaunch, 1);
+  PerName pn;
+
+  per_name_init (&pn, profile, names);
+  self->unlinked = measure (&pn, profile, filter);
+  fill_rows (self, profile, &pn, top);
+  per_name_clear (&pn);
   return self;
 }
 
@@ -196,16 +235,23 @@ sl_launch_free (SlLaunch *self)
 static void
 add_row_members (JsonBuilder *b, const SlLaunchRow *row)
 {
-  json_builder_set_member_name (b, "launches");
-  json_builder_add_int_value (b, (gint64) row->launches);
-  json_builder_set_member_name (b, "api_mean_ns");
-  json_builder_add_int_value (b, sl_round_ns (row->api_mean_ns));
-  json_builder_set_member_name (b, "queue_mean_ns");
-  json_builder_add_int_value (b, sl_round_ns (row->queue_mean_ns));
-  json_builder_set_member_name (b, "queue_p95_ns");
-  json_builder_add_int_value (b, row->queue_p95_ns);
-  json_builder_set_member_name (b, "kernel_mean_ns");
-  json_builder_add_int_value (b, sl_round_ns (row->kernel_mean_ns));
+  sl_json_member_int (b, "launches", (gint64) row->launches);
+  sl_json_member_int (b, "api_mean_ns", sl_round_ns (row->api_mean_ns));
+  sl_json_member_int (b, "queue_mean_ns", sl_round_ns (row->queue_mean_ns));
+  sl_json_member_int (b, "queue_p95_ns", row->queue_p95_ns);
+  sl_json_member_int (b, "kernel_mean_ns", sl_round_ns (row->kernel_mean_ns));
+}
+
+static void
+add_row_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlLaunchRow *row = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "name", row->name);
+  add_row_members (b, row);
+  sl_json_member_boolean (b, "launch_bound", row->launch_bound);
+  json_builder_end_object (b);
 }
 
 JsonNode *
@@ -217,24 +263,10 @@ sl_launch_to_json (const SlLaunch *self)
   json_builder_set_member_name (b, "totals");
   json_builder_begin_object (b);
   add_row_members (b, &self->totals);
-  json_builder_set_member_name (b, "launch_bound_names");
-  json_builder_add_int_value (b, self->n_launch_bound);
-  json_builder_set_member_name (b, "unlinked_kernels");
-  json_builder_add_int_value (b, (gint64) self->unlinked);
+  sl_json_member_int (b, "launch_bound_names", self->n_launch_bound);
+  sl_json_member_int (b, "unlinked_kernels", (gint64) self->unlinked);
   json_builder_end_object (b);
-  json_builder_set_member_name (b, "kernels");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, self->rows[r].name);
-      add_row_members (b, &self->rows[r]);
-      json_builder_set_member_name (b, "launch_bound");
-      json_builder_add_boolean_value (b, self->rows[r].launch_bound);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_array (b, "kernels", self->rows, self->n_rows, sizeof (SlLaunchRow), add_row_json, NULL);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

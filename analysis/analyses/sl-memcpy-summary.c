@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-memcpy-summary.c: copies and memsets per kind. */
 #include "sl-memcpy-summary.h"
+#include "sl-json.h"
 #include "sl-stats.h"
-
-#include <string.h>
 
 #define MEMSET_KEY 256
 
@@ -12,9 +11,7 @@ compare_rows (gconstpointer a, gconstpointer b)
 {
   const SlMemcpyRow *x = a, *y = b;
 
-  if (x->total_ns != y->total_ns)
-    return x->total_ns > y->total_ns ? -1 : 1;
-  return strcmp (x->kind, y->kind);
+  return sl_rank_compare (x->total_ns, x->kind, y->total_ns, y->kind);
 }
 
 static void
@@ -81,31 +78,27 @@ sl_memcpy_summary_free (SlMemcpySummary *self)
   g_free (self);
 }
 
+static void
+add_row_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlMemcpyRow *row = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "kind", row->kind);
+  sl_json_member_int (b, "count", (gint64) row->count);
+  sl_json_member_int (b, "bytes", (gint64) row->bytes);
+  sl_json_member_int (b, "total_ns", row->total_ns);
+  sl_json_member_double (b, "gbps", row->gbps);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 sl_memcpy_summary_to_json (const SlMemcpySummary *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "operations");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      const SlMemcpyRow *row = &self->rows[r];
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      sl_json_add_string (b, row->kind);
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, (gint64) row->count);
-      json_builder_set_member_name (b, "bytes");
-      json_builder_add_int_value (b, (gint64) row->bytes);
-      json_builder_set_member_name (b, "total_ns");
-      json_builder_add_int_value (b, row->total_ns);
-      json_builder_set_member_name (b, "gbps");
-      json_builder_add_double_value (b, row->gbps);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_array (b, "operations", self->rows, self->n_rows, sizeof (SlMemcpyRow), add_row_json, NULL);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

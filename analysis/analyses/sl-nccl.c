@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-nccl.c: NCCL kernels by device, stream and collective. */
 #include "sl-nccl.h"
+#include "sl-json.h"
 
 #include <string.h>
 
@@ -74,16 +75,85 @@ compare_nvtx (gconstpointer a, gconstpointer b)
 {
   const SlNcclNvtxRow *x = a, *y = b;
 
-  if (x->stats.total != y->stats.total)
-    return x->stats.total > y->stats.total ? -1 : 1;
-  return strcmp (x->name, y->name);
+  return sl_rank_compare (x->stats.total, x->name, y->stats.total, y->name);
 }
 
+/* Which (pid, domain) pairs are NCCL's, by the domain name.  Ranges come in
+ * runs of one domain: the last answer is checked before the table. */
+typedef struct {
+  GHashTable *ok;          /* gint64 key -> verdict */
+  gint64      last_key;    /* -1: none yet */
+  gboolean    last_ok;
+} DomainCache;
+
+static gboolean
+domain_is_nccl (DomainCache *cache, const SlProfile *profile, guint32 pid, guint32 domain)
+{
+  gint64 dkey = ((gint64) pid << 16) | domain;
+  gpointer ok;
+
+  if (dkey == cache->last_key)
+    return cache->last_ok;
+  if (!g_hash_table_lookup_extended (cache->ok, &dkey, NULL, &ok))
+    {
+      const char *dname = sl_profile_domain_name (profile, pid, domain);
+
+      ok = GINT_TO_POINTER (dname != NULL && strcasestr (dname, "nccl") != NULL);
+      g_hash_table_insert (cache->ok, g_memdup2 (&dkey, sizeof dkey), ok);
+    }
+  cache->last_key = dkey;
+  cache->last_ok = GPOINTER_TO_INT (ok);
+  return cache->last_ok;
+}
+
+/* The key of range name @name: its row in self->nvtx, added on first sight
+ * (with the name of domain @domain of process @pid). */
+static guint
+nvtx_row_key (SlNccl *self, GHashTable *per_name, SlStatsTable *table, const char *name,
+              const SlProfile *profile, guint32 pid, guint32 domain)
+{
+  gpointer k;
+  guint n;
+
+  if (g_hash_table_lookup_extended (per_name, name, NULL, &k))
+    return GPOINTER_TO_UINT (k);
+  n = g_hash_table_size (per_name);
+  g_hash_table_insert (per_name, (gpointer) name, GUINT_TO_POINTER (n));
+  if (n >= table->n_keys)
+    sl_stats_table_grow (table, table->n_keys * 2);
+  self->nvtx = g_renew (SlNcclNvtxRow, self->nvtx, n + 1);
+  memset (&self->nvtx[n], 0, sizeof (SlNcclNvtxRow));
+  self->nvtx[n].name = g_strdup (name);
+  self->nvtx[n].domain = g_strdup (sl_profile_domain_name (profile, pid, domain));
+  self->n_nvtx = n + 1;
+  return n;
+}
+
+/* The ranges of @r in the filter's window and in an NCCL domain, into
+ * the statistics of their names. */
+static void
+visit_nccl_ranges (SlNccl *self, const SlProfile *profile, const SlFilter *filter, guint32 pid,
+                   const SlNvtxRanges *r, DomainCache *domains, GHashTable *per_name, SlStatsTable *table)
+{
+  for (guint i = 0; i < r->spans.n; i++)
+    {
+      guint k;
+
+      if (!sl_filter_match_time (filter, r->spans.start[i])
+          || !domain_is_nccl (domains, profile, pid, r->domain[i]))
+        continue;
+      k = nvtx_row_key (self, per_name, table, sl_strings_get (profile->strings, r->name[i]),
+                        profile, pid, r->domain[i]);
+      sl_stats_table_visit (table, k, sl_spans_dur (&r->spans, i));
+    }
+}
+
+/* NVTX ranges in NCCL's domains (the calls as the CPU sees them), per name. */
 static void
 nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
 {
-  g_autoptr(GHashTable) domain_ok = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) domain_ok = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  DomainCache domains = { domain_ok, -1, FALSE };
   g_autoptr(GHashTable) per_name = g_hash_table_new (g_str_hash, g_str_equal);
   SlStatsTable table;
   g_autofree SlStats *stats = NULL;
@@ -93,49 +163,12 @@ nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlThread *thread = &profile->threads[t];
-      const SlNvtxRanges *lists[2] = { &thread->nvtx, &thread->nvtx_startend };
 
       if (!sl_filter_match_thread (filter, profile, t))
         continue;
-      for (guint l = 0; l < 2; l++)
-        for (guint i = 0; i < lists[l]->spans.n; i++)
-          {
-            gint64 dkey = ((gint64) thread->pid << 16) | lists[l]->domain[i];
-            gpointer ok;
-            const char *name;
-            gpointer k;
-
-            if (!sl_filter_match_time (filter, lists[l]->spans.start[i]))
-              continue;
-            if (!g_hash_table_lookup_extended (domain_ok, &dkey, NULL, &ok))
-              {
-                gint64 *stored = g_new (gint64, 1);
-                const char *dname = sl_profile_domain_name (profile, thread->pid, lists[l]->domain[i]);
-                *stored = dkey;
-                ok = GINT_TO_POINTER (dname != NULL && strcasestr (dname, "nccl") != NULL);
-                g_ptr_array_add (keys, stored);
-                g_hash_table_insert (domain_ok, stored, ok);
-              }
-            if (!GPOINTER_TO_INT (ok))
-              continue;
-
-            name = sl_strings_get (profile->strings, lists[l]->name[i]);
-            if (!g_hash_table_lookup_extended (per_name, name, NULL, &k))
-              {
-                guint n = g_hash_table_size (per_name);
-                k = GUINT_TO_POINTER (n);
-                g_hash_table_insert (per_name, (gpointer) name, k);
-                if (n >= table.n_keys)
-                  sl_stats_table_grow (&table, table.n_keys * 2);
-                self->nvtx = g_renew (SlNcclNvtxRow, self->nvtx, n + 1);
-                memset (&self->nvtx[n], 0, sizeof (SlNcclNvtxRow));
-                self->nvtx[n].name = g_strdup (name);
-                self->nvtx[n].domain = g_strdup (sl_profile_domain_name (profile, thread->pid,
-                                                                          lists[l]->domain[i]));
-                self->n_nvtx = n + 1;
-              }
-            sl_stats_table_visit (&table, GPOINTER_TO_UINT (k), sl_spans_dur (&lists[l]->spans, i));
-          }
+      visit_nccl_ranges (self, profile, filter, thread->pid, &thread->nvtx, &domains, per_name, &table);
+      visit_nccl_ranges (self, profile, filter, thread->pid, &thread->nvtx_startend, &domains, per_name,
+                         &table);
     }
   stats = g_new0 (SlStats, MAX (table.n_keys, 1));
   sl_stats_table_finish (&table, stats);
@@ -146,13 +179,11 @@ nvtx_calls (const SlProfile *profile, const SlFilter *filter, SlNccl *self)
   sl_stats_table_clear (&table);
 }
 
-SlNccl *
-sl_nccl_compute (const SlProfile *profile, const SlFilter *filter)
+/* The collective of each NCCL function (by short, then demangled name). */
+static guint8 *
+collective_per_func (const SlProfile *profile, const guint8 *is_nccl)
 {
-  SlNccl *self = g_new0 (SlNccl, 1);
-  g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
-  g_autofree guint8 *collective = g_new0 (guint8, MAX (profile->n_funcs, 1));
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (SlNcclRow));
+  guint8 *collective = g_new0 (guint8, MAX (profile->n_funcs, 1));
 
   for (guint f = 0; f < profile->n_funcs; f++)
     if (is_nccl[f])
@@ -162,38 +193,55 @@ sl_nccl_compute (const SlProfile *profile, const SlFilter *filter)
           c = sl_nccl_collective_of (sl_strings_get (profile->strings, profile->funcs[f].demangled_name));
         collective[f] = (guint8) c;
       }
+  return collective;
+}
+
+/* One row per collective with kernels on @stream inside the filter. */
+static void
+add_stream_rows (SlNccl *self, GArray *rows, const SlProfile *profile, const SlFilter *filter,
+                 const SlStream *stream, const guint8 *is_nccl, const guint8 *collective)
+{
+  const SlKernels *k = &stream->kernels;
+  SlStats stats[SL_NCCL_N_COLLECTIVES];
+  SlStatsTable table;
+  guint first, last;
+
+  sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
+  sl_stats_table_init (&table, SL_NCCL_N_COLLECTIVES, FALSE);
+  sl_stats_table_pass (&table);
+  for (guint i = first; i < last; i++)
+    {
+      guint32 f = k->func[i];
+      if (f < profile->n_funcs && is_nccl[f])
+        sl_stats_table_visit (&table, collective[f], sl_spans_dur (&k->spans, i));
+    }
+  sl_stats_table_finish (&table, stats);
+  for (guint c = 0; c < SL_NCCL_N_COLLECTIVES; c++)
+    if (stats[c].count > 0)
+      {
+        SlNcclRow row = { stream->device, stream->pid, stream->stream, c, stats[c], 0 };
+        g_array_append_val (rows, row);
+        self->total_ns += stats[c].total;
+        self->count += stats[c].count;
+      }
+  sl_stats_table_clear (&table);
+}
+
+SlNccl *
+sl_nccl_compute (const SlProfile *profile, const SlFilter *filter)
+{
+  SlNccl *self = g_new0 (SlNccl, 1);
+  g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
+  g_autofree guint8 *collective = collective_per_func (profile, is_nccl);
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (SlNcclRow));
 
   for (guint s = 0; s < profile->n_streams; s++)
     {
       const SlStream *stream = &profile->streams[s];
-      const SlKernels *k = &stream->kernels;
-      SlStatsTable table;
-      guint first, last;
 
-      if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
-        continue;
-      sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-      sl_stats_table_init (&table, SL_NCCL_N_COLLECTIVES, FALSE);
-      sl_stats_table_pass (&table);
-      for (guint i = first; i < last; i++)
-        {
-          guint32 f = k->func[i];
-          if (f < profile->n_funcs && is_nccl[f])
-            sl_stats_table_visit (&table, collective[f], sl_spans_dur (&k->spans, i));
-        }
-      SlStats stats[SL_NCCL_N_COLLECTIVES];
-      sl_stats_table_finish (&table, stats);
-      for (guint c = 0; c < SL_NCCL_N_COLLECTIVES; c++)
-        if (stats[c].count > 0)
-          {
-            SlNcclRow row = { stream->device, stream->pid, stream->stream, c, stats[c], 0 };
-            g_array_append_val (rows, row);
-            self->total_ns += stats[c].total;
-            self->count += stats[c].count;
-          }
-      sl_stats_table_clear (&table);
+      if (sl_filter_match_stream (filter, stream) && stream->kernels.spans.n > 0)
+        add_stream_rows (self, rows, profile, filter, stream, is_nccl, collective);
     }
-
   self->n_rows = rows->len;
   self->rows = (SlNcclRow *) g_array_free (g_steal_pointer (&rows), FALSE);
   for (guint r = 0; r < self->n_rows; r++)
@@ -220,19 +268,36 @@ sl_nccl_free (SlNccl *self)
   g_free (self);
 }
 
+/* count, total, mean, min and max: medians would cost a pass more */
+static const SlStatsJsonNames basic_stats = {
+  "count", "total_ns", "avg_ns", NULL, "min_ns", "max_ns", NULL,
+};
+
 static void
-add_basic_stats (JsonBuilder *b, const SlStats *s)
+add_row_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
 {
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, (gint64) s->count);
-  json_builder_set_member_name (b, "total_ns");
-  json_builder_add_int_value (b, s->total);
-  json_builder_set_member_name (b, "avg_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->avg));
-  json_builder_set_member_name (b, "min_ns");
-  json_builder_add_int_value (b, s->min);
-  json_builder_set_member_name (b, "max_ns");
-  json_builder_add_int_value (b, s->max);
+  const SlNcclRow *row = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_int (b, "device", row->device);
+  sl_json_member_int (b, "pid", row->pid);
+  sl_json_member_int (b, "stream", row->stream);
+  sl_json_member_string (b, "collective", sl_nccl_collective_name (row->collective));
+  sl_stats_add_json_named (b, &row->stats, &basic_stats);
+  sl_json_member_double (b, "time_pct", row->time_pct);
+  json_builder_end_object (b);
+}
+
+static void
+add_nvtx_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlNcclNvtxRow *row = item;
+
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "name", row->name);
+  sl_json_member_string (b, "domain", row->domain);
+  sl_stats_add_json_named (b, &row->stats, &basic_stats);
+  json_builder_end_object (b);
 }
 
 JsonNode *
@@ -241,43 +306,10 @@ sl_nccl_to_json (const SlNccl *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "total_ns");
-  json_builder_add_int_value (b, self->total_ns);
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, (gint64) self->count);
-  json_builder_set_member_name (b, "collectives");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      const SlNcclRow *row = &self->rows[r];
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "device");
-      json_builder_add_int_value (b, row->device);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, row->pid);
-      json_builder_set_member_name (b, "stream");
-      json_builder_add_int_value (b, row->stream);
-      json_builder_set_member_name (b, "collective");
-      json_builder_add_string_value (b, sl_nccl_collective_name (row->collective));
-      add_basic_stats (b, &row->stats);
-      json_builder_set_member_name (b, "time_pct");
-      json_builder_add_double_value (b, row->time_pct);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "nvtx");
-  json_builder_begin_array (b);
-  for (guint n = 0; n < self->n_nvtx; n++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, self->nvtx[n].name);
-      json_builder_set_member_name (b, "domain");
-      sl_json_add_string (b, self->nvtx[n].domain);
-      add_basic_stats (b, &self->nvtx[n].stats);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_int (b, "total_ns", self->total_ns);
+  sl_json_member_int (b, "count", (gint64) self->count);
+  sl_json_member_array (b, "collectives", self->rows, self->n_rows, sizeof (SlNcclRow), add_row_json, NULL);
+  sl_json_member_array (b, "nvtx", self->nvtx, self->n_nvtx, sizeof (SlNcclNvtxRow), add_nvtx_json, NULL);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

@@ -2,6 +2,7 @@
 /* sl-nvtx-summary.c: CPU time and GPU projection per NVTX range name. */
 #include "sl-nvtx-summary.h"
 #include "sl-attribution.h"
+#include "sl-json.h"
 
 typedef struct {
   const SlProfile *profile;
@@ -45,69 +46,88 @@ scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs
     }
 }
 
-SlNvtxSummary *
-sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
-{
-  SlNvtxSummary *self = g_new0 (SlNvtxSummary, 1);
-  const SlAttribution *attr = sl_attribution_get (profile);
-  g_autofree gboolean *thread_ok = NULL;
-  g_autofree SlStats *stats = NULL;
-  g_autofree guint *order = NULL;
-  gint64 *gs, *ge, *ses, *see;
+/* GPU projections of push/pop (gs, ge) and start/end ranges (ses, see),
+ * restricted to the filter's GPUs (see sl_attribution_project). */
+typedef struct {
+  gint64  *gs, *ge, *ses, *see;
   gboolean owned;
+} Projection;
+
+static void
+projection_clear (Projection *pr)
+{
+  if (!pr->owned)
+    return;
+  g_free (pr->gs);
+  g_free (pr->ge);
+  g_free (pr->ses);
+  g_free (pr->see);
+}
+
+/* Statistics of every range name in the filter, and their GPU projections. */
+static SlStats *
+gather (Scan *sc, const SlAttribution *attr, const Projection *pr)
+{
   guint n_keys;
-  Scan sc = { profile, filter, NULL, };
+  SlStats *stats;
 
-  thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
-  for (guint t = 0; t < profile->n_threads; t++)
-    thread_ok[t] = sl_filter_match_thread (filter, profile, t);
-  sc.thread_ok = thread_ok;
-  sl_attribution_project (profile, filter, &gs, &ge, &ses, &see, &owned);
-
-  sl_name_keys_init (&sc.keys, sl_strings_count (profile->strings));
-  scan (&sc, FALSE, PASS_KEYS, NULL, NULL, NULL);
-  scan (&sc, TRUE, PASS_KEYS, NULL, NULL, NULL);
-  n_keys = sc.keys.ids->len;
-
-  sl_stats_table_init (&sc.table, n_keys, TRUE);
-  sc.gpu_total = g_new0 (gint64, MAX (n_keys, 1));
-  sc.gpu_n = g_new0 (guint64, MAX (n_keys, 1));
-  for (int pass = PASS_STATS; sl_stats_table_pass (&sc.table); pass = PASS_SELECT)
+  scan (sc, FALSE, PASS_KEYS, NULL, NULL, NULL);
+  scan (sc, TRUE, PASS_KEYS, NULL, NULL, NULL);
+  n_keys = sc->keys.ids->len;
+  sl_stats_table_init (&sc->table, n_keys, TRUE);
+  sc->gpu_total = g_new0 (gint64, MAX (n_keys, 1));
+  sc->gpu_n = g_new0 (guint64, MAX (n_keys, 1));
+  for (int pass = PASS_STATS; sl_stats_table_pass (&sc->table); pass = PASS_SELECT)
     {
-      scan (&sc, FALSE, pass, attr->range_base, gs, ge);
-      scan (&sc, TRUE, pass, attr->se_base, ses, see);
+      scan (sc, FALSE, pass, attr->range_base, pr->gs, pr->ge);
+      scan (sc, TRUE, pass, attr->se_base, pr->ses, pr->see);
     }
-
   stats = g_new0 (SlStats, MAX (n_keys, 1));
-  sl_stats_table_finish (&sc.table, stats);
-  order = sl_name_keys_rank (profile->strings, &sc.keys, stats, NULL, &self->n_names);
-  self->n_rows = top > 0 ? MIN (top, self->n_names) : self->n_names;
+  sl_stats_table_finish (&sc->table, stats);
+  return stats;
+}
+
+/* Names by total descending, the first @top as rows. */
+static void
+fill_rows (SlNvtxSummary *self, const SlProfile *profile, const Scan *sc, const SlStats *stats, guint top)
+{
+  g_autofree guint *order = sl_name_keys_rank (profile->strings, &sc->keys, stats, NULL, &self->n_names);
+
+  self->n_rows = sl_rank_keep (self->n_names, top);
   self->rows = g_new0 (SlNvtxRow, MAX (self->n_rows, 1));
-  for (guint r = 0; r < self->n_names; r++)
-    {
-      self->total_ns += stats[order[r]].total;
-      self->instances += stats[order[r]].count;
-    }
+  sl_stats_sum_keys (stats, order, self->n_names, &self->total_ns, &self->instances);
   for (guint r = 0; r < self->n_rows; r++)
     {
       SlNvtxRow *row = &self->rows[r];
       guint k = order[r];
 
-      row->name_id = g_array_index (sc.keys.ids, guint32, k);
+      row->name_id = g_array_index (sc->keys.ids, guint32, k);
       row->name = g_strdup (sl_strings_get (profile->strings, row->name_id));
       row->stats = stats[k];
       row->time_pct = sl_percent (stats[k].total, self->total_ns);
-      row->gpu_total_ns = sc.gpu_total[k];
-      row->gpu_instances = sc.gpu_n[k];
+      row->gpu_total_ns = sc->gpu_total[k];
+      row->gpu_instances = sc->gpu_n[k];
     }
+}
 
-  if (owned)
-    {
-      g_free (gs);
-      g_free (ge);
-      g_free (ses);
-      g_free (see);
-    }
+SlNvtxSummary *
+sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
+{
+  SlNvtxSummary *self = g_new0 (SlNvtxSummary, 1);
+  const SlAttribution *attr = sl_attribution_get (profile);
+  g_autofree gboolean *thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
+  g_autofree SlStats *stats = NULL;
+  Projection pr;
+  Scan sc = { profile, filter, thread_ok, };
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    thread_ok[t] = sl_filter_match_thread (filter, profile, t);
+  sl_attribution_project (profile, filter, &pr.gs, &pr.ge, &pr.ses, &pr.see, &pr.owned);
+  sl_name_keys_init (&sc.keys, sl_strings_count (profile->strings));
+  stats = gather (&sc, attr, &pr);
+  fill_rows (self, profile, &sc, stats, top);
+
+  projection_clear (&pr);
   g_free (sc.gpu_total);
   g_free (sc.gpu_n);
   sl_stats_table_clear (&sc.table);
@@ -124,25 +144,26 @@ sl_nvtx_summary_free (SlNvtxSummary *self)
   g_free (self);
 }
 
+/* @data: the total time, for the row's share */
+static void
+add_row_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlNvtxRow *row = item;
+
+  json_builder_begin_object (b);
+  sl_name_stats_add_json_members (b, row->name, &row->stats, *(const gint64 *) data);
+  sl_json_member_int (b, "gpu_total_ns", row->gpu_total_ns);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 sl_nvtx_summary_to_json (const SlNvtxSummary *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "ranges");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, self->rows[r].name);
-      sl_stats_add_json_members (b, &self->rows[r].stats, self->total_ns);
-      json_builder_set_member_name (b, "gpu_total_ns");
-      json_builder_add_int_value (b, self->rows[r].gpu_total_ns);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_array (b, "ranges", self->rows, self->n_rows, sizeof (SlNvtxRow), add_row_json,
+                        &self->total_ns);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

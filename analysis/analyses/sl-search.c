@@ -2,7 +2,7 @@
 /* sl-search.c: kernels and NVTX ranges by name. */
 #include "sl-search.h"
 #include "sl-attribution.h"
-#include "sl-stats.h"
+#include "sl-json.h"
 
 #include <string.h>
 
@@ -101,33 +101,35 @@ scan_ranges (Matcher *m, const SlProfile *profile, const SlFilter *filter, guint
     }
 }
 
-SlSearch *
-sl_search_compute (const SlProfile *profile, const SlFilter *filter, const char *pattern,
-                   guint limit, GError **error)
+/* "/REGEX/" or "/REGEX/i" compiles a regex into @m; anything else stays a
+ * substring.  FALSE with @error for an invalid regex. */
+static gboolean
+matcher_parse (Matcher *m, const char *pattern, GError **error)
 {
-  g_autoptr(SlSearch) self = g_new0 (SlSearch, 1);
-  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (Hit));
-  g_autoptr(GHashTable) verdict = g_hash_table_new (NULL, NULL);
-  g_autofree guint8 *func_ok = g_new0 (guint8, MAX (profile->n_funcs, 1));
-  const SlAttribution *attr = sl_attribution_get (profile);
-  Matcher m = { NULL, pattern, verdict, profile };
   gsize len = strlen (pattern);
 
-  self->pattern = g_strdup (pattern);
   if (len >= 2 && pattern[0] == '/'
       && (pattern[len - 1] == '/' || (len >= 3 && pattern[len - 2] == '/' && pattern[len - 1] == 'i')))
     {
       gboolean caseless = pattern[len - 1] == 'i';
       g_autofree char *body = g_strndup (pattern + 1, len - (caseless ? 3 : 2));
-      m.regex = g_regex_new (body, G_REGEX_OPTIMIZE | (caseless ? G_REGEX_CASELESS : 0), 0, error);
-      if (m.regex == NULL)
-        return NULL;
+      m->regex = g_regex_new (body, G_REGEX_OPTIMIZE | (caseless ? G_REGEX_CASELESS : 0), 0, error);
+      if (m->regex == NULL)
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* Kernels match by short or demangled name: a verdict per function. */
+static void
+scan_kernels (Matcher *m, const SlProfile *profile, const SlFilter *filter, guint limit,
+              GArray *hits, guint64 *total)
+{
+  g_autofree guint8 *func_ok = g_new0 (guint8, MAX (profile->n_funcs, 1));
 
   for (guint f = 0; f < profile->n_funcs; f++)
-    func_ok[f] = name_matches (&m, profile->funcs[f].short_name)
-                 || name_matches (&m, profile->funcs[f].demangled_name);
-
+    func_ok[f] = name_matches (m, profile->funcs[f].short_name)
+                 || name_matches (m, profile->funcs[f].demangled_name);
   for (guint s = 0; s < profile->n_streams; s++)
     {
       const SlStream *stream = &profile->streams[s];
@@ -140,7 +142,7 @@ sl_search_compute (const SlProfile *profile, const SlFilter *filter, const char 
       for (guint i = lo; i < hi; i++)
         if (func_ok[k->func[i]])
           {
-            self->total++;
+            (*total)++;
             if (limit == 0 || kept < limit)
               {
                 Hit h = { k->spans.start[i], SL_SEARCH_KERNEL, FALSE, s, i };
@@ -149,17 +151,71 @@ sl_search_compute (const SlProfile *profile, const SlFilter *filter, const char 
               }
           }
     }
-  for (guint t = 0; t < profile->n_threads; t++)
-    if (sl_filter_match_thread (filter, profile, t))
-      {
-        scan_ranges (&m, profile, filter, t, FALSE, limit, hits, &self->total);
-        scan_ranges (&m, profile, filter, t, TRUE, limit, hits, &self->total);
-      }
+}
+
+/* A kernel: its stream, its launching thread, and the NVTX ranges around
+ * its launch. */
+static void
+fill_kernel_match (const SlProfile *profile, const SlAttribution *attr, const Hit *hit, SlSearchMatch *out)
+{
+  const SlStream *stream = &profile->streams[hit->owner];
+  const SlKernels *k = &stream->kernels;
+  guint32 a = k->api[hit->index];
+
+  out->name = g_strdup (sl_profile_kernel_name (profile, k->func[hit->index], FALSE));
+  out->start_ns = k->spans.start[hit->index];
+  out->end_ns = sl_spans_end (&k->spans, hit->index);
+  out->pid = stream->pid;
+  out->device = stream->device;
+  out->stream = stream->stream;
+  if (a != SL_NONE)
+    {
+      guint32 t = sl_profile_api_thread (profile, a);
+      guint32 range = attr->api_range[a];
+      if (t != SL_NONE)
+        {
+          out->has_tid = TRUE;
+          out->tid = profile->threads[t].tid;
+        }
+      if (range != SL_NONE)
+        {
+          guint local;
+          guint32 rt = sl_attribution_range_thread (attr, range, &local);
+          out->path = range_path (profile, &profile->threads[rt].nvtx, local);
+        }
+    }
+  if (out->path == NULL)
+    out->path = g_new0 (char *, 1);
+}
+
+static void
+fill_range_match (const SlProfile *profile, const Hit *hit, SlSearchMatch *out)
+{
+  const SlThread *thread = &profile->threads[hit->owner];
+  const SlNvtxRanges *r = hit->startend ? &thread->nvtx_startend : &thread->nvtx;
+
+  out->name = g_strdup (sl_strings_get (profile->strings, r->name[hit->index]));
+  out->start_ns = r->spans.start[hit->index];
+  out->end_ns = sl_spans_end (&r->spans, hit->index);
+  out->pid = thread->pid;
+  out->has_tid = TRUE;
+  out->tid = thread->tid;
+  /* the path of a push/pop range: its ancestors (itself excluded) */
+  if (!hit->startend && r->parent[hit->index] != SL_NONE)
+    out->path = range_path (profile, r, r->parent[hit->index]);
+  else
+    out->path = g_new0 (char *, 1);
+}
+
+/* The first @limit hits by start time become the matches. */
+static void
+fill_matches (SlSearch *self, const SlProfile *profile, GArray *hits, guint limit)
+{
+  const SlAttribution *attr = sl_attribution_get (profile);
 
   g_array_sort (hits, compare_hits);
   if (limit > 0 && hits->len > limit)
     g_array_set_size (hits, limit);
-
   self->n_matches = hits->len;
   self->matches = g_new0 (SlSearchMatch, MAX (hits->len, 1));
   for (guint h = 0; h < hits->len; h++)
@@ -172,54 +228,32 @@ sl_search_compute (const SlProfile *profile, const SlFilter *filter, const char 
       out->index = hit->index;
       out->startend = hit->startend;
       if (hit->kind == SL_SEARCH_KERNEL)
-        {
-          const SlStream *stream = &profile->streams[hit->owner];
-          const SlKernels *k = &stream->kernels;
-          guint32 a = k->api[hit->index];
-
-          out->name = g_strdup (sl_profile_kernel_name (profile, k->func[hit->index], FALSE));
-          out->start_ns = k->spans.start[hit->index];
-          out->end_ns = sl_spans_end (&k->spans, hit->index);
-          out->pid = stream->pid;
-          out->device = stream->device;
-          out->stream = stream->stream;
-          if (a != SL_NONE)
-            {
-              guint32 t = sl_profile_api_thread (profile, a);
-              guint32 range = attr->api_range[a];
-              if (t != SL_NONE)
-                {
-                  out->has_tid = TRUE;
-                  out->tid = profile->threads[t].tid;
-                }
-              if (range != SL_NONE)
-                {
-                  guint local;
-                  guint32 rt = sl_attribution_range_thread (attr, range, &local);
-                  out->path = range_path (profile, &profile->threads[rt].nvtx, local);
-                }
-            }
-          if (out->path == NULL)
-            out->path = g_new0 (char *, 1);
-        }
+        fill_kernel_match (profile, attr, hit, out);
       else
-        {
-          const SlThread *thread = &profile->threads[hit->owner];
-          const SlNvtxRanges *r = hit->startend ? &thread->nvtx_startend : &thread->nvtx;
-
-          out->name = g_strdup (sl_strings_get (profile->strings, r->name[hit->index]));
-          out->start_ns = r->spans.start[hit->index];
-          out->end_ns = sl_spans_end (&r->spans, hit->index);
-          out->pid = thread->pid;
-          out->has_tid = TRUE;
-          out->tid = thread->tid;
-          /* the path of a push/pop range: its ancestors (itself excluded) */
-          if (!hit->startend && r->parent[hit->index] != SL_NONE)
-            out->path = range_path (profile, r, r->parent[hit->index]);
-          else
-            out->path = g_new0 (char *, 1);
-        }
+        fill_range_match (profile, hit, out);
     }
+}
+
+SlSearch *
+sl_search_compute (const SlProfile *profile, const SlFilter *filter, const char *pattern,
+                   guint limit, GError **error)
+{
+  g_autoptr(SlSearch) self = g_new0 (SlSearch, 1);
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (Hit));
+  g_autoptr(GHashTable) verdict = g_hash_table_new (NULL, NULL);
+  Matcher m = { NULL, pattern, verdict, profile };
+
+  self->pattern = g_strdup (pattern);
+  if (!matcher_parse (&m, pattern, error))
+    return NULL;
+  scan_kernels (&m, profile, filter, limit, hits, &self->total);
+  for (guint t = 0; t < profile->n_threads; t++)
+    if (sl_filter_match_thread (filter, profile, t))
+      {
+        scan_ranges (&m, profile, filter, t, FALSE, limit, hits, &self->total);
+        scan_ranges (&m, profile, filter, t, TRUE, limit, hits, &self->total);
+      }
+  fill_matches (self, profile, hits, limit);
   g_clear_pointer (&m.regex, g_regex_unref);
   return g_steal_pointer (&self);
 }
@@ -239,59 +273,40 @@ sl_search_free (SlSearch *self)
   g_free (self);
 }
 
+static void
+add_match_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlSearchMatch *m = item;
+  gboolean kernel = m->kind == SL_SEARCH_KERNEL;
+
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "kind", kernel ? "kernel" : "range");
+  sl_json_member_string (b, "name", m->name);
+  sl_json_member_int (b, "start_ns", m->start_ns);
+  sl_json_member_int (b, "end_ns", m->end_ns);
+  sl_json_member_int (b, "dur_ns", m->end_ns - m->start_ns);
+  sl_json_member_int (b, "pid", m->pid);
+  sl_json_member_int_or_null (b, "tid", m->has_tid, m->tid);
+  sl_json_member_int_or_null (b, "device", kernel, m->device);
+  sl_json_member_int_or_null (b, "stream", kernel, m->stream);
+  json_builder_set_member_name (b, "path");
+  json_builder_begin_array (b);
+  for (guint p = 0; m->path != NULL && m->path[p] != NULL; p++)
+    sl_json_add_string (b, m->path[p]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 sl_search_to_json (const SlSearch *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "pattern");
-  sl_json_add_string (b, self->pattern);
-  json_builder_set_member_name (b, "total");
-  json_builder_add_int_value (b, (gint64) self->total);
-  json_builder_set_member_name (b, "matches");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->n_matches; i++)
-    {
-      const SlSearchMatch *m = &self->matches[i];
-      gboolean kernel = m->kind == SL_SEARCH_KERNEL;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, kernel ? "kernel" : "range");
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, m->name);
-      json_builder_set_member_name (b, "start_ns");
-      json_builder_add_int_value (b, m->start_ns);
-      json_builder_set_member_name (b, "end_ns");
-      json_builder_add_int_value (b, m->end_ns);
-      json_builder_set_member_name (b, "dur_ns");
-      json_builder_add_int_value (b, m->end_ns - m->start_ns);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, m->pid);
-      json_builder_set_member_name (b, "tid");
-      if (m->has_tid)
-        json_builder_add_int_value (b, m->tid);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "device");
-      if (kernel)
-        json_builder_add_int_value (b, m->device);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "stream");
-      if (kernel)
-        json_builder_add_int_value (b, m->stream);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "path");
-      json_builder_begin_array (b);
-      for (guint p = 0; m->path != NULL && m->path[p] != NULL; p++)
-        sl_json_add_string (b, m->path[p]);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_string (b, "pattern", self->pattern);
+  sl_json_member_int (b, "total", (gint64) self->total);
+  sl_json_member_array (b, "matches", self->matches, self->n_matches, sizeof (SlSearchMatch),
+                        add_match_json, NULL);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

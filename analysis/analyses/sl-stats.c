@@ -395,52 +395,75 @@ grow_for (SlStatsTable *table, guint key)
   return key;
 }
 
+/* One value of key @k into the global collect buffer (see
+ * plan_global_collect): stored always, kept when inside the key's window. */
+static inline gsize
+window_keep (const SlStatsWindow *win, guint32 *gkey, gint64 *gval, gsize g, gsize cap,
+             guint k, gint64 v)
+{
+  gkey[g] = k;
+  gval[g] = v;
+  g += (guint64) v - (guint64) win[k].lo < win[k].lim;
+  if (G_UNLIKELY (g > cap))
+    g = cap;             /* more values than the first pass saw: misuse */
+  return g;
+}
+
+/* First pass over spans: an id without a key gets one (with @keys) and the
+ * table grows. */
+static void
+acc_add_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+               const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
+{
+  const guint32 *dur = spans->dur;
+
+  for (guint i = first; i < last; i++)
+    {
+      guint32 id = MIN (ids[i], n_ids - 1);
+      guint k = key_of[id];
+      gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
+
+      if (G_UNLIKELY (k == G_MAXUINT32))
+        {
+          if (keys == NULL)
+            continue;
+          k = grow_for (table, sl_name_keys_get (keys, id));
+        }
+      _sl_stats_acc_add (&table->acc[k], table->fused, k, v);
+    }
+}
+
+static void
+collect_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+               const guint32 *ids, const guint32 *key_of, guint n_ids)
+{
+  const guint32 *dur = spans->dur;
+  const SlStatsWindow *win = table->win;
+  guint32 *gkey = table->gkey;
+  gint64 *gval = table->gval;
+  gsize n = table->g_n, cap = table->g_cap;
+  guint n_keys = table->n_keys;
+
+  for (guint i = first; i < last; i++)
+    {
+      guint k = key_of[MIN (ids[i], n_ids - 1)];
+      gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
+
+      k = MIN (k, n_keys);   /* no key: the window that takes nothing */
+      n = window_keep (win, gkey, gval, n, cap, k, v);
+    }
+  table->g_n = n;
+}
+
 void
 sl_stats_table_visit_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
                             const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
 {
-  const guint32 *dur = spans->dur;
-
   g_return_if_fail (n_ids > 0);
   if (table->phase == 1)
-    {
-      for (guint i = first; i < last; i++)
-        {
-          guint32 id = MIN (ids[i], n_ids - 1);
-          guint k = key_of[id];
-          gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
-
-          if (G_UNLIKELY (k == G_MAXUINT32))
-            {
-              if (keys == NULL)
-                continue;
-              k = grow_for (table, sl_name_keys_get (keys, id));
-            }
-          _sl_stats_acc_add (&table->acc[k], table->fused, k, v);
-        }
-    }
+    acc_add_spans (table, spans, first, last, ids, key_of, n_ids, keys);
   else if (table->win != NULL)
-    {
-      const SlStatsWindow *win = table->win;
-      guint32 *gkey = table->gkey;
-      gint64 *gval = table->gval;
-      gsize n = table->g_n, cap = table->g_cap;
-      guint n_keys = table->n_keys;
-
-      for (guint i = first; i < last; i++)
-        {
-          guint k = key_of[MIN (ids[i], n_ids - 1)];
-          gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
-
-          k = MIN (k, n_keys);   /* no key: the window that takes nothing */
-          gkey[n] = k;
-          gval[n] = v;
-          n += (guint64) v - (guint64) win[k].lo < win[k].lim;
-          if (G_UNLIKELY (n > cap))
-            n = cap;             /* more values than the first pass saw: misuse */
-        }
-      table->g_n = n;
-    }
+    collect_spans (table, spans, first, last, ids, key_of, n_ids);
   else
     for (guint i = first; i < last; i++)
       {
@@ -450,65 +473,64 @@ sl_stats_table_visit_spans (SlStatsTable *table, const SlSpans *spans, guint fir
       }
 }
 
+/* First pass, all values under one key: the sums stay in registers. */
+static void
+acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
+{
+  SlStatsAcc *a = &table->acc[key];
+  guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
+  gint64 total = 0, ref, min, max;
+  __int128 sumsq = 0;
+
+  if (n == 0)
+    return;
+  ref = a->count > 0 ? a->ref : values[0];
+  min = a->count > 0 ? a->min : values[0];
+  max = a->count > 0 ? a->max : values[0];
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 v = values[i], d = v - ref;
+      min = MIN (min, v);
+      max = MAX (max, v);
+      total += v;
+      sumsq += (__int128) d * d;
+      if (h != NULL)
+        h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
+    }
+  a->ref = ref;
+  a->min = min;
+  a->max = max;
+  a->count += n;
+  a->total += total;
+  a->sumsq += sumsq;
+}
+
+static void
+collect_values (SlStatsTable *table, const guint32 *keys, guint key, const gint64 *values, gsize n)
+{
+  const SlStatsWindow *win = table->win;
+  guint32 *gkey = table->gkey;
+  gint64 *gval = table->gval;
+  gsize g = table->g_n, cap = table->g_cap;
+
+  for (gsize i = 0; i < n; i++)
+    g = window_keep (win, gkey, gval, g, cap, keys != NULL ? keys[i] : key, values[i]);
+  table->g_n = g;
+}
+
 void
 sl_stats_table_visit_values (SlStatsTable *table, const guint32 *keys, guint key,
                              const gint64 *values, gsize n)
 {
   if (table->phase == 1 && keys == NULL)
-    {
-      /* one key: the sums stay in registers */
-      SlStatsAcc *a = &table->acc[key];
-      guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
-      gint64 total = 0, ref, min, max;
-      __int128 sumsq = 0;
-
-      if (n == 0)
-        return;
-      ref = a->count > 0 ? a->ref : values[0];
-      min = a->count > 0 ? a->min : values[0];
-      max = a->count > 0 ? a->max : values[0];
-      for (gsize i = 0; i < n; i++)
-        {
-          gint64 v = values[i], d = v - ref;
-          min = MIN (min, v);
-          max = MAX (max, v);
-          total += v;
-          sumsq += (__int128) d * d;
-          if (h != NULL)
-            h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
-        }
-      a->ref = ref;
-      a->min = min;
-      a->max = max;
-      a->count += n;
-      a->total += total;
-      a->sumsq += sumsq;
-    }
+    acc_add_values (table, key, values, n);
   else if (table->phase == 1)
     {
       for (gsize i = 0; i < n; i++)
         _sl_stats_acc_add (&table->acc[keys[i]], table->fused, keys[i], values[i]);
     }
   else if (table->win != NULL)
-    {
-      const SlStatsWindow *win = table->win;
-      guint32 *gkey = table->gkey;
-      gint64 *gval = table->gval;
-      gsize g = table->g_n, cap = table->g_cap;
-
-      for (gsize i = 0; i < n; i++)
-        {
-          guint k = keys != NULL ? keys[i] : key;
-          gint64 v = values[i];
-
-          gkey[g] = k;
-          gval[g] = v;
-          g += (guint64) v - (guint64) win[k].lo < win[k].lim;
-          if (G_UNLIKELY (g > cap))
-            g = cap;
-        }
-      table->g_n = g;
-    }
+    collect_values (table, keys, key, values, n);
   else
     for (gsize i = 0; i < n; i++)
       sl_stats_table_visit (table, keys != NULL ? keys[i] : key, values[i]);
@@ -816,24 +838,33 @@ sl_percent (gint64 part, gint64 whole)
 }
 
 void
+sl_stats_add_json_named (JsonBuilder *b, const SlStats *s, const SlStatsJsonNames *names)
+{
+  if (names->count != NULL)
+    sl_json_member_int (b, names->count, (gint64) s->count);
+  if (names->total != NULL)
+    sl_json_member_int (b, names->total, s->total);
+  if (names->avg != NULL)
+    sl_json_member_int (b, names->avg, sl_round_ns (s->avg));
+  if (names->median != NULL)
+    sl_json_member_int (b, names->median, sl_round_ns (s->median));
+  if (names->min != NULL)
+    sl_json_member_int (b, names->min, s->min);
+  if (names->max != NULL)
+    sl_json_member_int (b, names->max, s->max);
+  if (names->stddev != NULL)
+    sl_json_member_int (b, names->stddev, sl_round_ns (s->stddev));
+}
+
+void
 sl_stats_add_json_members (JsonBuilder *b, const SlStats *s, gint64 grand_total)
 {
-  json_builder_set_member_name (b, "instances");
-  json_builder_add_int_value (b, (gint64) s->count);
-  json_builder_set_member_name (b, "total_ns");
-  json_builder_add_int_value (b, s->total);
-  json_builder_set_member_name (b, "avg_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->avg));
-  json_builder_set_member_name (b, "med_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->median));
-  json_builder_set_member_name (b, "min_ns");
-  json_builder_add_int_value (b, s->min);
-  json_builder_set_member_name (b, "max_ns");
-  json_builder_add_int_value (b, s->max);
-  json_builder_set_member_name (b, "stddev_ns");
-  json_builder_add_int_value (b, sl_round_ns (s->stddev));
-  json_builder_set_member_name (b, "time_pct");
-  json_builder_add_double_value (b, sl_percent (s->total, grand_total));
+  static const SlStatsJsonNames names = {
+    "instances", "total_ns", "avg_ns", "med_ns", "min_ns", "max_ns", "stddev_ns",
+  };
+
+  sl_stats_add_json_named (b, s, &names);
+  sl_json_member_double (b, "time_pct", sl_percent (s->total, grand_total));
 }
 
 void
@@ -854,20 +885,6 @@ sl_name_keys_clear (SlNameKeys *keys)
   keys->n_ids = 0;
 }
 
-void
-sl_json_add_string (JsonBuilder *b, const char *value)
-{
-  if (value == NULL)
-    json_builder_add_null_value (b);
-  else if (g_utf8_validate (value, -1, NULL))
-    json_builder_add_string_value (b, value);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (value, -1);
-      json_builder_add_string_value (b, valid);
-    }
-}
-
 typedef struct {
   const SlStrings *strings;
   const SlNameKeys *keys;
@@ -880,10 +897,8 @@ compare_ranked (gconstpointer a, gconstpointer b, gpointer data)
   const RankData *d = data;
   guint x = *(const guint *) a, y = *(const guint *) b;
 
-  if (d->weight[x] != d->weight[y])
-    return d->weight[x] > d->weight[y] ? -1 : 1;
-  return strcmp (sl_strings_get (d->strings, g_array_index (d->keys->ids, guint32, x)),
-                 sl_strings_get (d->strings, g_array_index (d->keys->ids, guint32, y)));
+  return sl_rank_compare (d->weight[x], sl_strings_get (d->strings, g_array_index (d->keys->ids, guint32, x)),
+                          d->weight[y], sl_strings_get (d->strings, g_array_index (d->keys->ids, guint32, y)));
 }
 
 guint *
@@ -910,21 +925,27 @@ sl_name_keys_rank (const SlStrings *strings, const SlNameKeys *keys, const SlSta
   return order;
 }
 
-SlNameRow *
-sl_name_rows_new (const SlStrings *strings, const SlNameKeys *keys, const SlStats *stats,
-                  guint top, guint *n_rows, guint *n_names, gint64 *total, guint64 *count)
+void
+sl_stats_sum_keys (const SlStats *stats, const guint *order, guint n, gint64 *total, guint64 *count)
 {
-  g_autofree guint *order = sl_name_keys_rank (strings, keys, stats, NULL, n_names);
-  guint n = top > 0 ? MIN (top, *n_names) : *n_names;
-  SlNameRow *rows = g_new0 (SlNameRow, MAX (n, 1));
-
   *total = 0;
   *count = 0;
-  for (guint r = 0; r < *n_names; r++)
+  for (guint r = 0; r < n; r++)
     {
       *total += stats[order[r]].total;
       *count += stats[order[r]].count;
     }
+}
+
+static SlNameRow *
+name_rows_new (const SlStrings *strings, const SlNameKeys *keys, const SlStats *stats,
+              guint top, guint *n_rows, guint *n_names, gint64 *total, guint64 *count)
+{
+  g_autofree guint *order = sl_name_keys_rank (strings, keys, stats, NULL, n_names);
+  guint n = sl_rank_keep (*n_names, top);
+  SlNameRow *rows = g_new0 (SlNameRow, MAX (n, 1));
+
+  sl_stats_sum_keys (stats, order, *n_names, total, count);
   for (guint r = 0; r < n; r++)
     {
       rows[r].name_id = g_array_index (keys->ids, guint32, order[r]);
@@ -933,6 +954,20 @@ sl_name_rows_new (const SlStrings *strings, const SlNameKeys *keys, const SlStat
       rows[r].time_pct = sl_percent (rows[r].stats.total, *total);
     }
   *n_rows = n;
+  return rows;
+}
+
+SlNameRow *
+sl_name_rows_finish (SlStatsTable *table, SlNameKeys *keys, const SlStrings *strings, guint top,
+                     guint *n_rows, guint *n_names, gint64 *total, guint64 *count)
+{
+  g_autofree SlStats *stats = g_new0 (SlStats, MAX (table->n_keys, 1));
+  SlNameRow *rows;
+
+  sl_stats_table_finish (table, stats);
+  rows = name_rows_new (strings, keys, stats, top, n_rows, n_names, total, count);
+  sl_stats_table_clear (table);
+  sl_name_keys_clear (keys);
   return rows;
 }
 
@@ -950,46 +985,32 @@ sl_name_rows_free (SlNameRow *rows, guint n_rows)
   sl_named_rows_free (rows, n_rows, sizeof (SlNameRow), G_STRUCT_OFFSET (SlNameRow, name));
 }
 
+void
+sl_name_stats_add_json_members (JsonBuilder *b, const char *name, const SlStats *stats, gint64 grand_total)
+{
+  sl_json_member_string (b, "name", name);
+  sl_stats_add_json_members (b, stats, grand_total);
+}
+
+/* @data: the total time, for the row's share */
+static void
+add_name_row_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
+{
+  const SlNameRow *row = item;
+
+  json_builder_begin_object (b);
+  sl_name_stats_add_json_members (b, row->name, &row->stats, *(const gint64 *) data);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 sl_name_rows_to_json (const char *member, const SlNameRow *rows, guint n_rows, gint64 total)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "total_ns");
-  json_builder_add_int_value (b, total);
-  json_builder_set_member_name (b, member);
-  json_builder_begin_array (b);
-  for (guint r = 0; r < n_rows; r++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, rows[r].name);
-      sl_stats_add_json_members (b, &rows[r].stats, total);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  sl_json_member_int (b, "total_ns", total);
+  sl_json_member_array (b, member, rows, n_rows, sizeof (SlNameRow), add_name_row_json, &total);
   json_builder_end_object (b);
   return json_builder_get_root (b);
-}
-
-void
-sl_json_add_named_values (JsonBuilder *b, const char *member, const char *value_member,
-                          gconstpointer first, guint n, gsize stride,
-                          gsize name_offset, gsize value_offset)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n; i++)
-    {
-      const char *item = (const char *) first + i * stride;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      sl_json_add_string (b, *(char *const *) (item + name_offset));
-      json_builder_set_member_name (b, value_member);
-      json_builder_add_int_value (b, *(const gint64 *) (item + value_offset));
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
 }

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <glib.h>
+#include <string.h>
 #include <json-glib/json-glib.h>
+#include "sl-json.h"
 #include "sl-profile.h"
 
 G_BEGIN_DECLS
@@ -186,7 +188,9 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
     fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
 }
 
-static inline void
+/* Always inlined: it is the step of the callers' hot loops, and a call per
+ * value costs more than the step itself. */
+G_ALWAYS_INLINE static inline void
 sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
 {
   if (table->phase == 1)
@@ -252,23 +256,39 @@ typedef struct {
  * ranked keys; *@n_names is their number. */
 guint     *sl_name_keys_rank     (const SlStrings *strings, const SlNameKeys *keys,
                                   const SlStats *stats, const gint64 *weight, guint *n_names);
-/* Ranked rows (see sl_name_keys_rank), the first @top (0: all), names
- * copied.  *@total and *@count sum over every name, not only the kept ones. */
-SlNameRow *sl_name_rows_new      (const SlStrings *strings, const SlNameKeys *keys,
-                                  const SlStats *stats, guint top, guint *n_rows,
-                                  guint *n_names, gint64 *total, guint64 *count);
+/* The rows of a table whose passes are done (its keys are those of @keys),
+ * ranked (see sl_name_keys_rank), the first @top (0: all), names copied.
+ * *@total and *@count sum over every name, not only the kept ones.  Clears
+ * @table and @keys. */
+SlNameRow *sl_name_rows_finish   (SlStatsTable *table, SlNameKeys *keys, const SlStrings *strings,
+                                  guint top, guint *n_rows, guint *n_names, gint64 *total, guint64 *count);
 void       sl_name_rows_free     (SlNameRow *rows, guint n_rows);
+/* How many of @n_names ranked rows to keep: the first @top, 0 keeps all. */
+static inline guint
+sl_rank_keep (guint n_names, guint top)
+{
+  return top > 0 ? MIN (top, n_names) : n_names;
+}
+/* Sums the count and total of the keys @order[0, n). */
+void       sl_stats_sum_keys     (const SlStats *stats, const guint *order, guint n,
+                                  gint64 *total, guint64 *count);
+/* The order of ranked tables: the larger @a_weight first, then by name. */
+static inline int
+sl_rank_compare (gint64 a_weight, const char *a_name, gint64 b_weight, const char *b_name)
+{
+  if (a_weight != b_weight)
+    return a_weight > b_weight ? -1 : 1;
+  return strcmp (a_name, b_name);
+}
 /* Frees @rows (nullable), @n structs of @stride bytes, and the string at
  * @name_offset of each. */
 void       sl_named_rows_free    (gpointer rows, guint n, gsize stride, gsize name_offset);
 /* {"total_ns": @total, @member: [{"name", "instances", "total_ns", ...}]} */
 JsonNode  *sl_name_rows_to_json  (const char *member, const SlNameRow *rows, guint n_rows, gint64 total);
-/* A @member array of {"name": str, @value_member: int} objects from @n
- * structs of @stride bytes, each with a char * at @name_offset and a gint64
- * at @value_offset. */
-void       sl_json_add_named_values (JsonBuilder *builder, const char *member, const char *value_member,
-                                     gconstpointer first, guint n, gsize stride,
-                                     gsize name_offset, gsize value_offset);
+/* Adds "name" and the statistics members (see sl_stats_add_json_members)
+ * of a row of those tables to an open object. */
+void       sl_name_stats_add_json_members (JsonBuilder *builder, const char *name, const SlStats *stats,
+                                           gint64 grand_total);
 
 /* The k-th smallest (0-based) of v[0, n); reorders v. */
 gint64 sl_select_nth                (gint64 *v, gsize n, gsize k);
@@ -282,8 +302,22 @@ gint64 sl_round_ns                  (double value);
 /* Adds "instances", "total_ns", "avg_ns", "med_ns", "min_ns", "max_ns",
  * "stddev_ns" and "time_pct" (share of @grand_total) to an open object. */
 void   sl_stats_add_json_members    (JsonBuilder *builder, const SlStats *stats, gint64 grand_total);
+
+/* The member names under which sl_stats_add_json_named() writes each
+ * statistic (in this order), NULL to leave one out.  Averages, medians and
+ * standard deviations are rounded to integer nanoseconds. */
+typedef struct {
+  const char *count;
+  const char *total;
+  const char *avg;
+  const char *median;
+  const char *min;
+  const char *max;
+  const char *stddev;
+} SlStatsJsonNames;
+
+void   sl_stats_add_json_named      (JsonBuilder *builder, const SlStats *stats,
+                                     const SlStatsJsonNames *names);
 double sl_percent                   (gint64 part, gint64 whole);
-/* Adds a string value, repairing invalid UTF-8 (profile strings are untrusted). */
-void   sl_json_add_string           (JsonBuilder *builder, const char *value);
 
 G_END_DECLS
