@@ -46,7 +46,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SlSession, sl_session, G_TYPE_OBJECT)
-G_DEFINE_BOXED_TYPE (SlEventRef, sl_event_ref, sl_event_ref_copy, sl_event_ref_free)
+G_DEFINE_BOXED_TYPE (SlEventRef, sl_event_ref, sl_event_ref_copy, g_free)
 
 GType
 sl_scope_get_type (void)
@@ -69,12 +69,6 @@ SlEventRef *
 sl_event_ref_copy (const SlEventRef *event)
 {
   return event != NULL ? g_memdup2 (event, sizeof *event) : NULL;
-}
-
-void
-sl_event_ref_free (SlEventRef *event)
-{
-  g_free (event);
 }
 
 static gboolean
@@ -132,7 +126,7 @@ sl_session_set_selected_event (SlSession *self, const SlEventRef *event)
     event = NULL;
   if (event_equal (self->selected_event, event))
     return;
-  g_clear_pointer (&self->selected_event, sl_event_ref_free);
+  g_clear_pointer (&self->selected_event, g_free);
   self->selected_event = sl_event_ref_copy (event);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
 }
@@ -479,7 +473,7 @@ sl_session_finalize (GObject *object)
 
   g_clear_pointer (&self->model, sl_timeline_model_unref);
   g_clear_pointer (&self->selected_range, sl_time_range_free);
-  g_clear_pointer (&self->selected_event, sl_event_ref_free);
+  g_clear_pointer (&self->selected_event, g_free);
   g_clear_pointer (&self->bookmark_range, sl_time_range_free);
   g_free (self->search);
   g_array_unref (self->back);

@@ -28,10 +28,10 @@ typedef enum {
 #define SL_TYPE_EVENT_REF (sl_event_ref_get_type ())
 GType       sl_scope_get_type     (void) G_GNUC_CONST;
 GType       sl_event_ref_get_type (void) G_GNUC_CONST;
+/* (transfer full), free with g_free() */
 SlEventRef *sl_event_ref_copy     (const SlEventRef *event);
-void        sl_event_ref_free     (SlEventRef       *event);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlEventRef, sl_event_ref_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlEventRef, g_free)
 
 #define SL_TYPE_SESSION (sl_session_get_type ())
 G_DECLARE_FINAL_TYPE (SlSession, sl_session, SL, SESSION, GObject)

@@ -18,6 +18,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "sl-json.h"
+
 /* Frames of the timeline drawn before a load counts as shown. */
 #define SHOWN_AFTER_FRAMES 5
 /* A new window's first frames (GL set-up, fonts) are start-up, not loading. */
@@ -44,31 +46,6 @@ struct _SlWindowProbe {
 
 /* ---- the state file ---------------------------------------------------------- */
 
-static void
-add_member (JsonBuilder *b, const char *name, JsonNode *value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_value (b, value);
-}
-
-static void
-add_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  add_member (b, name, json_node_init_int (json_node_alloc (), value));
-}
-
-static void
-add_double (JsonBuilder *b, const char *name, double value)
-{
-  add_member (b, name, json_node_init_double (json_node_alloc (), value));
-}
-
-static void
-add_string (JsonBuilder *b, const char *name, const char *value)
-{
-  add_member (b, name, json_node_init_string (json_node_alloc (), value));
-}
-
 static const char *
 event_kind_name (SlEventKind kind)
 {
@@ -92,7 +69,7 @@ add_xid (JsonBuilder *b, SlWindow *window)
   GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
 
   if (surface && GDK_IS_X11_SURFACE (surface))
-    add_int (b, "xid", (gint64) gdk_x11_surface_get_xid (surface));
+    sl_json_member_int (b, "xid", (gint64) gdk_x11_surface_get_xid (surface));
 #endif
 }
 
@@ -107,16 +84,16 @@ add_geometry (JsonBuilder *b, SlWindow *window, const SlTimelineLayout *l)
   if (!gtk_widget_compute_point (window->timeline, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (0, 0), &origin))
     origin = GRAPHENE_POINT_INIT (0, 0);
   gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
-  add_double (b, "x", origin.x + sx);
-  add_double (b, "y", origin.y + sy);
-  add_double (b, "scale", l->scale);
-  add_int (b, "width", l->width);
-  add_int (b, "height", l->height);
-  add_int (b, "header_width", l->header_width);
-  add_int (b, "minimap_height", l->minimap_height);
-  add_int (b, "body_y", sl_timeline_layout_body_y (l));
-  add_double (b, "t0", l->t0);
-  add_double (b, "px_ns", l->px_ns);
+  sl_json_member_double (b, "x", origin.x + sx);
+  sl_json_member_double (b, "y", origin.y + sy);
+  sl_json_member_double (b, "scale", l->scale);
+  sl_json_member_int (b, "width", l->width);
+  sl_json_member_int (b, "height", l->height);
+  sl_json_member_int (b, "header_width", l->header_width);
+  sl_json_member_int (b, "minimap_height", l->minimap_height);
+  sl_json_member_int (b, "body_y", sl_timeline_layout_body_y (l));
+  sl_json_member_double (b, "t0", l->t0);
+  sl_json_member_double (b, "px_ns", l->px_ns);
 }
 
 static void
@@ -146,10 +123,10 @@ add_selected_event (JsonBuilder *b, SlSession *session)
       return;
     }
   json_builder_begin_object (b);
-  add_string (b, "kind", event_kind_name (event->kind));
-  add_int (b, "owner", event->owner);
-  add_int (b, "index", event->index);
-  add_string (b, "name", sl_timeline_model_event_name (sl_session_get_model (session), event));
+  sl_json_member_string (b, "kind", event_kind_name (event->kind));
+  sl_json_member_int (b, "owner", event->owner);
+  sl_json_member_int (b, "index", event->index);
+  sl_json_member_string (b, "name", sl_timeline_model_event_name (sl_session_get_model (session), event));
   json_builder_end_object (b);
 }
 
@@ -166,11 +143,11 @@ add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *mode
       if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y >= l->height || y + h <= sl_timeline_layout_body_y (l))
         continue;
       json_builder_begin_object (b);
-      add_int (b, "row", r);
-      add_string (b, "kind", row_kind_name (model->rows[r].kind));
-      add_int (b, "y", y);
-      add_int (b, "height", h);
-      add_int (b, "events", model->rows[r].n_events);
+      sl_json_member_int (b, "row", r);
+      sl_json_member_string (b, "kind", row_kind_name (model->rows[r].kind));
+      sl_json_member_int (b, "y", y);
+      sl_json_member_int (b, "height", h);
+      sl_json_member_int (b, "events", model->rows[r].n_events);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -197,14 +174,14 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   json_builder_set_member_name (b, "timeline");
   json_builder_begin_object (b);
   add_geometry (b, window, l);
-  add_int (b, "start_ns", profile->start_ns);
-  add_int (b, "end_ns", profile->end_ns);
-  add_double (b, "frame_ms", sl_timeline_get_last_frame_ms (SL_TIMELINE (window->timeline)));
+  sl_json_member_int (b, "start_ns", profile->start_ns);
+  sl_json_member_int (b, "end_ns", profile->end_ns);
+  sl_json_member_double (b, "frame_ms", sl_timeline_get_last_frame_ms (SL_TIMELINE (window->timeline)));
   add_range (b, "range", sl_session_get_selected_range (session));
   add_range (b, "visible", sl_session_get_visible_range (session));
   add_selected_event (b, session);
-  add_int (b, "history_back", sl_session_can_go_back (session));
-  add_int (b, "history_forward", sl_session_can_go_forward (session));
+  sl_json_member_int (b, "history_back", sl_session_can_go_back (session));
+  sl_json_member_int (b, "history_forward", sl_session_can_go_forward (session));
   add_rows (b, l, sl_session_get_model (session));
   json_builder_end_object (b);
 }
@@ -217,10 +194,10 @@ build_state (SlWindowProbe *probe)
   SlTimelineLayout *l = NULL;
 
   json_builder_begin_object (b);
-  add_string (b, "page", _sl_window_get_page (window));
-  add_string (b, "title", gtk_label_get_text (GTK_LABEL (window->title_label)));
-  add_string (b, "error", gtk_label_get_text (GTK_LABEL (window->error_message)));
-  add_double (b, "stall_ms", probe->stall_max / 1000.0);
+  sl_json_member_string (b, "page", _sl_window_get_page (window));
+  sl_json_member_string (b, "title", gtk_label_get_text (GTK_LABEL (window->title_label)));
+  sl_json_member_string (b, "error", gtk_label_get_text (GTK_LABEL (window->error_message)));
+  sl_json_member_double (b, "stall_ms", probe->stall_max / 1000.0);
   add_xid (b, window);
   if (g_strcmp0 (_sl_window_get_page (window), "profile") == 0 && window->session != NULL)
     l = sl_timeline_get_layout (SL_TIMELINE (window->timeline));
