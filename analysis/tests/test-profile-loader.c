@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-profile-loader.c: SlProfileLoader, the asynchronous load the
+ * application uses (progress properties, the prepare phase in the worker,
+ * cancellation, errors), and the kernel details read off the main thread. */
+#include "sl-test-util.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  GMainLoop  *loop;
+  SlProfile  *profile;
+  gpointer    prepared;
+  GError     *error;
+  GArray     *fractions;   /* double, in notification order */
+  guint       messages;    /* notify::message with a non-empty text */
+  GThread    *prepare_thread;
+  GCancellable *cancel_on_progress;
+} Run;
+
+static void
+fraction_cb (SlProfileLoader *loader, GParamSpec *pspec, Run *run)
+{
+  double fraction = sl_profile_loader_get_fraction (loader);
+
+  /* notifications arrive on the thread that started the load */
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  g_array_append_val (run->fractions, fraction);
+  if (run->cancel_on_progress != NULL && fraction > 0)
+    g_cancellable_cancel (run->cancel_on_progress);
+}
+
+static void
+message_cb (SlProfileLoader *loader, GParamSpec *pspec, Run *run)
+{
+  const char *message = sl_profile_loader_get_message (loader);
+
+  if (message != NULL && *message != '\0')
+    run->messages++;
+}
+
+static gpointer
+prepare_cb (SlProfile *profile, GCancellable *cancellable, gpointer data)
+{
+  Run *run = data;
+
+  run->prepare_thread = g_thread_self ();
+  if (g_cancellable_is_cancelled (cancellable))
+    return NULL;
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " kernels", profile->counts.kernels);
+}
+
+static void
+loaded_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Run *run = data;
+
+  run->profile = sl_profile_loader_load_finish (SL_PROFILE_LOADER (source), result, &run->prepared, &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+/* Loads @path with a loader on the default main context; @prepare adds the
+ * prepare phase; @cancellable (nullable) is handed to the load. */
+static void
+run_load (Run *run, const char *path, gboolean prepare, GCancellable *cancellable)
+{
+  g_autoptr(SlProfileLoader) loader = sl_profile_loader_new (path);
+
+  run->loop = g_main_loop_new (NULL, FALSE);
+  run->fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  g_assert_cmpstr (sl_profile_loader_get_path (loader), ==, path);
+  g_signal_connect (loader, "notify::fraction", G_CALLBACK (fraction_cb), run);
+  g_signal_connect (loader, "notify::message", G_CALLBACK (message_cb), run);
+  if (prepare)
+    sl_profile_loader_set_prepare (loader, "Preparing", prepare_cb, run, g_free);
+  sl_profile_loader_load_async (loader, cancellable, loaded_cb, run);
+  g_main_loop_run (run->loop);
+}
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->loop, g_main_loop_unref);
+  g_clear_pointer (&run->profile, sl_profile_unref);
+  g_clear_pointer (&run->prepared, g_free);
+  g_clear_error (&run->error);
+  g_clear_pointer (&run->fractions, g_array_unref);
+}
+
+static void
+test_load (void)
+{
+  g_autofree char *path = sl_test_real_profile ("nsysai-h100-2gpu-1s.sqlite");
+  g_autoptr(SlProfile) sync = sl_test_load (path);
+  g_autofree char *expected = NULL;
+  Run run = { 0 };
+
+  run_load (&run, path, TRUE, NULL);
+  g_assert_no_error (run.error);
+  g_assert_nonnull (run.profile);
+  /* the same model as the synchronous load */
+  g_assert_cmpuint (run.profile->counts.kernels, ==, sync->counts.kernels);
+  g_assert_cmpuint (run.profile->counts.cuda_api, ==, sync->counts.cuda_api);
+  g_assert_cmpint (run.profile->start_ns, ==, sync->start_ns);
+  /* the prepare phase ran on the loaded profile, in the worker */
+  expected = g_strdup_printf ("%" G_GUINT64_FORMAT " kernels", sync->counts.kernels);
+  g_assert_cmpstr (run.prepared, ==, expected);
+  g_assert_true (run.prepare_thread != NULL && run.prepare_thread != g_thread_self ());
+  /* progress goes forward and ends full, with phase names */
+  g_assert_cmpuint (run.fractions->len, >=, 1);
+  for (guint i = 1; i < run.fractions->len; i++)
+    g_assert_cmpfloat (g_array_index (run.fractions, double, i), >=, g_array_index (run.fractions, double, i - 1));
+  g_assert_cmpfloat (g_array_index (run.fractions, double, run.fractions->len - 1), ==, 1.0);
+  g_assert_cmpuint (run.messages, >=, 1);
+  run_clear (&run);
+}
+
+static void
+test_load_error (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sl-loader-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "notes.sqlite", NULL);
+  Run run = { 0 };
+
+  g_assert_true (g_file_set_contents (path, "not a database\n", -1, NULL));
+  run_load (&run, path, TRUE, NULL);
+  g_assert_null (run.profile);
+  g_assert_null (run.prepared);
+  g_assert_error (run.error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_NOT_SQLITE);
+  g_assert_nonnull (strstr (run.error->message, "notes.sqlite"));
+  /* the prepare phase never ran on a failed load */
+  g_assert_null (run.prepare_thread);
+  run_clear (&run);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_cancel (void)
+{
+  g_autofree char *path = sl_test_real_profile ("nsysai-h100-2gpu-1s.sqlite");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Run run = { 0 };
+
+  /* cancelled before it starts */
+  g_cancellable_cancel (cancellable);
+  run_load (&run, path, TRUE, cancellable);
+  g_assert_null (run.profile);
+  g_assert_null (run.prepared);
+  g_assert_error (run.error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED);
+  run_clear (&run);
+
+  /* cancelled at its first progress report: whichever phase it is in
+   * then, the load ends as cancelled or, if it was already done, whole */
+  g_cancellable_reset (cancellable);
+  run.cancel_on_progress = cancellable;
+  run_load (&run, path, TRUE, cancellable);
+  if (run.profile == NULL)
+    g_assert_error (run.error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED);
+  else
+    g_assert_nonnull (run.prepared);
+  run_clear (&run);
+}
+
+typedef struct {
+  GMainLoop       *loop;
+  SlKernelDetails *details;
+  GError          *error;
+} DetailsRun;
+
+static void
+details_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  DetailsRun *run = data;
+
+  run->details = sl_kernel_details_read_finish (result, &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+static void
+read_details_async (SlProfile *profile, guint32 stream, guint index, DetailsRun *run)
+{
+  run->loop = g_main_loop_new (NULL, FALSE);
+  sl_kernel_details_read_async (profile, stream, index, NULL, details_cb, run);
+  g_main_loop_run (run->loop);
+  g_main_loop_unref (run->loop);
+}
+
+/* Every kernel of a real profile: the async read equals SQL on its row. */
+static void
+test_kernel_details_async (void)
+{
+  g_autofree char *path = sl_test_real_profile ("pipit-saxpy-mpi-rank0.sqlite");
+  g_autoptr(SlProfile) profile = sl_test_load (path);
+  sqlite3 *db = sl_test_db_open (path);
+  guint checked = 0;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    for (guint i = 0; i < profile->streams[s].kernels.spans.n; i++)
+      {
+        g_autofree char *sql = g_strdup_printf ("SELECT gridX * 1000000 + blockX * 1000 + registersPerThread"
+                                                " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = %u",
+                                                profile->streams[s].kernels.rowid[i]);
+        DetailsRun run = { 0 };
+
+        read_details_async (profile, s, i, &run);
+        g_assert_no_error (run.error);
+        g_assert_cmpint (run.details->grid[0] * 1000000 + run.details->block[0] * 1000 + run.details->registers_per_thread,
+                         ==, sl_test_db_int (db, sql));
+        g_assert_nonnull (run.details->mangled_name);
+        sl_kernel_details_free (run.details);
+        checked++;
+      }
+  g_assert_cmpuint (checked, ==, profile->counts.kernels);
+  sqlite3_close (db);
+
+  /* a kernel the profile does not have is an error, not a crash */
+  {
+    DetailsRun run = { 0 };
+    read_details_async (profile, 9999, 0, &run);
+    g_assert_null (run.details);
+    g_assert_error (run.error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED);
+    g_clear_error (&run.error);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("SL_PROFILES_DIR") == NULL)
+    {
+      g_test_skip ("SL_PROFILES_DIR is not set");
+      return g_test_run ();
+    }
+  g_test_add_func ("/analysis/profile-loader/load", test_load);
+  g_test_add_func ("/analysis/profile-loader/error", test_load_error);
+  g_test_add_func ("/analysis/profile-loader/cancel", test_cancel);
+  g_test_add_func ("/analysis/kernel-details/async", test_kernel_details_async);
+  return g_test_run ();
+}
