@@ -75,8 +75,9 @@ _sl_nvtx_ranges_clear (SlNvtxRanges *r)
   g_clear_pointer (&r->depth_first, g_free);
 }
 
+/* Streams and GPUs: a subset's own, the rest of it is its parent's. */
 static void
-profile_free (SlProfile *profile)
+free_gpu_side (SlProfile *profile)
 {
   for (guint i = 0; i < profile->n_streams; i++)
     {
@@ -85,12 +86,18 @@ profile_free (SlProfile *profile)
       _sl_copies_clear (&profile->streams[i].memset);
     }
   g_free (profile->streams);
-  for (guint i = 0; i < profile->n_gpus; i++)
-    {
-      g_free (profile->gpus[i].name);
-      g_free (profile->gpus[i].streams);
-    }
+  if (profile->parent == NULL)
+    for (guint i = 0; i < profile->n_gpus; i++)
+      {
+        g_free (profile->gpus[i].name);
+        g_free (profile->gpus[i].streams);
+      }
   g_free (profile->gpus);
+}
+
+static void
+free_cpu_side (SlProfile *profile)
+{
   for (guint i = 0; i < profile->n_threads; i++)
     {
       SlThread *t = &profile->threads[i];
@@ -116,6 +123,16 @@ profile_free (SlProfile *profile)
   g_free (profile->syncs.api);
   _sl_strings_free (profile->strings);
   g_ptr_array_unref (profile->warnings);
+}
+
+static void
+profile_free (SlProfile *profile)
+{
+  free_gpu_side (profile);
+  if (profile->parent != NULL)
+    sl_profile_unref (profile->parent);
+  else
+    free_cpu_side (profile);
   g_clear_pointer (&profile->derived, g_hash_table_unref);
   g_rec_mutex_clear (&profile->derived_lock);
   g_free (profile->nsys_version);

@@ -191,6 +191,7 @@ struct _SlProfile {
   GPtrArray    *warnings;         /* char*, human-readable */
 
   /*< private >*/
+  SlProfile    *parent;           /* a subset's: the CPU side and strings are its */
   gint          ref_count;
   GRecMutex     derived_lock;
   GHashTable   *derived;          /* key -> data built by sl_profile_get_derived() */
@@ -220,6 +221,29 @@ typedef enum {
 GType       sl_profile_get_type  (void) G_GNUC_CONST;
 SlProfile  *sl_profile_ref       (SlProfile *profile);
 void        sl_profile_unref     (SlProfile *profile);
+
+typedef enum {
+  SL_WORK_KERNEL,
+  SL_WORK_MEMCPY,
+  SL_WORK_MEMSET,
+} SlWorkKind;
+
+/* Whether event @index of @kind on stream @stream of @profile is kept. */
+typedef gboolean (*SlWorkKeepFunc) (const SlProfile *profile,
+                                    guint32          stream,
+                                    SlWorkKind       kind,
+                                    guint            index,
+                                    gpointer         data);
+
+/* A profile with only the GPU work of @parent that @keep keeps, for scopes
+ * that are not time windows (NVTX ranges, kernel categories, streams): every
+ * analysis runs on it unchanged.  Streams, threads, API calls, NVTX ranges
+ * and strings keep their indexes; GPU counts are recomputed; the time range
+ * stays the parent's.  Shares all but the GPU work with @parent and keeps it
+ * alive.  Returns (transfer full). */
+SlProfile  *sl_profile_new_subset (SlProfile      *parent,
+                                   SlWorkKeepFunc  keep,
+                                   gpointer        data);
 
 /* Data computed from a profile once and kept with it, such as an
  * analysis's index.  The first caller for @key runs @build (under a lock:
