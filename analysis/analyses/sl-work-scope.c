@@ -92,13 +92,15 @@ compare_names (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* "a, b, c … (N in all)": the first LIST_MAX of @names (sorted in place). */
+/* "a, b, c … (N in all)": the first LIST_MAX of @names (sorted in place
+ * when @sort). */
 static char *
-list_names (GPtrArray *names)
+list_names (GPtrArray *names, gboolean sort)
 {
   GString *s = g_string_new (NULL);
 
-  g_ptr_array_sort (names, compare_names);
+  if (sort)
+    g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len && i < LIST_MAX; i++)
     g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) names->pdata[i]);
   if (names->len > LIST_MAX)
@@ -137,7 +139,7 @@ match_globs (GPtrArray *globs, guint8 flag, const SlProfile *profile, guint8 *fl
 
           for (guint i = 0; i < names->len; i++)
             g_ptr_array_add (listed, (gpointer) sl_strings_get (profile->strings, GPOINTER_TO_UINT (names->pdata[i])));
-          list = list_names (listed);
+          list = list_names (listed, FALSE);
           g_set_error (error, SL_WORK_SCOPE_ERROR, SL_WORK_SCOPE_ERROR_NO_MATCH,
                        _("no NVTX push/pop range matches “%s”; the ranges are: %s"),
                        (const char *) globs->pdata[g], list);
@@ -147,23 +149,50 @@ match_globs (GPtrArray *globs, guint8 flag, const SlProfile *profile, guint8 *fl
   return TRUE;
 }
 
-/* Per string id, which globs match it (0 for names of no push/pop range). */
-static guint8 *
-name_flags (const SlWorkScope *scope, const SlProfile *profile, GError **error)
+static int
+compare_name_ids (gconstpointer a, gconstpointer b, gpointer strings)
 {
-  guint8 *flags = g_new0 (guint8, MAX (sl_strings_count (profile->strings), 1));
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  return g_strcmp0 (sl_strings_get (strings, GPOINTER_TO_UINT (*(gpointer const *) a)),
+                    sl_strings_get (strings, GPOINTER_TO_UINT (*(gpointer const *) b)));
+}
+
+/* Adds to @names the ids of the range names first seen at depth @d, sorted
+ * by name; returns FALSE when no thread has ranges that deep. */
+static gboolean
+collect_depth (const SlProfile *profile, guint d, guint8 *flags, GPtrArray *names)
+{
+  guint first = names->len;
+  gboolean deeper = FALSE;
 
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlNvtxRanges *r = &profile->threads[t].nvtx;
-      for (guint i = 0; i < r->spans.n; i++)
+
+      if (d >= r->n_depths)
+        continue;
+      deeper = TRUE;
+      for (guint i = r->depth_first[d]; i < r->depth_first[d + 1]; i++)
         if (!(flags[r->name[i]] & NAME_SEEN))
           {
             flags[r->name[i]] |= NAME_SEEN;
             g_ptr_array_add (names, GUINT_TO_POINTER (r->name[i]));
           }
     }
+  g_qsort_with_data (names->pdata + first, (gint) (names->len - first), sizeof (gpointer), compare_name_ids,
+                profile->strings);
+  return deeper;
+}
+
+/* Per string id, which globs match it (0 for names of no push/pop range).
+ * Names are listed outermost first, so an error shows the step-level ones. */
+static guint8 *
+name_flags (const SlWorkScope *scope, const SlProfile *profile, GError **error)
+{
+  guint8 *flags = g_new0 (guint8, MAX (sl_strings_count (profile->strings), 1));
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint d = 0; collect_depth (profile, d, flags, names); d++)
+    ;
   if (!match_globs (scope->nvtx, NAME_INCLUDED, profile, flags, names, error)
       || !match_globs (scope->exclude_nvtx, NAME_EXCLUDED, profile, flags, names, error))
     g_clear_pointer (&flags, g_free);
@@ -233,7 +262,7 @@ resolve_categories (GPtrArray *names, const SlCategories *rules, const guint64 *
       for (guint k = 0; k < n; k++)
         if (c >= n || n_kernels[k] > 0)
           g_ptr_array_add (listed, (gpointer) sl_categories_get_name (rules, k));
-      list = list_names (listed);
+      list = list_names (listed, TRUE);
       if (c >= n)
         g_set_error (error, SL_WORK_SCOPE_ERROR, SL_WORK_SCOPE_ERROR_UNKNOWN_CATEGORY,
                      _("unknown category “%s”; the categories are: %s"), (const char *) names->pdata[i], list);
