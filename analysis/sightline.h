@@ -28,3 +28,4 @@
 #include "sl-compare.h"
 #include "sl-tree.h"
 #include "sl-search.h"
+#include "sl-work-scope.h"

@@ -15,6 +15,12 @@ typedef struct {
   SlCategories *categories;
 } Options;
 
+static const SlCategories *
+chosen_categories (gpointer data)
+{
+  return ((Options *) data)->categories;
+}
+
 static gboolean
 check (const char *command, gpointer data)
 {
@@ -71,7 +77,7 @@ sl_cli_categories (int argc, char **argv)
     .name = "categories", .parameter = N_("PROFILE"),
     .summary = N_("GPU time per kernel category (first matching rule wins; "
                   "unmatched kernels are “other”)."),
-    .check = check, .show = show,
+    .check = check, .show = show, .categories = chosen_categories,
   };
   Options o = { .style = SL_NAMES_SHORT, .top = 5 };
   GOptionEntry entries[] = {

@@ -40,6 +40,12 @@ parse_threshold (const char *command, const char *text, double *out)
   return TRUE;
 }
 
+static const SlCategories *
+chosen_categories (gpointer data)
+{
+  return ((Options *) data)->categories;
+}
+
 static gboolean
 check (const char *command, gpointer data)
 {
@@ -141,7 +147,7 @@ sl_cli_compare (int argc, char **argv)
                   "change against the first profile, median iteration time."),
     .many_profiles = TRUE,
     .wrong_args = N_("expected at least two profiles; usage: sightline-cli compare [OPTIONS] A B [C...]"),
-    .check = check, .show = show,
+    .check = check, .show = show, .categories = chosen_categories,
   };
   Options o = { .threshold = 0.05, .style = SL_NAMES_SHORT };
   GOptionEntry entries[] = {

@@ -25,12 +25,24 @@ sl_cli_error (const char *command, const char *format, ...)
     fprintf (stderr, "sightline-cli: %s\n", message);
 }
 
+static JsonNode *json_scope;
+
+void
+sl_cli_set_json_scope (JsonNode *scope)
+{
+  g_clear_pointer (&json_scope, json_node_unref);
+  json_scope = scope;
+}
+
 void
 sl_cli_print_json (JsonNode *node)
 {
   g_autoptr(JsonNode) root = node;
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
+
+  if (json_scope != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    json_object_set_member (json_node_get_object (root), "scope", json_node_copy (json_scope));
 
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);

@@ -35,9 +35,10 @@ check_arg_count (const SlCliSpec *spec, int argc)
  * status of the first failure, or -1 when the command can show. */
 static int
 prepare (const SlCliSpec *spec, GOptionContext *context, gpointer options,
-         SlCliRun *run, int argc, char **argv)
+         SlCliRun *run, SlCliScope *scope, int argc, char **argv)
 {
   if (!sl_cli_common_parse (spec->name, context, &run->common, &argc, &argv)
+      || !sl_cli_scope_parse (spec->name, scope)
       || (spec->check != NULL && !spec->check (spec->name, options))
       || !check_arg_count (spec, argc))
     return SL_CLI_USAGE;
@@ -48,6 +49,9 @@ prepare (const SlCliSpec *spec, GOptionContext *context, gpointer options,
         return SL_CLI_INPUT;
       g_ptr_array_add (run->profiles, profile);
     }
+  if (!sl_cli_scope_apply (spec->name, scope, spec->categories ? spec->categories (options) : NULL,
+                           run->common.filter, run->profiles))
+    return SL_CLI_USAGE;
   run->profile = run->profiles->pdata[0];
   return -1;
 }
@@ -69,18 +73,21 @@ sl_cli_run (const SlCliSpec *spec, const GOptionEntry *entries, gpointer options
 {
   g_autoptr(GOptionContext) context = g_option_context_new (_(spec->parameter));
   SlCliRun run = { spec->name, { 0 }, NULL, NULL };
+  SlCliScope scope = { 0 };
   int status;
 
   g_option_context_set_summary (context, _(spec->summary));
   sl_cli_common_add (context, &run.common);
+  sl_cli_scope_add (context, &scope);
   if (entries != NULL)
     g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   run.profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_profile_unref);
-  status = prepare (spec, context, options, &run, argc, argv);
+  status = prepare (spec, context, options, &run, &scope, argc, argv);
   if (status < 0)
     status = spec->show (&run, options);
   g_ptr_array_unref (run.profiles);
   sl_cli_common_clear (&run.common);
+  sl_cli_scope_clear (&scope);
   clear_entries (entries);
   return status;
 }

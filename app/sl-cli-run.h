@@ -7,6 +7,7 @@
 #include <glib.h>
 #include "sl-cli.h"
 #include "sl-cli-options.h"
+#include "sl-cli-scope.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,9 @@ typedef struct {
   const char     *wrong_args;      /* N_() message for a wrong argument count; NULL: the usage line */
   SlCliCheckFunc  check;           /* nullable */
   SlCliShowFunc   show;
+  /* nullable: the categories the command's options chose (--rules), for
+   * --category; without it (or when it returns NULL) the default rules */
+  const SlCategories *(*categories) (gpointer options);
 } SlCliSpec;
 
 /* Runs the command @spec with its own option @entries (nullable; their

@@ -34,6 +34,10 @@ void       sl_cli_error        (const char *command, const char *format, ...) G_
 /* Serialises @node (transfer full) pretty-printed to stdout with a trailing newline. */
 void       sl_cli_print_json   (JsonNode *node);
 
+/* Makes sl_cli_print_json() add @scope (transfer full; NULL: nothing) as the
+ * member "scope" of every object it prints: the scope a command used. */
+void       sl_cli_set_json_scope (JsonNode *scope);
+
 /* Prints "No <what> in this profile." or, when @filter restricts anything,
  * "No <what> match the filter (<the filter>)." */
 void       sl_cli_print_empty  (const SlFilter *filter, const char *what);

@@ -2,6 +2,28 @@
 /* sl-api-summary.c: CPU time per CUDA API function. */
 #include "sl-api-summary.h"
 
+/* Visits the calls [first, last) that are in the profile's scope, run by
+ * run (all of them outside scoped subsets). */
+static void
+visit_kept (SlStatsTable *table, const SlProfile *profile, guint first, guint last, SlNameKeys *keys)
+{
+  const SlApiCalls *api = &profile->api;
+
+  while (first < last)
+    {
+      guint end = first;
+
+      while (end < last && sl_profile_api_kept (profile, end))
+        end++;
+      if (end > first)
+        sl_stats_table_visit_spans (table, &api->spans, first, end, api->name,
+                                    keys->key_of, keys->n_ids, keys);
+      first = end;
+      while (first < last && !sl_profile_api_kept (profile, first))
+        first++;
+    }
+}
+
 SlApiSummary *
 sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
 {
@@ -28,8 +50,7 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
           continue;
         sl_filter_span_bounds (filter, &api->spans, thread->api_first,
                                thread->api_first + thread->api_count, &first, &last);
-        sl_stats_table_visit_spans (&table, &api->spans, first, last, api->name,
-                                    keys.key_of, keys.n_ids, &keys);
+        visit_kept (&table, profile, first, last, &keys);
       }
 
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,

@@ -31,7 +31,8 @@ scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs
         {
           guint k;
 
-          if (!sl_filter_match_time (sc->filter, r->spans.start[i]))
+          if (!sl_filter_match_time (sc->filter, r->spans.start[i])
+              || (!startend && !sl_profile_range_kept (profile, t, i)))
             continue;
           k = sl_name_keys_get (&sc->keys, r->name[i]);
           if (pass == PASS_KEYS)

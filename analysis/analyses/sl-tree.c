@@ -63,6 +63,15 @@ range_in_window (const SlFilter *filter, const SlSpans *spans, guint i)
   return spans->start[i] < filter->range_end && sl_spans_end (spans, i) > filter->range_start;
 }
 
+/* Under an NVTX scope (a scoped subset), ranges outside it show only as the
+ * path to work in scope, which their GPU projection tells. */
+static gboolean
+range_in_scope (const SlTree *self, guint thread, guint i)
+{
+  return sl_profile_range_kept (self->profile, thread, i)
+         || self->gpu_start[self->attr->range_base[thread] + i] != SL_NO_GPU_START;
+}
+
 /* Natural merge sort: the nodes come as a few sorted runs (one per stream or
  * thread), so merging the runs pairwise costs N log(runs), not N log N. */
 static void
@@ -195,7 +204,7 @@ add_root_ranges (SlTree *self, const SlProfile *profile)
       if (!self->thread_ok[t] || r->n_depths == 0)
         continue;
       for (guint i = r->depth_first[0]; i < r->depth_first[1]; i++)
-        if (range_in_window (self->filter, &r->spans, i))
+        if (range_in_window (self->filter, &r->spans, i) && range_in_scope (self, t, i))
           {
             SlTreeNode node = { SL_TREE_RANGE, t, i };
             g_array_append_val (self->roots, node);
@@ -280,7 +289,8 @@ sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
       gint64 end = sl_spans_end (&r->spans, node->index);
 
       for (guint i = lo; i < r->depth_first[depth + 2] && r->spans.start[i] < end; i++)
-        if (r->parent[i] == node->index && range_in_window (self->filter, &r->spans, i))
+        if (r->parent[i] == node->index && range_in_window (self->filter, &r->spans, i)
+            && range_in_scope (self, node->owner, i))
           {
             SlTreeNode child = { SL_TREE_RANGE, node->owner, i };
             g_array_append_val (out, child);

@@ -158,6 +158,8 @@ sl_profile_new_subset (SlProfile      *parent,
   subset->ref_count = 1;
   subset->parent = sl_profile_ref (parent);
   subset->derived = NULL;
+  subset->api_kept = subset->ranges_kept = NULL;
+  subset->ranges_base = NULL;
   g_rec_mutex_init (&subset->derived_lock);
   subset->path = g_strdup (parent->path);
   subset->nsys_version = g_strdup (parent->nsys_version);
@@ -166,4 +168,34 @@ sl_profile_new_subset (SlProfile      *parent,
   subset->counts.kernels_linked = 0;
   choose_gpu_work (subset, parent, keep, data);
   return subset;
+}
+
+void
+sl_profile_subset_set_cpu_scope (SlProfile *subset, guint8 *api_kept, guint8 *ranges_kept)
+{
+  g_return_if_fail (subset != NULL && subset->parent != NULL);
+
+  g_free (subset->api_kept);
+  g_free (subset->ranges_kept);
+  g_clear_pointer (&subset->ranges_base, g_free);
+  subset->api_kept = api_kept;
+  subset->ranges_kept = ranges_kept;
+  if (ranges_kept == NULL)
+    return;
+  subset->ranges_base = g_new (guint, subset->n_threads + 1);
+  subset->ranges_base[0] = 0;
+  for (guint t = 0; t < subset->n_threads; t++)
+    subset->ranges_base[t + 1] = subset->ranges_base[t] + subset->threads[t].nvtx.spans.n;
+}
+
+gboolean
+sl_profile_api_kept (const SlProfile *profile, guint index)
+{
+  return profile->api_kept == NULL || profile->api_kept[index];
+}
+
+gboolean
+sl_profile_range_kept (const SlProfile *profile, guint thread, guint index)
+{
+  return profile->ranges_kept == NULL || profile->ranges_kept[profile->ranges_base[thread] + index];
 }

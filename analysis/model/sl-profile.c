@@ -129,6 +129,9 @@ static void
 profile_free (SlProfile *profile)
 {
   free_gpu_side (profile);
+  g_free (profile->api_kept);
+  g_free (profile->ranges_kept);
+  g_free (profile->ranges_base);
   if (profile->parent != NULL)
     sl_profile_unref (profile->parent);
   else

@@ -192,6 +192,9 @@ struct _SlProfile {
 
   /*< private >*/
   SlProfile    *parent;           /* a subset's: the CPU side and strings are its */
+  guint8       *api_kept;         /* a subset's CPU scope, per API call; NULL: all */
+  guint8       *ranges_kept;      /* per push/pop range, thread after thread; NULL: all */
+  guint        *ranges_base;      /* per thread: its first entry in ranges_kept */
   gint          ref_count;
   GRecMutex     derived_lock;
   GHashTable   *derived;          /* key -> data built by sl_profile_get_derived() */
@@ -244,6 +247,14 @@ typedef gboolean (*SlWorkKeepFunc) (const SlProfile *profile,
 SlProfile  *sl_profile_new_subset (SlProfile      *parent,
                                    SlWorkKeepFunc  keep,
                                    gpointer        data);
+/* Narrows the CPU side a subset shows, for scopes by NVTX range: @api_kept
+ * has one flag per API call, @ranges_kept one per push/pop range (thread
+ * after thread, each in its nvtx order); either NULL for all.  Takes both. */
+void        sl_profile_subset_set_cpu_scope (SlProfile *subset, guint8 *api_kept, guint8 *ranges_kept);
+/* Whether API call @index / push/pop range @index of @thread is in the
+ * profile's scope (always TRUE outside scoped subsets). */
+gboolean    sl_profile_api_kept       (const SlProfile *profile, guint index);
+gboolean    sl_profile_range_kept     (const SlProfile *profile, guint thread, guint index);
 
 /* Data computed from a profile once and kept with it, such as an
  * analysis's index.  The first caller for @key runs @build (under a lock:

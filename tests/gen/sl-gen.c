@@ -40,6 +40,7 @@ typedef struct {
   gint64      kernels, memcpy, memset, bad_rows, gap_ns;
   guint64     seed;
   gboolean    nccl, no_gpu;
+  gboolean    scope_ranges;   /* warmup/step_N iterations, computing_softmax ops */
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -1243,7 +1244,8 @@ emit_op (Gen *g, Proc *pc, Thread *th, const Op *op, gint64 u, int iter)
     }
   else
     {
-      nvtx_push (g, th, 4, op->nvtx, 0, 0, 0);
+      gboolean softmax = op->ktype == K_SOFTMAX_FWD || op->ktype == K_SOFTMAX_BWD;
+      nvtx_push (g, th, 4, g->o.scope_ranges && softmax ? "computing_softmax" : op->nvtx, 0, 0, 0);
       frames++;
       for (int k = 5; k < g->o.nvtx_depth && k - 5 < 8; k++)
         {
@@ -1336,7 +1338,10 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
     U = max64 ((gint64) 1, g->o.kernels / ((gint64) g->o.iterations * g->o.processes));
   gint64 Uf = U * 4 / 10, Ub = U * 5 / 10, Uo = U - Uf - Ub;
 
-  g_snprintf (buf, sizeof buf, "iteration_%d", iter);
+  if (g->o.scope_ranges)
+    g_snprintf (buf, sizeof buf, iter == 0 ? "warmup" : "step_%d", iter);
+  else
+    g_snprintf (buf, sizeof buf, "iteration_%d", iter);
   it->cpu_start = main_th->cpu;
   nvtx_push (g, main_th, 0, buf, 0, 0, COLOR_ITER);
   gint64 batch_start = main_th->cpu;
@@ -1992,7 +1997,7 @@ parse_args (int argc, char **argv, Options *o)
   gint64 seed = 1;
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0;
-  gboolean nccl = FALSE, no_gpu = FALSE;
+  gboolean nccl = FALSE, no_gpu = FALSE, scope_ranges = FALSE;
   char *truth = NULL;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
@@ -2010,6 +2015,7 @@ parse_args (int argc, char **argv, Options *o)
     { "gap-ns", 0, 0, G_OPTION_ARG_INT64, &gap, "GPU idle gap planted between iterations (default 0)", "NS" },
     { "bad-rows", 0, 0, G_OPTION_ARG_INT64, &bad, "Rows of each bad kind (end < start, dangling string id) in KERNEL and RUNTIME", "N" },
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
+    { "scope-ranges", 0, 0, G_OPTION_ARG_NONE, &scope_ranges, "Name iteration 0 'warmup', the others 'step_N', softmax ops 'computing_softmax'", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { NULL }
   };
@@ -2051,7 +2057,7 @@ parse_args (int argc, char **argv, Options *o)
   o->gpus = gpus; o->streams = streams; o->processes = processes; o->threads = threads;
   o->iterations = iterations; o->nvtx_depth = depth; o->kernels = kernels; o->memcpy = n_memcpy;
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
-  o->nccl = nccl; o->no_gpu = no_gpu;
+  o->nccl = nccl; o->no_gpu = no_gpu; o->scope_ranges = scope_ranges;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
