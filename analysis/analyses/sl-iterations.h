@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-iterations.h: training / inference steps ("sightline-cli iterations").
  *
- * With NVTX: the candidates are push/pop ranges at depth 0 of their thread,
- * names normalised by replacing digit runs with '#' ("step 12" -> "step #"),
- * occurring at least twice in a process; the name with the largest summed CPU
- * duration wins (or the ranges whose name matches a given regex, outermost
- * matches only).  An iteration's GPU work is every GPU operation of its
- * process whose launching API call starts inside the range, whichever thread
- * launched it.  Without such ranges, GPU activity of each process is split at
- * its large idle gaps ("gpu-gaps"). */
+ * Methods, tried in order unless one is forced: "nvtx", push/pop ranges at
+ * depth 0 whose normalised name ("step 12" -> "step #") repeats in a process
+ * and whose instances each launch a similar, large share of the GPU work
+ * (per-op ranges never do); "kernels", the period of each process's kernel
+ * sequence (sl-step-period.h), steps cut by the capture's edges apart;
+ * "gaps", GPU activity split at large idle gaps.  An NVTX iteration's GPU
+ * work is every GPU operation of its process whose launching API call starts
+ * inside the range, whichever thread launched it; a kernels/gaps step's is
+ * every operation of the process starting inside it. */
 #pragma once
 
 #include <glib.h>
