@@ -7,6 +7,8 @@
 
 typedef struct {
   char   *name;
+  char   *step_range;
+  char   *method;
   char   *min_gap_text;
   gint64  min_gap;
 } Options;
@@ -38,17 +40,64 @@ print_summary (const SlIterations *its)
 }
 
 static void
+print_period (const SlIterations *its)
+{
+  g_autofree char *median = sl_format_duration_precise (its->period_median_ns);
+  g_autofree char *spread = sl_format_duration_precise (its->period_p90_ns - its->period_p10_ns);
+
+  if (its->period_unit == SL_STEP_UNIT_BLOCK)
+    printf (_("The kernel sequence repeats every %u kernels (%s, p10–p90 spread %s): a block inside a step, "
+              "not a step.\n"), its->period_kernels, median, spread);
+  else if (its->period_unit == SL_STEP_UNIT_STEP)
+    printf (_("Step period: median %s, p10–p90 spread %s.\n"), median, spread);
+}
+
+static void
+print_method (const SlIterations *its)
+{
+  if (its->method == SL_ITERATIONS_NVTX)
+    printf (_("Steps from NVTX ranges “%s”"), its->name);
+  else if (its->method == SL_ITERATIONS_KERNELS)
+    printf (_("Steps from the period of the kernel sequence (method kernels)"));
+  else
+    printf (_("Steps are GPU activity split at idle gaps (method gaps)"));
+  printf (_(", confidence %.2f.\n"), its->confidence);
+  print_period (its);
+  if (its->n_partial > 0)
+    printf (_("%u partial steps cut by the capture's edges are not counted (see --json \"partial\").\n"),
+            its->n_partial);
+  printf ("\n");
+}
+
+static void
+print_no_full_step (const SlIterations *its)
+{
+  print_method (its);
+  printf (_("No full step repeats in this window.\n"));
+}
+
+static gboolean
+parse_method (const char *text, SlIterationMethod *method)
+{
+  static const char *names[] = { "nvtx", "gaps", "kernels", "auto" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (text != NULL ? text : "auto", names[i]) == 0)
+      {
+        *method = (SlIterationMethod) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
 print_table (const SlIterations *its)
 {
   g_autoptr(SlCliTable) t = sl_cli_table_new (_(">PID"), _(">#"), _("Name"), _(">Duration"),
                                               _(">CPU start (ns)"), _(">GPU span"), _(">GPU busy"),
                                               _(">Kernels"), _(">NCCL"), NULL);
 
-  if (its->method == SL_ITERATIONS_NVTX)
-    printf (_("Iterations from NVTX ranges “%s”\n\n"), its->name);
-  else
-    printf (_("No repeated top-level NVTX range: iterations are GPU activity split at idle gaps "
-              "(method gpu-gaps)\n\n"));
+  print_method (its);
   for (guint i = 0; i < its->n_iterations; i++)
     add_row (t, &its->iterations[i]);
   sl_cli_table_set_max (t, 2, 48);
@@ -63,9 +112,17 @@ show (const SlCliRun *run, gpointer data)
   g_autoptr(GError) error = NULL;
   g_autoptr(SlIterations) its = NULL;
 
+  SlIterationsOptions opts = { SL_ITERATIONS_AUTO, o->name, o->step_range, 0 };
+
   if (!sl_cli_parse_dur (run->command, "--min-gap", o->min_gap_text, &o->min_gap))
     return SL_CLI_USAGE;
-  its = sl_iterations_compute (run->profile, run->common.filter, o->name, o->min_gap, &error);
+  if (!parse_method (o->method, &opts.method))
+    {
+      sl_cli_error (run->command, _("--method: “%s” is not nvtx, kernels or gaps"), o->method);
+      return SL_CLI_USAGE;
+    }
+  opts.min_gap_ns = o->min_gap;
+  its = sl_iterations_compute_with (run->profile, run->common.filter, &opts, &error);
   if (its == NULL)
     {
       sl_cli_error (run->command, _("--name: %s"), error->message);
@@ -73,6 +130,8 @@ show (const SlCliRun *run, gpointer data)
     }
   if (run->common.json)
     sl_cli_print_json (sl_iterations_to_json (its));
+  else if (its->n_iterations == 0 && its->n_partial > 0)
+    print_no_full_step (its);
   else if (its->n_iterations == 0)
     sl_cli_print_empty (run->common.filter, o->name != NULL ? _("iterations (no NVTX range matches --name)")
                                                            : _("iterations"));
@@ -86,13 +145,16 @@ sl_cli_iterations (int argc, char **argv)
 {
   static const SlCliSpec spec = {
     .name = "iterations", .parameter = N_("PROFILE"),
-    .summary = N_("Training or inference steps, from repeated top-level NVTX "
-                  "ranges, or from large GPU idle gaps when there are none."),
+    .summary = N_("Training or inference steps: repeated top-level NVTX ranges that cover the GPU "
+                  "work, else the period of the kernel sequence, else large GPU idle gaps."),
     .show = show,
   };
   Options o = { 0 };
   GOptionEntry entries[] = {
     { "name", 0, 0, G_OPTION_ARG_STRING, &o.name, N_("NVTX ranges whose name matches REGEX are the iterations"), "REGEX" },
+    { "step-range", 0, 0, G_OPTION_ARG_STRING, &o.step_range,
+      N_("NVTX ranges of this name are the steps (digits may be written #)"), "NAME" },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Force a method: nvtx, kernels or gaps"), "METHOD" },
     { "min-gap", 0, 0, G_OPTION_ARG_STRING, &o.min_gap_text,
       N_("Without NVTX: split GPU activity at idle gaps of at least D (default: found from the gaps)"), "D" },
     { NULL }

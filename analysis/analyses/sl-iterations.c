@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-iterations.c: training / inference steps from NVTX or from GPU idle gaps. */
 #include "sl-iterations.h"
+#include "sl-iterations-private.h"
 #include "sl-attribution.h"
 #include "sl-gpu-ops.h"
 #include "sl-intervals.h"
@@ -52,6 +53,11 @@ typedef struct {
   guint64 count;
   gint64  total;
 } PidTally;
+
+typedef struct {
+  const char *name;
+  gint64      total;
+} RankedName;
 
 /* The normalised name of string id @id, cached in @norm_of_id. */
 static const char *
@@ -137,49 +143,48 @@ repeated_total (GHashTable *per_pid, gint64 *total)
   return repeated;
 }
 
-/* The repeated name with the largest CPU time (then the first by name), or NULL. */
-static const char *
-best_repeated_name (GHashTable *tally)
+static int
+compare_ranked (gconstpointer a, gconstpointer b)
 {
+  const RankedName *x = a, *y = b;
+
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+/* The repeated depth-0 names, the largest CPU time first (then by name). */
+static GArray *
+ranked_names (GHashTable *tally)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (RankedName));
   GHashTableIter iter;
   gpointer key, value;
-  const char *best = NULL;
-  gint64 best_total = -1, total;
+  RankedName r;
 
   g_hash_table_iter_init (&iter, tally);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (repeated_total (value, &total)
-        && (total > best_total || (total == best_total && strcmp (key, best) < 0)))
+    if (repeated_total (value, &r.total))
       {
-        best = key;
-        best_total = total;
+        r.name = key;
+        g_array_append_val (out, r);
       }
-  return best;
+  g_array_sort (out, compare_ranked);
+  return out;
 }
 
-/* The normalised depth-0 name with the largest CPU time among those seen at
- * least twice in a process.  Fills @chosen_raw (per string id) and returns
- * the name, or NULL when there is no candidate. */
-static char *
-choose_name (const SlProfile *profile, const SlFilter *filter, const gboolean *thread_ok,
-             GHashTable *chosen_raw)
+/* The string ids whose normalised name is @norm, into @raw. */
+static void
+raw_ids_of (GHashTable *norm_of_id, const char *norm, GHashTable *raw)
 {
-  g_autoptr(GHashTable) norm_of_id = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr(GHashTable) tally = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                       (GDestroyNotify) g_hash_table_unref);
   GHashTableIter iter;
   gpointer key, value;
-  const char *best;
 
-  tally_depth0 (profile, filter, thread_ok, norm_of_id, tally);
-  best = best_repeated_name (tally);
-  if (best == NULL)
-    return NULL;
+  g_hash_table_remove_all (raw);
   g_hash_table_iter_init (&iter, norm_of_id);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (g_str_equal (value, best))
-      g_hash_table_add (chosen_raw, key);
-  return g_strdup (best);
+    if (g_str_equal (value, norm))
+      g_hash_table_add (raw, key);
 }
 
 static void
@@ -249,22 +254,17 @@ collect_regex (const SlProfile *profile, const SlFilter *filter, const gboolean 
     }
 }
 
-/* Accumulators of one iteration while GPU operations stream in start order. */
-typedef struct {
-  SlUnion busy;
-  SlUnion nccl;
-} Acc;
 
-static inline void
-acc_init (Acc *acc)
+void
+sl_iter_acc_init (Acc *acc)
 {
   sl_union_init (&acc->busy);
   sl_union_init (&acc->nccl);
 }
 
 /* Widens [*lo, *hi] to cover [s, e]; the first time (*has FALSE) it is [s, e]. */
-static inline void
-widen (gboolean *has, gint64 *lo, gint64 *hi, gint64 s, gint64 e)
+void
+sl_iter_widen (gboolean *has, gint64 *lo, gint64 *hi, gint64 s, gint64 e)
 {
   if (!*has)
     {
@@ -279,10 +279,10 @@ widen (gboolean *has, gint64 *lo, gint64 *hi, gint64 s, gint64 e)
     }
 }
 
-static void
-acc_op (SlIteration *it, Acc *acc, SlGpuOpType type, gboolean nccl, gint64 s, gint64 e)
+void
+sl_iter_acc_op (SlIteration *it, Acc *acc, SlGpuOpType type, gboolean nccl, gint64 s, gint64 e)
 {
-  widen (&it->has_gpu, &it->gpu_start_ns, &it->gpu_end_ns, s, e);
+  sl_iter_widen (&it->has_gpu, &it->gpu_start_ns, &it->gpu_end_ns, s, e);
   it->ops++;
   if (type == SL_GPU_OP_KERNEL)
     it->kernels++;
@@ -292,8 +292,8 @@ acc_op (SlIteration *it, Acc *acc, SlGpuOpType type, gboolean nccl, gint64 s, gi
 }
 
 /* Adds the per-device unions of @acc[0, n) to the iteration's busy and NCCL time. */
-static void
-add_device_totals (SlIteration *it, const Acc *acc, guint n)
+void
+sl_iter_add_device_totals (SlIteration *it, const Acc *acc, guint n)
 {
   for (guint d = 0; d < n; d++)
     {
@@ -303,8 +303,8 @@ add_device_totals (SlIteration *it, const Acc *acc, guint n)
 }
 
 /* The GPU operations of process @pid inside the filter (its GPUs and window). */
-static void
-add_process_sources (const SlProfile *profile, const SlFilter *filter, guint32 pid, SlMerge *merge)
+void
+sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filter, guint32 pid, SlMerge *merge)
 {
   for (guint s = 0; s < profile->n_streams; s++)
     if (profile->streams[s].pid == pid && sl_filter_match_device (filter, profile->streams[s].device))
@@ -350,7 +350,7 @@ nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merg
   guint tag, index, cursor = 0;
 
   for (guint j = 0; j < n; j++)
-    acc_init (&acc[j]);
+    sl_iter_acc_init (&acc[j]);
   while (sl_merge_next (merge, &tag, &spans, &index))
     {
       guint32 a = sl_gpu_op_api (profile, tag)[index];
@@ -363,10 +363,10 @@ nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merg
       if (j == G_MAXUINT)
         continue;
       nccl = sl_gpu_op_is_nccl (profile, is_nccl, tag, index);
-      acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), nccl, spans->start[index], sl_spans_end (spans, index));
+      sl_iter_acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), nccl, spans->start[index], sl_spans_end (spans, index));
     }
   for (guint j = 0; j < n; j++)
-    add_device_totals (&its[j], &acc[j], 1);
+    sl_iter_add_device_totals (&its[j], &acc[j], 1);
 }
 
 /* GPU work of the NVTX iterations its[0, n) of one process (sorted by start),
@@ -466,7 +466,7 @@ gap_threshold (const SlProfile *profile, const SlFilter *filter, guint32 pid, gi
   if (min_gap > 0)
     return min_gap;
   sl_merge_init (&merge);
-  add_process_sources (profile, filter, pid, &merge);
+  sl_iter_add_process_sources (profile, filter, pid, &merge);
   sl_merge_start (&merge);
   sl_union_init (&u);
   while (sl_merge_next (&merge, &tag, &spans, &index))
@@ -491,7 +491,7 @@ static void
 end_iteration (GArray *out, guint first_out, GArray *accs)
 {
   if (out->len > first_out)
-    add_device_totals (&g_array_index (out, SlIteration, out->len - 1), (const Acc *) accs->data, accs->len);
+    sl_iter_add_device_totals (&g_array_index (out, SlIteration, out->len - 1), (const Acc *) accs->data, accs->len);
 }
 
 static void
@@ -505,7 +505,7 @@ start_iteration (GArray *out, guint first_out, guint32 pid, GArray *accs)
   fresh.thread = fresh.range = SL_NONE;
   g_array_append_val (out, fresh);
   for (guint d = 0; d < accs->len; d++)
-    acc_init (&g_array_index (accs, Acc, d));
+    sl_iter_acc_init (&g_array_index (accs, Acc, d));
 }
 
 /* Splits the operations of process @pid into iterations at idle gaps of at
@@ -524,7 +524,7 @@ split_at_gaps (const SlProfile *profile, const SlFilter *filter, const guint8 *i
 
   accs = g_array_set_size (accs, MAX (profile->n_gpus, 1));
   sl_merge_init (&merge);
-  add_process_sources (profile, filter, pid, &merge);
+  sl_iter_add_process_sources (profile, filter, pid, &merge);
   sl_merge_start (&merge);
   sl_union_init (&u);
   while (sl_merge_next (&merge, &tag, &spans, &index))
@@ -538,10 +538,10 @@ split_at_gaps (const SlProfile *profile, const SlFilter *filter, const guint8 *i
         start_iteration (out, first_out, pid, accs);
       sl_union_add (&u, s, e);
       it = &g_array_index (out, SlIteration, out->len - 1);
-      acc_op (it, &g_array_index (accs, Acc, MIN (gpu, accs->len - 1)), sl_gpu_op_type (tag),
+      sl_iter_acc_op (it, &g_array_index (accs, Acc, MIN (gpu, accs->len - 1)), sl_gpu_op_type (tag),
               sl_gpu_op_is_nccl (profile, is_nccl, tag, index), s, e);
       if (a != SL_NONE)
-        widen (&it->has_cpu, &it->cpu_start_ns, &it->cpu_end_ns, api->start[a], sl_spans_end (api, a));
+        sl_iter_widen (&it->has_cpu, &it->cpu_start_ns, &it->cpu_end_ns, api->start[a], sl_spans_end (api, a));
     }
   sl_merge_clear (&merge);
   end_iteration (out, first_out, accs);
@@ -575,37 +575,6 @@ summarize (SlIterations *self)
         self->slowest = i;
     }
   sl_stats_compute (durs, self->n_iterations, &self->summary);
-}
-
-/* The NVTX ranges that are the iterations (into @found): those matching
- * @name_regex, else those of the chosen name.  Sets the method and name;
- * FALSE with @error for an invalid regex. */
-static gboolean
-find_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
-             const char *name_regex, GArray *found, GError **error)
-{
-  g_autofree gboolean *thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
-
-  for (guint t = 0; t < profile->n_threads; t++)
-    thread_ok[t] = sl_filter_match_thread (filter, profile, t);
-  if (name_regex != NULL)
-    {
-      g_autoptr(GRegex) regex = g_regex_new (name_regex, G_REGEX_OPTIMIZE, 0, error);
-      if (regex == NULL)
-        return FALSE;
-      collect_regex (profile, filter, thread_ok, regex, found);
-      self->name = g_strdup (name_regex);
-      self->method = SL_ITERATIONS_NVTX;
-    }
-  else
-    {
-      g_autoptr(GHashTable) chosen_raw = g_hash_table_new (NULL, NULL);
-      self->name = choose_name (profile, filter, thread_ok, chosen_raw);
-      if (self->name != NULL)
-        collect_depth0 (profile, filter, thread_ok, chosen_raw, found);
-      self->method = self->name != NULL ? SL_ITERATIONS_NVTX : SL_ITERATIONS_GPU_GAPS;
-    }
-  return TRUE;
 }
 
 static void
@@ -676,40 +645,355 @@ gpu_gaps_iterations (SlIterations *self, const SlProfile *profile, const SlFilte
                         its, &self->gap_threshold_ns);
 }
 
+/* Launch times (API start) of the kernels of each process, sorted: pid -> GArray of gint64. */
+static GHashTable *
+launch_times (const SlProfile *profile, const SlFilter *filter)
+{
+  GHashTable *out = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      const SlStream *st = &profile->streams[s];
+      GArray *times = g_hash_table_lookup (out, GUINT_TO_POINTER (st->pid));
+      if (!sl_filter_match_device (filter, st->device))
+        continue;
+      if (times == NULL)
+        {
+          times = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_hash_table_insert (out, GUINT_TO_POINTER (st->pid), times);
+        }
+      for (guint i = 0; i < st->kernels.spans.n; i++)
+        if (st->kernels.api[i] != SL_NONE && sl_filter_match_time (filter, profile->api.spans.start[st->kernels.api[i]]))
+          g_array_append_val (times, profile->api.spans.start[st->kernels.api[i]]);
+    }
+  g_hash_table_iter_init (&iter, out);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_array_sort (value, compare_gap_desc);   /* descending: see count_launched */
+  return out;
+}
+
+/* Launches in [s, e) of @times (sorted descending). */
+static guint
+count_launched (GArray *times, gint64 s, gint64 e)
+{
+  const gint64 *t = (const gint64 *) times->data;
+  guint lo = 0, hi = times->len, a, b;
+
+  while (lo < hi)       /* first index with t < e */
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t[mid] >= e) lo = mid + 1; else hi = mid;
+    }
+  a = lo;
+  hi = times->len;
+  while (lo < hi)       /* first index with t < s */
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (t[mid] >= s) lo = mid + 1; else hi = mid;
+    }
+  b = lo;
+  return b - a;
+}
+
+static int
+compare_int64_asc (gconstpointer a, gconstpointer b)
+{
+  return -compare_gap_desc (a, b);
+}
+
+/* Median of @v[0, n) (sorted here); 0 when n == 0. */
+static gint64
+median_of (gint64 *v, guint n)
+{
+  if (n == 0)
+    return 0;
+  qsort (v, n, sizeof (gint64), compare_int64_asc);
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The share of the processes' launched kernels inside the ranges @found,
+ * or -1 when an instance launches less than a quarter of the median
+ * instance's kernels (per-op ranges, syncs, one-off setup). */
+static double
+ranges_share (const SlProfile *profile, GHashTable *launches, GArray *found)
+{
+  g_autofree gint64 *counts = g_new (gint64, MAX (found->len, 1));
+  g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
+  guint64 covered = 0, total = 0;
+  GHashTableIter iter;
+  gpointer key;
+  gint64 median;
+
+  for (guint i = 0; i < found->len; i++)
+    {
+      const Candidate *c = &g_array_index (found, Candidate, i);
+      GArray *times = g_hash_table_lookup (launches, GUINT_TO_POINTER (c->pid));
+      counts[i] = times != NULL ? count_launched (times, c->start, c->end) : 0;
+      covered += counts[i];
+      g_hash_table_add (pids, GUINT_TO_POINTER (c->pid));
+    }
+  g_hash_table_iter_init (&iter, pids);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GArray *times = g_hash_table_lookup (launches, key);
+      total += times != NULL ? times->len : 0;
+    }
+  median = median_of (counts, found->len);
+  for (guint i = 0; i < found->len; i++)
+    if (median == 0 || counts[i] * 4 < median)
+      return -1;
+  return total > 0 ? (double) covered / (double) total : -1;
+}
+
+/* Median start-to-start time of the ranges of process @pid in @found. */
+static gint64
+ranges_period (GArray *found, guint32 pid)
+{
+  g_autofree gint64 *starts = g_new (gint64, MAX (found->len, 1));
+  guint n = 0;
+
+  for (guint i = 0; i < found->len; i++)
+    if (g_array_index (found, Candidate, i).pid == pid)
+      starts[n++] = g_array_index (found, Candidate, i).start;
+  qsort (starts, n, sizeof (gint64), compare_int64_asc);
+  for (guint i = 0; i + 1 < n; i++)
+    starts[i] = starts[i + 1] - starts[i];
+  return n >= 2 ? median_of (starts, n - 1) : 0;
+}
+
+/* Whether the kernel sequence of the first process in @found has a step
+ * period the ranges' period contradicts (beyond 25 %). */
+static gboolean
+kernel_period_disagrees (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl, GArray *found)
+{
+  guint32 pid = g_array_index (found, Candidate, 0).pid;
+  SlIterations scratch = { 0 };
+  g_autoptr(GArray) full = g_array_new (FALSE, TRUE, sizeof (SlIteration));
+  g_autoptr(GArray) partial = g_array_new (FALSE, TRUE, sizeof (SlIteration));
+  gint64 q;
+
+  if (!sl_iter_kernel_steps (&scratch, profile, filter, is_nccl, pid, full, partial)
+      || scratch.period_unit != SL_STEP_UNIT_STEP)
+    return FALSE;
+  q = ranges_period (found, pid);
+  return q * 4 < scratch.period_median_ns * 3 || q * 3 > scratch.period_median_ns * 4;
+}
+
+/* The first repeated depth-0 name (largest CPU time first, at most 16
+ * tried) whose ranges are steps: a large (>= 50 %), similar share of the
+ * GPU work, a period close to the kernel sequence's.  Fills @found. */
+static void
+find_step_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                  const guint8 *is_nccl, const gboolean *thread_ok, GArray *found)
+{
+  g_autoptr(GHashTable) norm_of_id = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) tally = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       (GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GHashTable) raw = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) launches = launch_times (profile, filter);
+  g_autoptr(GArray) ranked = NULL;
+
+  tally_depth0 (profile, filter, thread_ok, norm_of_id, tally);
+  ranked = ranked_names (tally);
+  for (guint r = 0; r < MIN (ranked->len, 16); r++)
+    {
+      const char *name = g_array_index (ranked, RankedName, r).name;
+      double share;
+
+      raw_ids_of (norm_of_id, name, raw);
+      g_array_set_size (found, 0);
+      collect_depth0 (profile, filter, thread_ok, raw, found);
+      share = ranges_share (profile, launches, found);
+      if (share >= 0.5 && !kernel_period_disagrees (profile, filter, is_nccl, found))
+        {
+          self->name = g_strdup (name);
+          self->confidence = MIN (1.0, share);
+          self->reason = g_strdup_printf ("NVTX ranges \"%s\" launch %.0f%% of the kernels, a similar share each",
+                                          name, 100 * share);
+          return;
+        }
+    }
+  g_array_set_size (found, 0);
+}
+
+/* "step #" -> ^step [0-9]+$: a --step-range name, normalised or not. */
+static char *
+step_range_regex (const char *name)
+{
+  g_auto(GStrv) parts = g_strsplit (name, "#", -1);
+  GString *re = g_string_new ("^");
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *escaped = g_regex_escape_string (parts[i], -1);
+      g_string_append_printf (re, "%s%s", i > 0 ? "[0-9]+" : "", escaped);
+    }
+  g_string_append_c (re, '$');
+  return g_string_free (re, FALSE);
+}
+
+/* NVTX ranges named by --name / --step-range (into @found); FALSE with
+ * @error for an invalid regex. */
+static gboolean
+find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                   const SlIterationsOptions *o, const gboolean *thread_ok, GArray *found, GError **error)
+{
+  g_autofree char *pattern = o->name_regex != NULL ? g_strdup (o->name_regex) : step_range_regex (o->step_range);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, error);
+  g_autoptr(GHashTable) launches = NULL;
+  double share;
+
+  if (regex == NULL)
+    return FALSE;
+  collect_regex (profile, filter, thread_ok, regex, found);
+  self->name = g_strdup (o->name_regex != NULL ? o->name_regex : o->step_range);
+  launches = launch_times (profile, filter);
+  share = found->len > 0 ? ranges_share (profile, launches, found) : -1;
+  self->confidence = share < 0 ? 0.2 : MIN (1.0, share);
+  self->reason = g_strdup_printf ("NVTX ranges named by the user (%.0f%% of the kernels)", MAX (share, 0) * 100);
+  return TRUE;
+}
+
+static void
+kernel_iterations (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                   const guint8 *is_nccl, GArray *its, GArray *partial)
+{
+  gboolean any = FALSE;
+
+  for (guint p = 0; p < profile->n_processes; p++)
+    if (sl_filter_match_process (filter, profile, profile->processes[p].pid))
+      any |= sl_iter_kernel_steps (self, profile, filter, is_nccl, profile->processes[p].pid, its, partial);
+  for (guint s = 0; s < profile->n_streams; s++)
+    if (first_stream_of_unlisted_pid (profile, s) && sl_filter_match_pid (filter, profile->streams[s].pid))
+      any |= sl_iter_kernel_steps (self, profile, filter, is_nccl, profile->streams[s].pid, its, partial);
+  self->method = SL_ITERATIONS_KERNELS;
+  if (!any)
+    {
+      self->reason = g_strdup ("the kernel sequence does not repeat");
+      return;
+    }
+  if (self->period_unit == SL_STEP_UNIT_BLOCK)
+    {
+      self->confidence *= its->len >= 2 ? 0.8 : 0.5;
+      self->reason = g_strdup_printf ("the kernel sequence repeats every %u kernels, a block inside a step "
+                                      "(kernels that run once per step break it): %u full steps, %u partial",
+                                      self->period_kernels, its->len, partial->len);
+    }
+  else
+    self->reason = g_strdup_printf ("the kernel sequence repeats every %u kernels (%.0f%% match)",
+                                    self->period_kernels, 100 * self->confidence);
+}
+
+/* Period of NVTX or gaps steps: start to start within each process. */
+static void
+period_from_steps (SlIterations *self)
+{
+  g_autofree gint64 *d = g_new (gint64, MAX (self->n_iterations, 1));
+  guint n = 0;
+
+  for (guint i = 0; i + 1 < self->n_iterations; i++)
+    {
+      const SlIteration *a = &self->iterations[i], *b = &self->iterations[i + 1];
+      if (a->pid == b->pid)
+        d[n++] = self->method == SL_ITERATIONS_NVTX ? b->cpu_start_ns - a->cpu_start_ns : b->gpu_start_ns - a->gpu_start_ns;
+    }
+  if (n == 0)
+    return;
+  self->period_unit = SL_STEP_UNIT_STEP;
+  self->period_median_ns = median_of (d, n);
+  self->period_p10_ns = d[n / 10];
+  self->period_p90_ns = d[MIN (n - 1, n * 9 / 10)];
+}
+
+/* Which method runs, by @o, and its ranges when it is NVTX (into @found). */
+static gboolean
+choose_method (SlIterations *self, const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
+               const SlIterationsOptions *o, GArray *found, GError **error)
+{
+  g_autofree gboolean *thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
+
+  self->method = o->method == SL_ITERATIONS_AUTO ? SL_ITERATIONS_KERNELS : o->method;
+  if (o->method != SL_ITERATIONS_AUTO && o->method != SL_ITERATIONS_NVTX && o->name_regex == NULL && o->step_range == NULL)
+    return TRUE;
+  for (guint t = 0; t < profile->n_threads; t++)
+    thread_ok[t] = sl_filter_match_thread (filter, profile, t);
+  if (o->name_regex != NULL || o->step_range != NULL)
+    {
+      self->method = SL_ITERATIONS_NVTX;
+      return find_named_ranges (self, profile, filter, o, thread_ok, found, error);
+    }
+  find_step_ranges (self, profile, filter, is_nccl, thread_ok, found);
+  if (found->len > 0)
+    self->method = SL_ITERATIONS_NVTX;
+  else if (o->method == SL_ITERATIONS_NVTX)
+    self->reason = g_strdup ("no repeated top-level NVTX range covers a large, similar share of the GPU work");
+  return TRUE;
+}
+
 /* @gpu_work FALSE leaves out the GPU work of NVTX iterations (their
  * durations are CPU time, so the summary does not change). */
 static SlIterations *
-compute (const SlProfile *profile, const SlFilter *filter, const char *name_regex,
-         gint64 min_gap_ns, gboolean gpu_work, GError **error)
+compute (const SlProfile *profile, const SlFilter *filter, const SlIterationsOptions *o,
+         gboolean gpu_work, GError **error)
 {
   g_autoptr(SlIterations) self = g_new0 (SlIterations, 1);
   g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
   g_autoptr(GArray) its = g_array_new (FALSE, TRUE, sizeof (SlIteration));
+  g_autoptr(GArray) partial = g_array_new (FALSE, TRUE, sizeof (SlIteration));
+  gboolean auto_method = o->method == SL_ITERATIONS_AUTO && o->name_regex == NULL && o->step_range == NULL;
 
-  if (!find_ranges (self, profile, filter, name_regex, found, error))
+  if (!choose_method (self, profile, filter, is_nccl, o, found, error))
     return NULL;
   if (self->method == SL_ITERATIONS_NVTX)
     nvtx_iterations (profile, filter, is_nccl, found, gpu_work, its);
-  else
-    gpu_gaps_iterations (self, profile, filter, is_nccl, min_gap_ns, its);
+  else if (self->method == SL_ITERATIONS_KERNELS)
+    kernel_iterations (self, profile, filter, is_nccl, its, partial);
+  if (self->method == SL_ITERATIONS_GPU_GAPS
+      || (auto_method && self->method == SL_ITERATIONS_KERNELS && self->period_unit == SL_STEP_UNIT_NONE))
+    {
+      self->method = SL_ITERATIONS_GPU_GAPS;
+      gpu_gaps_iterations (self, profile, filter, is_nccl, o->min_gap_ns, its);
+      self->confidence = its->len > 0 ? 0.3 : 0;
+      g_free (self->reason);
+      self->reason = g_strdup ("no NVTX step range and no repeating kernel sequence: GPU activity split at idle gaps");
+    }
   self->n_iterations = its->len;
   self->iterations = (SlIteration *) g_array_free (g_steal_pointer (&its), FALSE);
+  self->n_partial = partial->len;
+  self->partial = (SlIteration *) g_array_free (g_steal_pointer (&partial), FALSE);
   summarize (self);
+  if (self->method != SL_ITERATIONS_KERNELS)
+    period_from_steps (self);
   return g_steal_pointer (&self);
+}
+
+SlIterations *
+sl_iterations_compute_with (const SlProfile *profile, const SlFilter *filter,
+                            const SlIterationsOptions *options, GError **error)
+{
+  static const SlIterationsOptions defaults = { SL_ITERATIONS_AUTO, NULL, NULL, 0 };
+
+  return compute (profile, filter, options != NULL ? options : &defaults, TRUE, error);
 }
 
 SlIterations *
 sl_iterations_compute (const SlProfile *profile, const SlFilter *filter,
                        const char *name_regex, gint64 min_gap_ns, GError **error)
 {
-  return compute (profile, filter, name_regex, min_gap_ns, TRUE, error);
+  SlIterationsOptions o = { SL_ITERATIONS_AUTO, name_regex, NULL, min_gap_ns };
+
+  return compute (profile, filter, &o, TRUE, error);
 }
 
 SlIterations *
 sl_iterations_compute_durations (const SlProfile *profile, const SlFilter *filter)
 {
-  return compute (profile, filter, NULL, 0, FALSE, NULL);
+  static const SlIterationsOptions defaults = { SL_ITERATIONS_AUTO, NULL, NULL, 0 };
+
+  return compute (profile, filter, &defaults, FALSE, NULL);
 }
 
 void
@@ -719,7 +1003,11 @@ sl_iterations_free (SlIterations *self)
     return;
   for (guint i = 0; i < self->n_iterations; i++)
     g_free (self->iterations[i].name);
+  for (guint i = 0; i < self->n_partial; i++)
+    g_free (self->partial[i].name);
   g_free (self->iterations);
+  g_free (self->partial);
+  g_free (self->reason);
   g_free (self->name);
   g_free (self);
 }
@@ -758,15 +1046,47 @@ add_summary_json (JsonBuilder *b, const SlIterations *self)
   json_builder_end_object (b);
 }
 
+static const char *
+method_name (SlIterationMethod method)
+{
+  return method == SL_ITERATIONS_NVTX ? "nvtx" : method == SL_ITERATIONS_KERNELS ? "kernels" : "gaps";
+}
+
+static void
+add_period_json (JsonBuilder *b, const SlIterations *self)
+{
+  json_builder_set_member_name (b, "period");
+  if (self->period_unit == SL_STEP_UNIT_NONE)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "unit", self->period_unit == SL_STEP_UNIT_BLOCK ? "block" : "step");
+  sl_json_member_int (b, "median_ns", self->period_median_ns);
+  sl_json_member_int (b, "p10_ns", self->period_p10_ns);
+  sl_json_member_int (b, "p90_ns", self->period_p90_ns);
+  sl_json_member_int (b, "spread_ns", self->period_p90_ns - self->period_p10_ns);
+  sl_json_member_int_or_null (b, "kernels", self->period_kernels > 0, self->period_kernels);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 sl_iterations_to_json (const SlIterations *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  sl_json_member_string (b, "method", self->method == SL_ITERATIONS_NVTX ? "nvtx" : "gpu-gaps");
+  sl_json_member_string (b, "method", method_name (self->method));
   sl_json_member_string (b, "name", self->name);
+  sl_json_member_int (b, "full_steps", self->n_iterations);
+  add_period_json (b, self);
+  json_builder_set_member_name (b, "confidence");
+  json_builder_add_double_value (b, self->confidence);
+  sl_json_member_string (b, "reason", self->reason);
   sl_json_member_array (b, "iterations", self->iterations, self->n_iterations, sizeof (SlIteration),
+                        add_iteration_json, NULL);
+  sl_json_member_array (b, "partial", self->partial, self->n_partial, sizeof (SlIteration),
                         add_iteration_json, NULL);
   json_builder_set_member_name (b, "summary");
   add_summary_json (b, self);

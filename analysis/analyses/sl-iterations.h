@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-iterations.h: training / inference steps ("sightline-cli iterations").
  *
- * With NVTX: the candidates are push/pop ranges at depth 0 of their thread,
- * names normalised by replacing digit runs with '#' ("step 12" -> "step #"),
- * occurring at least twice in a process; the name with the largest summed CPU
- * duration wins (or the ranges whose name matches a given regex, outermost
- * matches only).  An iteration's GPU work is every GPU operation of its
- * process whose launching API call starts inside the range, whichever thread
- * launched it.  Without such ranges, GPU activity of each process is split at
- * its large idle gaps ("gpu-gaps"). */
+ * Methods, tried in order unless one is forced: "nvtx", push/pop ranges at
+ * depth 0 whose normalised name ("step 12" -> "step #") repeats in a process
+ * and whose instances each launch a similar, large share of the GPU work
+ * (per-op ranges never do); "kernels", the period of each process's kernel
+ * sequence (sl-step-period.h), steps cut by the capture's edges apart;
+ * "gaps", GPU activity split at large idle gaps.  An NVTX iteration's GPU
+ * work is every GPU operation of its process whose launching API call starts
+ * inside the range, whichever thread launched it; a kernels/gaps step's is
+ * every operation of the process starting inside it. */
 #pragma once
 
 #include <glib.h>
@@ -16,13 +17,18 @@
 #include "sl-profile.h"
 #include "sl-filter.h"
 #include "sl-stats.h"
+#include "sl-step-period.h"
 
 G_BEGIN_DECLS
 
 typedef enum {
   SL_ITERATIONS_NVTX,
-  SL_ITERATIONS_GPU_GAPS,
+  SL_ITERATIONS_GPU_GAPS,  /* "gaps" */
+  SL_ITERATIONS_KERNELS,   /* the period of the kernel sequence */
+  SL_ITERATIONS_AUTO,      /* only as a request: nvtx, else kernels, else gaps */
 } SlIterationMethod;
+
+#define SL_ITERATIONS_GAPS SL_ITERATIONS_GPU_GAPS
 
 typedef struct {
   guint    index;          /* from 0 within its process, by start */
@@ -51,8 +57,33 @@ typedef struct {
   SlIteration      *iterations;    /* by pid, then index */
   SlStats           summary;       /* of dur_ns */
   guint             slowest;       /* position in iterations[], G_MAXUINT when none */
+  /* Steps cut by the capture's edges (kernels method): not in iterations[]. */
+  guint             n_partial;
+  SlIteration      *partial;
+  /* The period: of the steps, or of the block repeating inside them when no
+   * full step repeats (unit BLOCK); start to start, in ns. */
+  SlStepUnit        period_unit;
+  guint             period_kernels; /* kernels method: kernels per period on the main stream */
+  gint64            period_median_ns, period_p10_ns, period_p90_ns;
+  double            confidence;    /* 0..1 */
+  char             *reason;        /* why this method and how sure (English, for JSON) */
 } SlIterations;
 
+typedef struct {
+  SlIterationMethod method;        /* SL_ITERATIONS_AUTO by default */
+  const char       *name_regex;    /* nullable: NVTX ranges matching it are the steps */
+  const char       *step_range;    /* nullable: NVTX ranges of this name (or normalised name) */
+  gint64            min_gap_ns;    /* gaps: > 0 fixes the split threshold */
+} SlIterationsOptions;
+
+/* Iterations by @options (NULL: automatic).  With no method forced, NVTX
+ * ranges are steps only when they cover a large, similar share of the GPU
+ * work (each instance launches at least a quarter of the median instance's
+ * kernels and all together at least half of the process's) and, when the
+ * kernel sequence has a step period, repeat with a period within 25 % of
+ * it; per-op ranges never qualify.  NULL with @error for a bad regex. */
+SlIterations *sl_iterations_compute_with (const SlProfile *profile, const SlFilter *filter,
+                                          const SlIterationsOptions *options, GError **error);
 /* @name_regex (nullable) overrides the choice of name (a GRegex, unanchored).
  * @min_gap_ns > 0 fixes the gpu-gaps split threshold, else it is found from
  * the distribution of gaps.  Returns NULL with @error only for a bad regex. */
@@ -63,7 +94,7 @@ SlIterations *sl_iterations_compute  (const SlProfile *profile, const SlFilter *
  * durations, as "compare" needs, at a fraction of the cost. */
 SlIterations *sl_iterations_compute_durations (const SlProfile *profile, const SlFilter *filter);
 void          sl_iterations_free     (SlIterations *iterations);
-/* {"method": "nvtx"|"gpu-gaps", "name": str|null, "iterations": [{"index", "pid",
+/* See README ("iterations") for the JSON.  Was: {"method": "nvtx"|"gaps"|"kernels", "name": str|null, "iterations": [{"index", "pid",
  *  "name", "cpu_start_ns", "cpu_end_ns", "gpu_start_ns", "gpu_end_ns", "kernels",
  *  "gpu_busy_ns", "nccl_ns"}], "summary": {"count", "mean_ns", "median_ns",
  *  "min_ns", "max_ns", "stddev_ns", "slowest_index", "slowest_pid"}} */

@@ -112,10 +112,15 @@ def shape_nccl(j, w):
 
 
 def shape_iterations(j, w):
-    keys_are(j, {"method", "name", "iterations", "summary"}, w)
-    check(j["method"] in ("nvtx", "gpu-gaps"), f"{w}: method")
-    check(j["method"] == "nvtx" or j["name"] is None, f"{w}: gpu-gaps has no name")
-    for it in j["iterations"]:
+    keys_are(j, {"method", "name", "iterations", "summary", "full_steps", "partial", "period", "confidence",
+                 "reason"}, w)
+    check(j["method"] in ("nvtx", "kernels", "gaps"), f"{w}: method")
+    check(j["method"] == "nvtx" or j["name"] is None, f"{w}: only nvtx has a name")
+    check(j["full_steps"] == len(j["iterations"]) and 0 <= j["confidence"] <= 1, f"{w}: full_steps, confidence")
+    if j["period"] is not None:
+        keys_are(j["period"], {"unit", "median_ns", "p10_ns", "p90_ns", "spread_ns", "kernels"}, w)
+        check(j["period"]["unit"] in ("step", "block"), f"{w}: period unit")
+    for it in j["iterations"] + j["partial"]:
         keys_are(it, {"index", "pid", "name", "cpu_start_ns", "cpu_end_ns", "gpu_start_ns", "gpu_end_ns",
                       "kernels", "gpu_busy_ns", "nccl_ns"}, w)
         ints(it, {"index", "pid", "kernels", "gpu_busy_ns", "nccl_ns", "cpu_start_ns", "cpu_end_ns",

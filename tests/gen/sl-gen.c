@@ -41,6 +41,12 @@ typedef struct {
   guint64     seed;
   gboolean    nccl, no_gpu;
   gboolean    scope_ranges;   /* warmup/step_N iterations, computing_softmax ops */
+  /* steps (iterations analysis): emit_nvtx-style per-op ranges only, a CPU
+   * stall inside one step, kernel durations scaled per step (percent, cyclic) */
+  gboolean    per_op_nvtx;
+  gint64      stall_ns;
+  int         stall_step, n_step_pct;
+  int         step_pct[8];
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -313,6 +319,7 @@ typedef struct {
   gint64 bad_kernel_time, bad_kernel_str, bad_api_time, bad_api_str;
   gint64 t_min, t_max;
   guint32 callchain_next;
+  guint32 per_op_id;
 } Gen;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -677,10 +684,26 @@ describe_args (const Options *o)
                           o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "");
 }
 
+/* describe_args () with the steps options, when any is set (other outputs keep their bytes). */
+static char *
+describe_all_args (const Options *o)
+{
+  g_autofree char *base = describe_args (o);
+  GString *s = g_string_new (base);
+
+  if (o->per_op_nvtx)
+    g_string_append (s, " --nvtx-style per-op");
+  if (o->stall_step >= 0 && o->stall_ns > 0)
+    g_string_append_printf (s, " --stall-ns %" G_GINT64_FORMAT " --stall-step %d", o->stall_ns, o->stall_step);
+  for (int i = 0; i < o->n_step_pct; i++)
+    g_string_append_printf (s, "%s%d", i == 0 ? " --step-lengths " : ",", o->step_pct[i]);
+  return g_string_free (s, FALSE);
+}
+
 static void
 insert_meta (Gen *g)
 {
-  g_autofree char *args = describe_args (&g->o);
+  g_autofree char *args = describe_all_args (&g->o);
 
   if (g->o.layout == LAYOUT_CURRENT)
     {
@@ -957,6 +980,8 @@ launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gbool
     /* The optimizer needs the reduced gradients: the last all-reduce is exposed. */
     start = max64 (start, ln->stream_free[g->o.streams]);
   gint64 dur = rnd (g, k->dur_min, k->dur_spread);
+  if (g->o.n_step_pct > 0)
+    dur = dur * g->o.step_pct[iter % g->o.n_step_pct] / 100;
   gint64 end = start + dur;
   ln->stream_free[stream] = end;
 
@@ -1106,11 +1131,14 @@ nvtx_push (Gen *g, Thread *th, int level, const char *text, guint32 text_id, int
 {
   g_assert (th->sp < NVTX_MAX_STACK);
   NvtxFrame *f = &th->stack[th->sp++];
-  f->skip = level >= g->o.nvtx_depth;
+  f->skip = level >= g->o.nvtx_depth || (g->o.per_op_nvtx && level != 4 && domain != NCCL_DOMAIN);
   if (f->skip)
     return;
   f->start = th->cpu;
   g_strlcpy (f->text, text ? text : "", sizeof f->text);
+  if (g->o.per_op_nvtx && level == 4)
+    /* torch.autograd.profiler.emit_nvtx: every op its own range, numbered */
+    g_snprintf (f->text, sizeof f->text, "%s, op_id = %u", text, ++g->per_op_id);
   f->text_id = text_id;
   f->domain = domain;
   f->color = color;
@@ -1390,6 +1418,8 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
   run_phase (g, pc, main_th, PH_FWD, 0, Uf, iter);
   nvtx_pop (g, main_th);
 
+  if (iter == g->o.stall_step)
+    main_th->cpu += g->o.stall_ns;   /* a data-loader stall in the middle of one step */
   nvtx_push (g, main_th, 1, "backward", 0, 0, COLOR_BWD);
   if (bwd_th != main_th)
     {
@@ -1745,6 +1775,40 @@ cmp_name_truth (gconstpointer a, gconstpointer b, gpointer data)
   return strcmp (*na, *nb);
 }
 
+static int
+cmp_int64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* "steps": the planted steps (every process's iterations with GPU work):
+ * count and median GPU span (first operation's start to last one's end). */
+static void
+add_steps_truth (JsonBuilder *b, Gen *g)
+{
+  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (gint64));
+  double median = 0;
+
+  for (int p = 0; p < g->o.processes; p++)
+    for (int i = 0; i < g->o.iterations; i++)
+      if (g->procs[p].iters[i].gpu_start != G_MAXINT64)
+        {
+          gint64 d = g->procs[p].iters[i].gpu_end - g->procs[p].iters[i].gpu_start;
+          g_array_append_val (spans, d);
+        }
+  g_array_sort (spans, cmp_int64);
+  if (spans->len > 0)
+    median = (g_array_index (spans, gint64, (spans->len - 1) / 2) + g_array_index (spans, gint64, spans->len / 2)) / 2.0;
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "count");
+  json_builder_add_int_value (b, spans->len);
+  json_builder_set_member_name (b, "median_ns");
+  json_builder_add_double_value (b, median);
+  json_builder_end_object (b);
+}
+
 static void
 write_truth (Gen *g)
 {
@@ -1760,7 +1824,7 @@ write_truth (Gen *g)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "layout"); json_builder_add_string_value (b, layouts[o->layout]);
   {
-    g_autofree char *args = describe_args (o);
+    g_autofree char *args = describe_all_args (o);
     json_builder_set_member_name (b, "args"); json_builder_add_string_value (b, args);
   }
   json_builder_end_object (b);
@@ -1875,6 +1939,7 @@ write_truth (Gen *g)
     }
   json_builder_end_array (b);
 
+  add_steps_truth (b, g);
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);
   for (int p = 0; p < o->processes; p++)
@@ -1990,6 +2055,58 @@ write_truth (Gen *g)
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* Options of the iterations analysis's cases, parsed into @o's fields after
+ * the main ones (see parse_step_options). */
+typedef struct {
+  char  *nvtx_style, *step_lengths;
+  gint64 stall_ns;
+  int    stall_step;
+} StepArgs;
+
+static StepArgs step_args = { NULL, NULL, 0, -1 };
+
+static void
+add_step_options (GOptionContext *ctx)
+{
+  static GOptionEntry entries[] = {
+    { "nvtx-style", 0, 0, G_OPTION_ARG_STRING, &step_args.nvtx_style,
+      "steps (default) or per-op: only emit_nvtx-style \"aten::x, op_id = N\" ranges", "steps|per-op" },
+    { "stall-ns", 0, 0, G_OPTION_ARG_INT64, &step_args.stall_ns, "CPU stall planted inside step --stall-step", "NS" },
+    { "stall-step", 0, 0, G_OPTION_ARG_INT, &step_args.stall_step, "Step that stalls (default none)", "K" },
+    { "step-lengths", 0, 0, G_OPTION_ARG_STRING, &step_args.step_lengths,
+      "Kernel durations of step i scaled by P[i % n] percent", "P1,P2,..." },
+    { NULL }
+  };
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+static gboolean
+parse_step_options (Options *o)
+{
+  g_auto(GStrv) pct = g_strsplit (step_args.step_lengths ? step_args.step_lengths : "", ",", -1);
+
+  o->per_op_nvtx = step_args.nvtx_style != NULL && g_str_equal (step_args.nvtx_style, "per-op");
+  o->stall_ns = step_args.stall_ns;
+  o->stall_step = step_args.stall_step;
+  for (int i = 0; pct[i] != NULL && pct[i][0] != '\0'; i++)
+    {
+      gint64 v = g_ascii_strtoll (pct[i], NULL, 10);
+      if (i >= (int) G_N_ELEMENTS (o->step_pct) || v < 1 || v > 10000)
+        {
+          g_printerr ("sightline-gen: --step-lengths takes up to 8 percents in 1-10000\n");
+          return FALSE;
+        }
+      o->step_pct[o->n_step_pct++] = (int) v;
+    }
+  if ((step_args.nvtx_style != NULL && !o->per_op_nvtx && !g_str_equal (step_args.nvtx_style, "steps"))
+      || o->stall_ns < 0)
+    {
+      g_printerr ("sightline-gen: --nvtx-style is steps or per-op, --stall-ns >= 0\n");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_args (int argc, char **argv, Options *o)
 {
@@ -2022,6 +2139,7 @@ parse_args (int argc, char **argv, Options *o)
   g_autoptr (GOptionContext) ctx = g_option_context_new ("OUT.sqlite - generate a synthetic Nsight Systems export");
   g_autoptr (GError) error = NULL;
   g_option_context_add_main_entries (ctx, entries, NULL);
+  add_step_options (ctx);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       g_printerr ("sightline-gen: %s\n", error->message);
@@ -2058,6 +2176,8 @@ parse_args (int argc, char **argv, Options *o)
   o->iterations = iterations; o->nvtx_depth = depth; o->kernels = kernels; o->memcpy = n_memcpy;
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
   o->nccl = nccl; o->no_gpu = no_gpu; o->scope_ranges = scope_ranges;
+  if (!parse_step_options (o))
+    return FALSE;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-iterations-private.h: what the iteration methods (sl-iterations.c,
+ * sl-iterations-kernels.c) share: GPU work accumulators. */
+#pragma once
+
+#include "sl-iterations.h"
+#include "sl-gpu-ops.h"
+#include "sl-intervals.h"
+
+G_BEGIN_DECLS
+
+/* Accumulators of one iteration while GPU operations stream in start order. */
+typedef struct {
+  SlUnion busy;
+  SlUnion nccl;
+} Acc;
+
+void sl_iter_acc_init            (Acc *acc);
+/* Widens [*lo, *hi] to cover [s, e]; the first time (*has FALSE) it is [s, e]. */
+void sl_iter_widen               (gboolean *has, gint64 *lo, gint64 *hi, gint64 s, gint64 e);
+void sl_iter_acc_op              (SlIteration *it, Acc *acc, SlGpuOpType type, gboolean nccl, gint64 s, gint64 e);
+/* Adds the per-device unions of @acc[0, n) to the iteration's busy and NCCL time. */
+void sl_iter_add_device_totals   (SlIteration *it, const Acc *acc, guint n);
+/* The GPU operations of process @pid inside the filter (its GPUs and window). */
+void sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filter, guint32 pid, SlMerge *merge);
+
+/* Steps of process @pid from its kernel sequence (sl-step-period.h),
+ * appended to @full and @partial; fills the period fields of @self
+ * (the first process with a period sets them).  FALSE when it has none. */
+gboolean sl_iter_kernel_steps    (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                                  const guint8 *is_nccl, guint32 pid, GArray *full, GArray *partial);
+
+G_END_DECLS

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-step-period.c: the repeating unit of a kernel sequence (see the header). */
+#include "sl-step-period.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_PERIOD      4      /* a step launches at least this many kernels on its main stream */
+#define MAX_CANDIDATES  32
+#define MAX_LAG         16384  /* longest period looked for, in kernels */
+#define SAMPLES         2048   /* positions compared per lag in the first look */
+#define MIN_MATCH       0.8
+#define MATCH_SLACK     0.02
+
+/* Dense ids 0..m-1 for @seq (into @dense); returns m. */
+static guint
+densify (const guint32 *seq, guint n, guint32 *dense)
+{
+  g_autoptr(GHashTable) ids = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gpointer v;
+      if (!g_hash_table_lookup_extended (ids, GUINT_TO_POINTER (seq[i]), NULL, &v))
+        {
+          v = GUINT_TO_POINTER (g_hash_table_size (ids));
+          g_hash_table_insert (ids, GUINT_TO_POINTER (seq[i]), v);
+        }
+      dense[i] = GPOINTER_TO_UINT (v);
+    }
+  return g_hash_table_size (ids);
+}
+
+static int
+compare_int64 (const void *a, const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Share of sampled positions i (at most SAMPLES, evenly spread) with
+ * dense[i] == dense[i + L]: a cheap first look at every lag. */
+static double
+sampled_match (const guint32 *dense, guint n, guint L)
+{
+  guint span = n - L, k = MIN (span, SAMPLES), same = 0;
+
+  for (guint s = 0; s < k; s++)
+    {
+      guint i = (guint) ((guint64) s * span / k);
+      same += dense[i] == dense[i + L];
+    }
+  return (double) same / (double) k;
+}
+
+/* Lags whose sampled match is within 2 * MATCH_SLACK of the best one (at
+ * most MAX_CANDIDATES, the smallest), among [MIN_PERIOD, min (n / 2, MAX_LAG)]. */
+static GArray *
+candidate_periods (const guint32 *dense, guint n)
+{
+  guint hi = MIN (n / 2, MAX_LAG);
+  g_autofree double *m = g_new0 (double, hi + 1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  double top = 0;
+
+  for (guint L = MIN_PERIOD; L <= hi; L++)
+    {
+      m[L] = sampled_match (dense, n, L);
+      top = MAX (top, m[L]);
+    }
+  for (guint L = MIN_PERIOD; L <= hi && out->len < MAX_CANDIDATES; L++)
+    if (m[L] >= MIN_MATCH - MATCH_SLACK && m[L] >= top - 2 * MATCH_SLACK)
+      g_array_append_val (out, L);
+  return out;
+}
+
+static double
+match_at (const guint32 *dense, guint n, guint L)
+{
+  guint64 same = 0;
+
+  for (guint i = 0; i + L < n; i++)
+    same += dense[i] == dense[i + L];
+  return (double) same / (double) (n - L);
+}
+
+/* The smallest candidate whose match is within MATCH_SLACK of the best
+ * (at least MIN_MATCH); 0 when none. */
+static guint
+best_period (const guint32 *dense, guint n, GArray *cands, double *match)
+{
+  g_autofree double *m = g_new (double, MAX (cands->len, 1));
+  double top = 0;
+  guint best = 0;
+
+  for (guint c = 0; c < cands->len; c++)
+    {
+      m[c] = match_at (dense, n, g_array_index (cands, guint, c));
+      top = MAX (top, m[c]);
+    }
+  *match = 0;
+  for (guint c = 0; c < cands->len; c++)
+    {
+      guint L = g_array_index (cands, guint, c);
+      if (m[c] >= MIN_MATCH && m[c] >= top - MATCH_SLACK && (best == 0 || L < best))
+        {
+          best = L;
+          *match = m[c];
+        }
+    }
+  return best;
+}
+
+/* The position of [lo, hi) ∩ [1, n) with the longest idle time before it
+ * (the first on ties), @fallback when the range is empty. */
+static guint
+largest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, guint fallback)
+{
+  guint best = fallback;
+  gint64 best_gap = -1;
+
+  for (gint64 i = MAX (lo, 1); i < MIN (hi, (gint64) n); i++)
+    if (gap_before[i] > best_gap)
+      {
+        best = (guint) i;
+        best_gap = gap_before[i];
+      }
+  return best;
+}
+
+/* Block periods: a step boundary where kernels that occur in fewer than
+ * half the repeats cluster (within one period of each other), moved to the
+ * longest idle time within half a period of the cluster's start.  FALSE
+ * when there is no such kernel (each repeat is then a step). */
+static gboolean
+rare_boundaries (const guint32 *dense, const gint64 *gap_before, guint n, const guint *count,
+                 SlStepPeriod *out)
+{
+  guint L = out->period, last_rare = G_MAXUINT;
+  gboolean any = FALSE;
+
+  if (out->repeats < 4)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (count[dense[i]] * 2 > out->repeats)
+        continue;
+      if (last_rare == G_MAXUINT || i - last_rare >= L)
+        {
+          guint b = largest_gap_in (gap_before, n, (gint64) i - L / 2, (gint64) i + L / 2 + 1, i);
+          g_array_append_val (out->boundaries, b);
+        }
+      last_rare = i;
+      any = TRUE;
+    }
+  return any;
+}
+
+/* The phase of a step period: the position j of [0, L) before which the
+ * median idle time over the repeats is the longest. */
+static guint
+step_phase (const gint64 *gap_before, guint n, guint L)
+{
+  g_autofree gint64 *vals = g_new (gint64, n / L + 2);
+  gint64 best_median = -1;
+  guint best = 0;
+
+  for (guint j = 0; j < L; j++)
+    {
+      guint k = 0;
+      for (guint i = j; i < n; i += L)
+        if (i > 0)
+          vals[k++] = gap_before[i];
+      if (k == 0)
+        continue;
+      qsort (vals, k, sizeof (gint64), compare_int64);
+      if (vals[(k - 1) / 2] > best_median)
+        {
+          best_median = vals[(k - 1) / 2];
+          best = j;
+        }
+    }
+  return best;
+}
+
+/* Where the name pair (dense[j], dense[j + 1]) occurs nearest @p within
+ * [p - tol, p + tol]; @p when it does not. */
+static guint
+reanchor (const guint32 *dense, guint n, guint j, guint p, guint tol)
+{
+  for (guint d = 0; d <= tol; d++)
+    {
+      if (p + d + 1 < n && dense[p + d] == dense[j] && dense[p + d + 1] == dense[j + 1])
+        return p + d;
+      if (d > 0 && p >= d && p - d > j && dense[p - d] == dense[j] && dense[p - d + 1] == dense[j + 1])
+        return p - d;
+    }
+  return p;
+}
+
+/* Step boundaries from phase @j every @L kernels, each re-anchored on the
+ * phase's kernel pair within L / 8 (steps whose kernel count drifts a little
+ * stay aligned).  The sequence ends with a full step when the last boundary
+ * is within L / 50 of one period before its end: n is then the last boundary. */
+static void
+step_boundaries (const guint32 *dense, guint n, guint L, guint j, GArray *out)
+{
+  guint tol = MAX (L / 8, 1), tol_end = MAX (L / 50, 1), b = j;
+
+  g_array_append_val (out, b);
+  for (;;)
+    {
+      guint p = b + L;
+      if (p + tol_end >= n)
+        {
+          if (p <= n + tol_end)
+            g_array_append_val (out, n);
+          return;
+        }
+      b = reanchor (dense, n, j, p, tol);
+      g_array_append_val (out, b);
+    }
+}
+
+void
+sl_step_period_find (const guint32 *seq, const gint64 *gap_before, guint n, SlStepPeriod *out)
+{
+  g_autofree guint32 *dense = NULL;
+  g_autofree guint *count = NULL;
+  g_autoptr(GArray) cands = NULL;
+  guint m;
+
+  memset (out, 0, sizeof *out);
+  out->boundaries = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (n < 2 * MIN_PERIOD)
+    return;
+  dense = g_new (guint32, n);
+  m = densify (seq, n, dense);
+  count = g_new0 (guint, m);
+  for (guint i = 0; i < n; i++)
+    count[dense[i]]++;
+  cands = candidate_periods (dense, n);
+  out->period = best_period (dense, n, cands, &out->match);
+  if (out->period == 0)
+    return;
+  out->repeats = n / out->period;
+  if (rare_boundaries (dense, gap_before, n, count, out))
+    out->unit = SL_STEP_UNIT_BLOCK;
+  else
+    {
+      out->unit = SL_STEP_UNIT_STEP;
+      step_boundaries (dense, n, out->period, step_phase (gap_before, n, out->period), out->boundaries);
+    }
+}
+
+void
+sl_step_period_clear (SlStepPeriod *period)
+{
+  if (period->boundaries != NULL)
+    g_array_unref (period->boundaries);
+  period->boundaries = NULL;
+}
