@@ -40,6 +40,8 @@ typedef struct {
   gint64      kernels, memcpy, memset, bad_rows, gap_ns;
   guint64     seed;
   gboolean    nccl, no_gpu;
+  char       *slow_kernel;    /* --slow-kernel NAME=F: this short name's durations times slow_factor */
+  double      slow_factor;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -956,6 +958,8 @@ launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gbool
     /* The optimizer needs the reduced gradients: the last all-reduce is exposed. */
     start = max64 (start, ln->stream_free[g->o.streams]);
   gint64 dur = rnd (g, k->dur_min, k->dur_spread);
+  if (g->o.slow_kernel != NULL && g_str_equal (k->short_name, g->o.slow_kernel))
+    dur = (gint64) ((double) dur * g->o.slow_factor + 0.5);
   gint64 end = start + dur;
   ln->stream_free[stream] = end;
 
@@ -1985,6 +1989,31 @@ write_truth (Gen *g)
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* --slow-kernel NAME=F: NAME a short kernel name of the model, F > 0. */
+static gboolean
+parse_slow_kernel (char *text, Options *o)
+{
+  char *eq = strrchr (text, '=');
+  char *end = NULL;
+  gboolean known = FALSE;
+
+  if (eq != NULL)
+    {
+      *eq = '\0';
+      o->slow_factor = g_ascii_strtod (eq + 1, &end);
+    }
+  for (int k = 0; k < N_KTYPES; k++)
+    known |= g_str_equal (ktypes[k].short_name, text);
+  if (eq == NULL || end == eq + 1 || *end != '\0' || !(o->slow_factor > 0 && o->slow_factor < 1000) || !known)
+    {
+      g_printerr ("sightline-gen: --slow-kernel expects NAME=FACTOR, NAME a short kernel name of the model "
+                  "(e.g. flash_fwd_kernel) and FACTOR > 0\n");
+      return FALSE;
+    }
+  o->slow_kernel = text;
+  return TRUE;
+}
+
 static gboolean
 parse_args (int argc, char **argv, Options *o)
 {
@@ -1993,7 +2022,7 @@ parse_args (int argc, char **argv, Options *o)
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0;
   gboolean nccl = FALSE, no_gpu = FALSE;
-  char *truth = NULL;
+  char *truth = NULL, *slow = NULL;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs with activity (default 2)", "N" },
@@ -2011,6 +2040,7 @@ parse_args (int argc, char **argv, Options *o)
     { "bad-rows", 0, 0, G_OPTION_ARG_INT64, &bad, "Rows of each bad kind (end < start, dangling string id) in KERNEL and RUNTIME", "N" },
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
+    { "slow-kernel", 0, 0, G_OPTION_ARG_STRING, &slow, "Multiply the durations of kernels of this short name by F", "NAME=F" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("OUT.sqlite - generate a synthetic Nsight Systems export");
@@ -2052,6 +2082,8 @@ parse_args (int argc, char **argv, Options *o)
   o->iterations = iterations; o->nvtx_depth = depth; o->kernels = kernels; o->memcpy = n_memcpy;
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
   o->nccl = nccl; o->no_gpu = no_gpu;
+  if (slow != NULL && !parse_slow_kernel (slow, o))
+    return FALSE;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
