@@ -235,7 +235,8 @@ compare_gint64 (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-/* Count, median, p10, p90 and steps per rank of one profile's iterations. */
+/* Count, median, p10, p90 and steps per rank of one profile's iterations,
+ * when it has at least two. */
 static void
 add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, const SlFilter *filter)
 {
@@ -244,7 +245,8 @@ add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, cons
   g_autofree gint64 *durations = NULL;
   SlCompareIterations *out = &self->iterations[p];
 
-  if (its == NULL || its->n_iterations == 0)
+  /* one iteration is the whole window (GPU work without an idle gap), not a step */
+  if (its == NULL || its->n_iterations < 2)
     return;
   durations = g_new (gint64, its->n_iterations);
   for (guint i = 0; i < its->n_iterations; i++)

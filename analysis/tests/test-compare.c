@@ -339,6 +339,46 @@ test_calls (void)
   g_assert_cmpuint (n_calls, >, 0);
 }
 
+/* Without iterations (one step, no NVTX): kernels compared per call, the
+ * verdict on A's calls priced at B's time per call, from the truth. */
+static void
+test_per_call (void)
+{
+  const SlTestFixture *fa = sl_test_fixture ("one-step", "--iterations 1 --nvtx-depth 0 --kernels 400 --seed 5");
+  const SlTestFixture *fb = sl_test_fixture ("one-step-slow", "--iterations 1 --nvtx-depth 0 --kernels 300 --seed 5 "
+                                             "--slow-kernel " SLOW_GEMM "=1.5");
+  g_autoptr(SlProfile) a = sl_test_load (fa->path);
+  g_autoptr(SlProfile) b = sl_test_load (fb->path);
+  SlProfile *two[] = { a, b };
+  g_autoptr(SlCompare) cmp = sl_compare_compute (two, 2, NULL, NULL, SL_NAMES_SHORT, 0.05, 0);
+  double priced = 0, first = 0;
+
+  g_assert_false (cmp->iterations[0].found || cmp->iterations[1].found);
+  g_assert_cmpint (cmp->basis, ==, SL_COMPARE_PER_CALL);
+  g_assert_false (cmp->has_step);
+  for (guint i = 0; i < cmp->n_kernels; i++)
+    {
+      const SlCompareKernel *k = &cmp->kernels[i];
+      gint64 na, nb, ta = truth_total (fa, k->name, &na), tb = truth_total (fb, k->name, &nb);
+      double pa = (double) ta / na, pb = (double) tb / nb;
+
+      g_assert_null (k->per_iteration_ns);
+      g_assert_cmpfloat_with_epsilon (k->change_pct, (pb / pa - 1) * 100, 1e-9);
+      if (fabs (pb / pa - 1) > 0.05)
+        g_assert_cmpstr (sl_compare_status_name (k->status), ==, pb > pa ? "slower" : "faster");
+      else
+        g_assert_cmpstr (sl_compare_status_name (k->status), ==, fabs ((double) nb / na - 1) > 0.05 ? "calls" : "same");
+      if (g_str_equal (k->name, SLOW_GEMM))
+        g_assert_cmpint (k->status, ==, SL_COMPARE_SLOWER);
+      priced += na * pb;
+      first += ta;
+    }
+  g_assert_cmpfloat_with_epsilon (cmp->verdict_change_pct, (priced / first - 1) * 100, 1e-9);
+  g_assert_cmpfloat (cmp->verdict_change_pct, >, 5);
+  g_assert_cmpint (cmp->verdict, ==, SL_COMPARE_REGRESSED);
+  g_assert_true (g_str_has_prefix (cmp->reasons[g_strv_length (cmp->reasons) - 1], "no iterations in A"));
+}
+
 /* A real capture against itself is the same capture; a different model on
  * another machine (fuser: 1 H100, 8 steps) against the h100 capture is
  * hardly comparable.  Times per call from SQL. */
@@ -396,6 +436,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/compare/real", test_real);
   g_test_add_func ("/analysis/compare/per-step", test_per_step);
   g_test_add_func ("/analysis/compare/calls", test_calls);
+  g_test_add_func ("/analysis/compare/per-call", test_per_call);
   g_test_add_func ("/analysis/compare/real-comparability", test_real_comparability);
   status = g_test_run ();
   sl_test_cleanup ();
