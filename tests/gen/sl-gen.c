@@ -2083,7 +2083,10 @@ parse_args (int argc, char **argv, Options *o)
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
   o->nccl = nccl; o->no_gpu = no_gpu;
   if (slow != NULL && !parse_slow_kernel (slow, o))
-    return FALSE;
+    {
+      g_free (slow);
+      return FALSE;
+    }
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
@@ -2123,6 +2126,7 @@ gen_free (Gen *g)
   g_ptr_array_unref (g->str_values);
   g_array_unref (g->str_idv);
   g_free (g->o.truth);
+  g_free (g->o.slow_kernel);
 }
 
 int
