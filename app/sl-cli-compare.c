@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-compare.c: `sightline-cli compare A B [C ...]`: profiles side by side. */
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "sl-cli-compare-models.h"
 #include "sl-cli-run.h"
 #include "sl-cli-table.h"
 
 typedef struct {
-  char         *threshold_text;
-  char         *top_text;
-  char         *names;
-  char         *rules;
-  char         *model;
-  double        threshold;
-  guint         top;
-  SlNameStyle   style;
-  SlCategories *categories;
+  char              *threshold_text;
+  char              *top_text;
+  char              *names;
+  char              *rules;
+  char             **models;
+  double             threshold;
+  guint              top;
+  SlNameStyle        style;
+  SlCliCompareModels categories;
 } Options;
 
 static gboolean
@@ -40,10 +42,13 @@ parse_threshold (const char *command, const char *text, double *out)
   return TRUE;
 }
 
+/* --category scopes every profile by the rules of a bare --model (or the
+ * default rules); per-profile models (--model A=NAME) name their categories
+ * for the comparison only. */
 static const SlCategories *
 chosen_categories (gpointer data)
 {
-  return ((Options *) data)->categories;
+  return ((Options *) data)->categories.bare_rules;
 }
 
 static gboolean
@@ -54,7 +59,7 @@ check (const char *command, gpointer data)
   return sl_cli_parse_names (command, o->names, &o->style)
          && parse_threshold (command, o->threshold_text, &o->threshold)
          && sl_cli_parse_count (command, "--top", o->top_text, &o->top)
-         && sl_cli_parse_rules (command, o->rules, o->model, &o->categories);
+         && sl_cli_compare_models_parse (command, o->rules, o->models, &o->categories);
 }
 
 /* One cell of the per-profile columns, right-aligned in 14 characters;
@@ -93,47 +98,126 @@ print_categories (const SlCompare *cmp)
   printf ("\n\n");
 }
 
+/* "A: path — 12 iterations (nvtx), median 9.070 ms, p10 8.9 ms, p90 9.2 ms" */
+static void
+print_profiles (const SlCompare *cmp)
+{
+  for (guint p = 0; p < cmp->n_profiles; p++)
+    {
+      const SlCompareIterations *its = &cmp->iterations[p];
+      g_autofree char *median = sl_format_duration_precise (its->median_ns);
+      g_autofree char *p10 = sl_format_duration_precise (its->p10_ns);
+      g_autofree char *p90 = sl_format_duration_precise (its->p90_ns);
+
+      printf ("%c: %s — ", 'A' + (int) MIN (p, 25), cmp->paths[p]);
+      if (its->found)
+        printf (_("%u iterations (%s), median %s, p10 %s, p90 %s\n"), its->count, its->method, median, p10, p90);
+      else
+        printf ("%s\n", _("no iterations"));
+    }
+  printf ("\n");
+}
+
+/* "Per iteration: step time 9.070 ms → 10.068 ms (+11.0 %)" or "Per call …" */
+static void
+print_basis (const SlCompare *cmp)
+{
+  guint last = cmp->n_profiles - 1;
+
+  if (cmp->has_step)
+    {
+      g_autofree char *a = sl_format_duration_precise (cmp->iteration_median_ns[0]);
+      g_autofree char *b = sl_format_duration_precise (cmp->iteration_median_ns[last]);
+      printf (_("Compared per iteration: step time %s → %s (%+.1f %%)\n\n"), a, b, cmp->step_change_pct[last]);
+    }
+  else
+    printf ("%s\n\n", _("Compared per call (not every profile has iterations): mean time per call"));
+}
+
+/* The calls of @k in profile @p: per iteration, or in the window. */
+static char *
+calls_text (const SlCompare *cmp, const SlCompareKernel *k, guint p)
+{
+  if (cmp->basis == SL_COMPARE_PER_ITERATION)
+    return g_strdup_printf ("%.4g", (double) k->instances[p] / cmp->iterations[p].steps);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, k->instances[p]);
+}
+
+static char *
+time_cell (const SlCompare *cmp, const SlCompareKernel *k, guint p)
+{
+  double ns = cmp->basis == SL_COMPARE_PER_ITERATION ? k->per_iteration_ns[p] : k->per_call_ns[p];
+
+  return isnan (ns) ? g_strdup ("–") : sl_format_duration_precise (sl_round_ns (ns));
+}
+
 static void
 print_kernels (const SlCompare *cmp)
 {
-  g_autoptr(SlCliTable) t = sl_cli_table_new (_(">First"), _(">Last"), _(">Delta"), _(">Ratio"),
+  gboolean per_iteration = cmp->basis == SL_COMPARE_PER_ITERATION;
+  guint last = cmp->n_profiles - 1;
+  g_autoptr(SlCliTable) t = sl_cli_table_new (per_iteration ? _(">First/iter") : _(">First/call"),
+                                              per_iteration ? _(">Last/iter") : _(">Last/call"),
+                                              _(">Change"), per_iteration ? _(">Calls/iter") : _(">Calls"),
                                               _("Status"), _("Name"), NULL);
 
   for (guint i = 0; i < cmp->n_kernels; i++)
     {
       const SlCompareKernel *k = &cmp->kernels[i];
-      sl_cli_table_add (t, sl_format_duration_precise (k->total_ns[0]),
-                        sl_format_duration_precise (k->total_ns[cmp->n_profiles - 1]),
-                        sl_format_duration_precise (k->delta_ns),
-                        k->has_ratio ? g_strdup_printf ("%.2f×", k->ratio) : g_strdup ("–"),
-                        g_strdup (sl_compare_status_name (k->status)), g_strdup (k->name));
+      g_autofree char *a = calls_text (cmp, k, 0), *b = calls_text (cmp, k, last);
+      sl_cli_table_add (t, time_cell (cmp, k, 0), time_cell (cmp, k, last),
+                        isnan (k->change_pct) ? g_strdup ("–") : g_strdup_printf ("%+.1f %%", k->change_pct),
+                        g_strdup_printf ("%s → %s", a, b),
+                        k->status == SL_COMPARE_CALLS ? g_strdup_printf (_("call count %s → %s"), a, b)
+                                                      : g_strdup (sl_compare_status_name (k->status)),
+                        g_strdup (k->name));
     }
   sl_cli_table_set_max (t, 5, 100);
   sl_cli_table_print (t, stdout);
+}
+
+/* "Verdict: regressed (step time +11.0 %, threshold ±5 %)" and the comparability. */
+static void
+print_verdict (const SlCompare *cmp, double threshold)
+{
+  g_autofree char *reasons = g_strjoinv ("; ", cmp->reasons);
+
+  printf ("\n");
+  if (cmp->has_step)
+    printf (_("Verdict: %s (step time %+.1f %%, threshold ±%g %%)\n"), sl_compare_verdict_name (cmp->verdict),
+            cmp->verdict_change_pct, threshold * 100);
+  else
+    printf (_("Verdict: %s (the first profile's calls at each one's time per call %+.1f %%, threshold ±%g %%)\n"),
+            sl_compare_verdict_name (cmp->verdict), cmp->verdict_change_pct, threshold * 100);
+  printf (_("Comparability: %.2f (%s)\n"), cmp->comparability, reasons);
 }
 
 static int
 show (const SlCliRun *run, gpointer data)
 {
   Options *o = data;
-  g_autoptr(SlCompare) cmp = sl_compare_compute ((SlProfile *const *) run->profiles->pdata, run->profiles->len,
-                                                 run->common.filter, o->categories, o->style,
-                                                 o->threshold, o->top);
+  g_autofree const SlCategories **rules = sl_cli_compare_models_for (run->command, o->rules, &o->categories,
+                                                                     run->profiles->len);
+  g_autoptr(SlCompare) cmp = NULL;
 
+  if (rules == NULL)
+    return SL_CLI_USAGE;
+  cmp = sl_compare_compute ((SlProfile *const *) run->profiles->pdata, run->profiles->len,
+                            run->common.filter, rules, o->style, o->threshold, o->top);
   if (run->common.json)
     {
       sl_cli_print_json (sl_compare_to_json (cmp));
       return SL_CLI_OK;
     }
-  for (guint p = 0; p < cmp->n_profiles; p++)
-    printf ("%c: %s\n", 'A' + (int) MIN (p, 25), cmp->paths[p]);
-  printf ("\n");
+  print_profiles (cmp);
   if (cmp->n_kernels == 0)
     sl_cli_print_empty (run->common.filter, _("kernels"));
   else
     {
+      print_basis (cmp);
       print_categories (cmp);
       print_kernels (cmp);
+      print_verdict (cmp, o->threshold);
     }
   return SL_CLI_OK;
 }
@@ -143,8 +227,9 @@ sl_cli_compare (int argc, char **argv)
 {
   static const SlCliSpec spec = {
     .name = "compare", .parameter = N_("PROFILE PROFILE [PROFILE...]"),
-    .summary = N_("Profiles side by side: time per category and per kernel name, "
-                  "change against the first profile, median iteration time."),
+    .summary = N_("Profiles side by side: time per category and per kernel name, compared per "
+                  "iteration when every profile has iterations (else per call), change against "
+                  "the first profile, a verdict on the step time and how comparable the captures are."),
     .many_profiles = TRUE,
     .wrong_args = N_("expected at least two profiles; usage: sightline-cli compare [OPTIONS] A B [C...]"),
     .check = check, .show = show, .categories = chosen_categories,
@@ -156,11 +241,12 @@ sl_cli_compare (int argc, char **argv)
     { "top", 0, 0, G_OPTION_ARG_STRING, &o.top_text, N_("Only the K largest changes"), "K" },
     { "names", 0, 0, G_OPTION_ARG_STRING, &o.names, N_("Kernel names: short (default) or demangled"), "short|demangled" },
     { "rules", 0, 0, G_OPTION_ARG_FILENAME, &o.rules, N_("Category rules file (see categories --help)"), "FILE" },
-    { "model", 0, 0, G_OPTION_ARG_STRING, &o.model, N_("Model of a gputrc2graph rules file"), "NAME" },
+    { "model", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.models,
+      N_("Model of a gputrc2graph rules file, for every profile or, as A=NAME, B=NAME…, for one"), "[LETTER=]NAME" },
     { NULL }
   };
   int status = sl_cli_run (&spec, entries, &o, argc, argv);
 
-  g_clear_pointer (&o.categories, sl_categories_free);
+  sl_cli_compare_models_clear (&o.categories);
   return status;
 }

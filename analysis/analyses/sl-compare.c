@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-compare.c: several profiles side by side. */
+/* sl-compare.c: several profiles side by side.
+ *
+ * Two captures rarely hold the same number of steps, so kernel times are
+ * compared per iteration (a kernel's window total over the profile's steps)
+ * when every profile has iterations, else by the mean time per call; never
+ * by window totals, which only measure how long each capture ran. */
 #include "sl-compare.h"
 #include "sl-category-summary.h"
 #include "sl-iterations.h"
@@ -11,33 +16,86 @@
 const char *
 sl_compare_status_name (SlCompareStatus status)
 {
-  static const char *const names[] = { "same", "faster", "slower", "added", "removed" };
-  return status <= SL_COMPARE_REMOVED ? names[status] : "same";
+  static const char *const names[] = { "same", "faster", "slower", "added", "removed", "calls" };
+  return status <= SL_COMPARE_CALLS ? names[status] : "same";
 }
 
-static SlCompareStatus
-status_of (gint64 first, guint64 first_n, gint64 other, guint64 other_n, double threshold, double *ratio)
+const char *
+sl_compare_basis_name (SlCompareBasis basis)
 {
-  *ratio = first > 0 ? (double) other / (double) first : NAN;
-  if (first_n == 0 && other_n > 0)
-    return SL_COMPARE_ADDED;
-  if (first_n > 0 && other_n == 0)
+  return basis == SL_COMPARE_PER_ITERATION ? "per_iteration" : "per_call";
+}
+
+const char *
+sl_compare_verdict_name (SlCompareVerdict verdict)
+{
+  static const char *const names[] = { "neutral", "improved", "regressed" };
+  return verdict <= SL_COMPARE_REGRESSED ? names[verdict] : "neutral";
+}
+
+static gboolean
+beyond (double ratio, double threshold)
+{
+  return ratio > 1.0 + threshold || ratio < 1.0 - threshold;
+}
+
+/* The time kernels are compared by, in profile @p. */
+static double
+basis_time (const SlCompareKernel *k, SlCompareBasis basis, guint p)
+{
+  return basis == SL_COMPARE_PER_ITERATION ? k->per_iteration_ns[p] : k->per_call_ns[p];
+}
+
+/* Calls per step (per iteration), or in the window (per call). */
+static double
+calls_of (const SlCompare *self, const SlCompareKernel *k, guint p)
+{
+  return self->basis == SL_COMPARE_PER_ITERATION ? (double) k->instances[p] / self->iterations[p].steps
+                                                 : (double) k->instances[p];
+}
+
+/* Profile @p against the first: faster / slower only when the time per call
+ * moved too; a change that only comes from the number of calls is "calls". */
+static SlCompareStatus
+status_of (const SlCompare *self, const SlCompareKernel *k, guint p, double threshold)
+{
+  double first, other;
+
+  if (k->instances[0] == 0)
+    return k->instances[p] > 0 ? SL_COMPARE_ADDED : SL_COMPARE_SAME;
+  if (k->instances[p] == 0)
     return SL_COMPARE_REMOVED;
-  if (first <= 0)
-    return other > 0 ? SL_COMPARE_SLOWER : SL_COMPARE_SAME;
-  if (*ratio > 1.0 + threshold)
-    return SL_COMPARE_SLOWER;
-  if (*ratio < 1.0 - threshold)
-    return SL_COMPARE_FASTER;
+  first = basis_time (k, self->basis, 0);
+  other = basis_time (k, self->basis, p);
+  if (beyond (other / first, threshold) && beyond (k->per_call_ns[p] / k->per_call_ns[0], threshold))
+    return other > first ? SL_COMPARE_SLOWER : SL_COMPARE_FASTER;
+  if (beyond (calls_of (self, k, p) / calls_of (self, k, 0), threshold))
+    return SL_COMPARE_CALLS;
   return SL_COMPARE_SAME;
 }
 
-static int
-compare_kernels (gconstpointer a, gconstpointer b)
+/* How much the kernel moved the basis time, for ranking. */
+static double
+impact_ns (const SlCompare *self, const SlCompareKernel *k)
 {
+  guint last = self->n_profiles - 1;
+  double first = basis_time (k, self->basis, 0), other = basis_time (k, self->basis, last);
+
+  if (k->instances[0] == 0 || k->instances[last] == 0)
+    return self->basis == SL_COMPARE_PER_ITERATION ? fabs (other - first)
+                                                   : (double) (k->total_ns[0] + k->total_ns[last]);
+  return self->basis == SL_COMPARE_PER_ITERATION ? fabs (other - first)
+                                                 : fabs (other - first) * (double) k->instances[0];
+}
+
+static int
+compare_kernels (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SlCompare *self = data;
   const SlCompareKernel *x = a, *y = b;
 
-  return sl_rank_compare (ABS (x->delta_ns), x->name, ABS (y->delta_ns), y->name);
+  return sl_rank_compare (sl_round_ns (impact_ns (self, x)), x->name,
+                          sl_round_ns (impact_ns (self, y)), y->name);
 }
 
 static void
@@ -46,31 +104,26 @@ kernel_free_fields (SlCompareKernel *k)
   g_free (k->name);
   g_free (k->total_ns);
   g_free (k->instances);
+  g_free (k->per_call_ns);
+  g_free (k->per_iteration_ns);
   g_free (k->deltas_ns);
   g_free (k->ratios);
   g_free (k->statuses);
 }
 
-/* The result's per-profile arrays, and every category of @rules (those
- * left empty are dropped at the end). */
+/* The result's per-profile arrays. */
 static SlCompare *
-compare_new (guint n, const SlCategories *rules)
+compare_new (guint n)
 {
   SlCompare *self = g_new0 (SlCompare, 1);
-  guint n_cat = sl_categories_get_n_categories (rules);
 
   self->n_profiles = n;
   self->paths = g_new0 (char *, n + 1);
   self->kernel_total_ns = g_new0 (gint64, n);
   self->has_iterations = g_new0 (gboolean, n);
   self->iteration_median_ns = g_new0 (gint64, n);
-  self->categories = g_new0 (SlCompareCategory, MAX (n_cat, 1));
-  self->n_categories = n_cat;
-  for (guint c = 0; c < n_cat; c++)
-    {
-      self->categories[c].name = g_strdup (sl_categories_get_name (rules, c));
-      self->categories[c].total_ns = g_new0 (gint64, n);
-    }
+  self->iterations = g_new0 (SlCompareIterations, n);
+  self->step_change_pct = g_new0 (double, n);
   return self;
 }
 
@@ -94,15 +147,45 @@ kernel_row (GHashTable *by_name, GArray *kernels, const char *name, guint n)
   return &g_array_index (kernels, SlCompareKernel, index - 1);
 }
 
+/* The rows of the categories of @rules, by name (profiles may use different
+ * rules): the position of each of its categories among @categories. */
+static guint *
+category_rows (GArray *categories, const SlCategories *rules, guint n)
+{
+  guint n_cat = sl_categories_get_n_categories (rules);
+  guint *rows = g_new0 (guint, MAX (n_cat, 1));
+
+  for (guint c = 0; c < n_cat; c++)
+    {
+      const char *name = sl_categories_get_name (rules, c);
+      guint r = 0;
+      while (r < categories->len && !g_str_equal (g_array_index (categories, SlCompareCategory, r).name, name))
+        r++;
+      if (r == categories->len)
+        {
+          SlCompareCategory fresh = { g_strdup (name), g_new0 (gint64, n) };
+          g_array_append_val (categories, fresh);
+        }
+      rows[c] = r;
+    }
+  return rows;
+}
+
+typedef struct {
+  GHashTable *by_name;      /* kernel name -> index + 1 */
+  GArray     *kernels;      /* SlCompareKernel */
+  GArray     *categories;   /* SlCompareCategory */
+} Rows;
+
 /* Kernel time of profile @p, per name, per category and in all. */
 static void
-add_profile_kernels (SlCompare *self, GHashTable *by_name, GArray *kernels, guint p,
-                     const SlProfile *profile, const SlFilter *filter, const SlCategories *rules,
-                     SlNameStyle names)
+add_profile_kernels (SlCompare *self, Rows *rows, guint p, const SlProfile *profile,
+                     const SlFilter *filter, const SlCategories *rules, SlNameStyle names)
 {
   g_autofree gint64 *totals = NULL;
   g_autofree guint64 *counts = NULL;
   g_autofree guint16 *category = sl_categories_classify_funcs (rules, profile);
+  g_autofree guint *category_row = category_rows (rows->categories, rules, self->n_profiles);
 
   sl_kernel_func_totals (profile, filter, &totals, &counts);
   for (guint f = 0; f < profile->n_funcs; f++)
@@ -112,8 +195,8 @@ add_profile_kernels (SlCompare *self, GHashTable *by_name, GArray *kernels, guin
       if (counts[f] == 0)
         continue;
       self->kernel_total_ns[p] += totals[f];
-      self->categories[category[f]].total_ns[p] += totals[f];
-      k = kernel_row (by_name, kernels,
+      g_array_index (rows->categories, SlCompareCategory, category_row[category[f]]).total_ns[p] += totals[f];
+      k = kernel_row (rows->by_name, rows->kernels,
                       sl_strings_get (profile->strings, sl_kernel_func_name_id (profile, f, names)),
                       self->n_profiles);
       k->total_ns[p] += totals[f];
@@ -121,47 +204,107 @@ add_profile_kernels (SlCompare *self, GHashTable *by_name, GArray *kernels, guin
     }
 }
 
+/* The @q quantile (0..1) of sorted @values, linear between order statistics. */
+static gint64
+quantile (const gint64 *values, guint n, double q)
+{
+  double pos = q * (double) (n - 1);
+  guint lo = (guint) floor (pos);
+
+  if (lo + 1 >= n)
+    return values[n - 1];
+  return sl_round_ns ((double) values[lo] + (pos - lo) * (double) (values[lo + 1] - values[lo]));
+}
+
+static int
+compare_gint64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Count, median, p10, p90 and steps per rank of one profile's iterations,
+ * when it has at least two. */
 static void
 add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, const SlFilter *filter)
 {
   g_autoptr(SlIterations) its = sl_iterations_compute_durations (profile, filter);
+  g_autoptr(GHashTable) ranks = g_hash_table_new (NULL, NULL);
+  g_autofree gint64 *durations = NULL;
+  SlCompareIterations *out = &self->iterations[p];
 
-  if (its != NULL && its->n_iterations > 0)
+  /* one iteration is the whole window (GPU work without an idle gap), not a step */
+  if (its == NULL || its->n_iterations < 2)
+    return;
+  durations = g_new (gint64, its->n_iterations);
+  for (guint i = 0; i < its->n_iterations; i++)
     {
-      self->has_iterations[p] = TRUE;
-      self->iteration_median_ns[p] = sl_round_ns (its->summary.median);
+      durations[i] = its->iterations[i].dur_ns;
+      g_hash_table_add (ranks, GUINT_TO_POINTER (its->iterations[i].pid + 1));
     }
+  qsort (durations, its->n_iterations, sizeof (gint64), compare_gint64);
+  out->found = TRUE;
+  out->count = its->n_iterations;
+  out->steps = (double) its->n_iterations / g_hash_table_size (ranks);
+  out->median_ns = sl_round_ns (its->summary.median);
+  out->p10_ns = quantile (durations, its->n_iterations, 0.10);
+  out->p90_ns = quantile (durations, its->n_iterations, 0.90);
+  out->method = sl_iterations_method_name (its->method);
+  self->has_iterations[p] = TRUE;
+  self->iteration_median_ns[p] = out->median_ns;
+}
+
+/* Per-call and per-iteration times of @k in each profile. */
+static void
+kernel_times (const SlCompare *self, SlCompareKernel *k)
+{
+  guint n = self->n_profiles;
+
+  k->per_call_ns = g_new (double, n);
+  for (guint p = 0; p < n; p++)
+    k->per_call_ns[p] = k->instances[p] > 0 ? (double) k->total_ns[p] / (double) k->instances[p] : NAN;
+  if (self->basis != SL_COMPARE_PER_ITERATION)
+    return;
+  k->per_iteration_ns = g_new (double, n);
+  for (guint p = 0; p < n; p++)
+    k->per_iteration_ns[p] = (double) k->total_ns[p] / self->iterations[p].steps;
 }
 
 /* Each profile after the first against the first; the last one's is the headline. */
 static void
-compare_to_first (SlCompareKernel *k, guint n, double threshold)
+compare_to_first (const SlCompare *self, SlCompareKernel *k, double threshold)
 {
+  guint n = self->n_profiles;
+  double first, last;
+
+  kernel_times (self, k);
   k->deltas_ns = g_new0 (gint64, MAX (n - 1, 1));
   k->ratios = g_new0 (double, MAX (n - 1, 1));
   k->statuses = g_new0 (SlCompareStatus, MAX (n - 1, 1));
   for (guint p = 1; p < n; p++)
     {
       k->deltas_ns[p - 1] = k->total_ns[p] - k->total_ns[0];
-      k->statuses[p - 1] = status_of (k->total_ns[0], k->instances[0], k->total_ns[p],
-                                      k->instances[p], threshold, &k->ratios[p - 1]);
+      k->ratios[p - 1] = k->total_ns[0] > 0 ? (double) k->total_ns[p] / (double) k->total_ns[0] : NAN;
+      k->statuses[p - 1] = status_of (self, k, p, threshold);
     }
-  if (n >= 2)
-    {
-      k->delta_ns = k->deltas_ns[n - 2];
-      k->ratio = k->ratios[n - 2];
-      k->has_ratio = !isnan (k->ratio);
-      k->status = k->statuses[n - 2];
-    }
-  else
-    k->status = SL_COMPARE_SAME;
+  k->status = n >= 2 ? k->statuses[n - 2] : SL_COMPARE_SAME;
+  k->change_pct = NAN;
+  if (n < 2)
+    return;
+  k->delta_ns = k->deltas_ns[n - 2];
+  k->ratio = k->ratios[n - 2];
+  k->has_ratio = !isnan (k->ratio);
+  first = basis_time (k, self->basis, 0);
+  last = basis_time (k, self->basis, n - 1);
+  if (k->instances[0] > 0 && k->instances[n - 1] > 0 && first > 0)
+    k->change_pct = (last / first - 1.0) * 100.0;
 }
 
 /* The kernels by change, the @top (> 0) largest only. */
 static void
 keep_kernels (SlCompare *self, GArray *kernels, guint top)
 {
-  g_array_sort (kernels, compare_kernels);
+  g_array_sort_with_data (kernels, compare_kernels, self);
   self->n_names = kernels->len;
   if (top > 0 && kernels->len > top)
     {
@@ -173,52 +316,67 @@ keep_kernels (SlCompare *self, GArray *kernels, guint top)
   self->kernels = (SlCompareKernel *) g_array_free (kernels, FALSE);
 }
 
-/* Keeps the categories used by some profile, in rule order. */
+/* Keeps the categories used by some profile, in rule order (the first
+ * profile's rules, then categories only later rules have). */
 static void
-keep_used_categories (SlCompare *self)
+keep_used_categories (SlCompare *self, GArray *categories)
 {
-  guint n_cat = self->n_categories;
-
   self->n_categories = 0;
-  for (guint c = 0; c < n_cat; c++)
+  self->categories = g_new0 (SlCompareCategory, MAX (categories->len, 1));
+  for (guint c = 0; c < categories->len; c++)
     {
+      SlCompareCategory *category = &g_array_index (categories, SlCompareCategory, c);
       gboolean used = FALSE;
       for (guint p = 0; p < self->n_profiles; p++)
-        used |= self->categories[c].total_ns[p] > 0;
+        used |= category->total_ns[p] > 0;
       if (used)
-        self->categories[self->n_categories++] = self->categories[c];
+        self->categories[self->n_categories++] = *category;
       else
         {
-          g_free (self->categories[c].name);
-          g_free (self->categories[c].total_ns);
+          g_free (category->name);
+          g_free (category->total_ns);
         }
     }
+  g_array_free (categories, TRUE);
+}
+
+/* Per iteration only when every profile has iterations. */
+static SlCompareBasis
+choose_basis (const SlCompare *self)
+{
+  for (guint p = 0; p < self->n_profiles; p++)
+    if (!self->iterations[p].found)
+      return SL_COMPARE_PER_CALL;
+  return SL_COMPARE_PER_ITERATION;
 }
 
 SlCompare *
 sl_compare_compute (SlProfile *const *profiles, guint n, const SlFilter *filter,
-                    const SlCategories *rules, SlNameStyle names, double threshold, guint top)
+                    const SlCategories *const *rules, SlNameStyle names, double threshold, guint top)
 {
   SlCompare *self;
-  g_autoptr(GHashTable) by_name = NULL;   /* name -> index + 1 */
-  GArray *kernels;
+  Rows rows;
 
   g_return_val_if_fail (n >= 1, g_new0 (SlCompare, 1));
-  if (rules == NULL)
-    rules = sl_categories_get_default ();
-  self = compare_new (n, rules);
-  by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  kernels = g_array_new (FALSE, TRUE, sizeof (SlCompareKernel));
+  self = compare_new (n);
+  rows.by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  rows.kernels = g_array_new (FALSE, TRUE, sizeof (SlCompareKernel));
+  rows.categories = g_array_new (FALSE, TRUE, sizeof (SlCompareCategory));
   for (guint p = 0; p < n; p++)
     {
+      const SlCategories *r = rules != NULL && rules[p] != NULL ? rules[p] : sl_categories_get_default ();
       self->paths[p] = g_strdup (profiles[p]->path);
-      add_profile_kernels (self, by_name, kernels, p, profiles[p], filter, rules, names);
+      add_profile_kernels (self, &rows, p, profiles[p], filter, r, names);
       add_profile_iterations (self, p, profiles[p], filter);
     }
-  for (guint i = 0; i < kernels->len; i++)
-    compare_to_first (&g_array_index (kernels, SlCompareKernel, i), n, threshold);
-  keep_kernels (self, kernels, top);
-  keep_used_categories (self);
+  self->basis = choose_basis (self);
+  for (guint i = 0; i < rows.kernels->len; i++)
+    compare_to_first (self, &g_array_index (rows.kernels, SlCompareKernel, i), threshold);
+  sl_compare_judge (self, profiles, (const SlCompareKernel *) (void *) rows.kernels->data,
+                    rows.kernels->len, threshold);
+  g_hash_table_destroy (rows.by_name);
+  keep_kernels (self, rows.kernels, top);
+  keep_used_categories (self, rows.categories);
   return self;
 }
 
@@ -240,92 +398,8 @@ sl_compare_free (SlCompare *self)
   g_free (self->kernel_total_ns);
   g_free (self->has_iterations);
   g_free (self->iteration_median_ns);
+  g_free (self->iterations);
+  g_free (self->step_change_pct);
+  g_strfreev (self->reasons);
   g_free (self);
-}
-
-static void
-add_ratio (JsonBuilder *b, double ratio)
-{
-  if (isnan (ratio) || isinf (ratio))
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_double_value (b, ratio);
-}
-
-/* @data: the number of profiles */
-static void
-add_category_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
-{
-  const SlCompareCategory *category = item;
-  guint n = *(const guint *) data;
-
-  json_builder_begin_object (b);
-  sl_json_member_string (b, "category", category->name);
-  sl_json_member_int_array (b, "total_ns", category->total_ns, n);
-  json_builder_end_object (b);
-}
-
-/* "deltas_ns", "ratios", "statuses": profile i + 1 against the first. */
-static void
-add_each_against_first (JsonBuilder *b, const SlCompareKernel *k, guint n)
-{
-  sl_json_member_int_array (b, "deltas_ns", k->deltas_ns, n - 1);
-  json_builder_set_member_name (b, "ratios");
-  json_builder_begin_array (b);
-  for (guint p = 0; p + 1 < n; p++)
-    add_ratio (b, k->ratios[p]);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "statuses");
-  json_builder_begin_array (b);
-  for (guint p = 0; p + 1 < n; p++)
-    json_builder_add_string_value (b, sl_compare_status_name (k->statuses[p]));
-  json_builder_end_array (b);
-}
-
-/* @data: the number of profiles */
-static void
-add_kernel_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
-{
-  const SlCompareKernel *k = item;
-  guint n = *(const guint *) data;
-
-  json_builder_begin_object (b);
-  sl_json_member_string (b, "name", k->name);
-  sl_json_member_int_array (b, "total_ns", k->total_ns, n);
-  sl_json_member_int_array (b, "instances", (const gint64 *) k->instances, n);
-  sl_json_member_int (b, "delta_ns", k->delta_ns);
-  json_builder_set_member_name (b, "ratio");
-  add_ratio (b, k->has_ratio ? k->ratio : NAN);
-  sl_json_member_string (b, "status", sl_compare_status_name (k->status));
-  if (n > 2)
-    add_each_against_first (b, k, n);
-  json_builder_end_object (b);
-}
-
-JsonNode *
-sl_compare_to_json (const SlCompare *self)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  guint n = self->n_profiles;
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "profiles");
-  json_builder_begin_array (b);
-  for (guint p = 0; p < n; p++)
-    sl_json_add_string (b, self->paths[p]);
-  json_builder_end_array (b);
-  sl_json_member_array (b, "categories", self->categories, self->n_categories, sizeof (SlCompareCategory),
-                        add_category_json, &n);
-  sl_json_member_array (b, "kernels", self->kernels, self->n_kernels, sizeof (SlCompareKernel),
-                        add_kernel_json, &n);
-  json_builder_set_member_name (b, "iteration_median_ns");
-  json_builder_begin_array (b);
-  for (guint p = 0; p < n; p++)
-    if (self->has_iterations[p])
-      json_builder_add_int_value (b, self->iteration_median_ns[p]);
-    else
-      json_builder_add_null_value (b);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
 }

@@ -1046,8 +1046,8 @@ add_summary_json (JsonBuilder *b, const SlIterations *self)
   json_builder_end_object (b);
 }
 
-static const char *
-method_name (SlIterationMethod method)
+const char *
+sl_iterations_method_name (SlIterationMethod method)
 {
   return method == SL_ITERATIONS_NVTX ? "nvtx" : method == SL_ITERATIONS_KERNELS ? "kernels" : "gaps";
 }
@@ -1077,7 +1077,7 @@ sl_iterations_to_json (const SlIterations *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  sl_json_member_string (b, "method", method_name (self->method));
+  sl_json_member_string (b, "method", sl_iterations_method_name (self->method));
   sl_json_member_string (b, "name", self->name);
   sl_json_member_int (b, "full_steps", self->n_iterations);
   add_period_json (b, self);

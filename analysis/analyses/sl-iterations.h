@@ -100,6 +100,9 @@ void          sl_iterations_free     (SlIterations *iterations);
  *  "min_ns", "max_ns", "stddev_ns", "slowest_index", "slowest_pid"}} */
 JsonNode     *sl_iterations_to_json  (const SlIterations *iterations);
 
+/* "nvtx", "kernels" or "gaps", as in the JSON. */
+const char   *sl_iterations_method_name (SlIterationMethod method);
+
 /* "step 12 / rank 3" -> "step # / rank #". (transfer full) */
 char         *sl_iterations_normalize_name (const char *name);
 

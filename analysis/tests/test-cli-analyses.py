@@ -149,16 +149,35 @@ def shape_categories(j, w):
 
 
 def shape_compare(j, w, n):
-    keys_are(j, {"profiles", "categories", "kernels", "iteration_median_ns"}, w)
+    keys_are(j, {"profiles", "basis", "step", "categories", "kernels", "iteration_median_ns", "verdict",
+                 "comparability"}, w)
     check(len(j["profiles"]) == n and len(j["iteration_median_ns"]) == n, f"{w}: one entry per profile")
+    for p in j["profiles"]:
+        keys_are(p, {"path", "iterations"}, w)
+        if p["iterations"] is not None:
+            keys_are(p["iterations"], {"count", "median_ns", "p10_ns", "p90_ns", "method"}, w)
+            it = p["iterations"]
+            check(it["p10_ns"] <= it["median_ns"] <= it["p90_ns"], f"{w}: p10 <= median <= p90")
+    per_iteration = all(p["iterations"] is not None for p in j["profiles"])
+    check(j["basis"] == ("per_iteration" if per_iteration else "per_call"), f"{w}: basis")
+    check((j["step"] is not None) == per_iteration, f"{w}: step only with iterations")
+    if j["step"] is not None:
+        keys_are(j["step"], {"median_ns", "change_pct"}, w)
+        check(j["step"]["change_pct"][0] == 0, f"{w}: step change against the first")
+    check(j["verdict"] in ("regressed", "improved", "neutral"), f"{w}: verdict")
+    keys_are(j["comparability"], {"score", "reasons"}, w)
+    check(0 <= j["comparability"]["score"] <= 1 and j["comparability"]["reasons"], f"{w}: comparability")
     for c in j["categories"]:
         keys_are(c, {"category", "total_ns"}, w)
         check(len(c["total_ns"]) == n, f"{w}: category totals per profile")
     extra = {"deltas_ns", "ratios", "statuses"} if n > 2 else set()
     for k in j["kernels"]:
-        keys_are(k, {"name", "total_ns", "instances", "delta_ns", "ratio", "status"}, w, extra=extra)
-        check(k["status"] in ("added", "removed", "faster", "slower", "same"), f"{w}: status {k['status']}")
+        keys_are(k, {"name", "total_ns", "instances", "calls", "per_call_ns", "per_iteration_ns", "change_pct",
+                     "delta_ns", "ratio", "status"}, w, extra=extra)
+        check(k["status"] in ("added", "removed", "faster", "slower", "same", "calls"), f"{w}: status {k['status']}")
         check(k["delta_ns"] == k["total_ns"][-1] - k["total_ns"][0], f"{w}: delta")
+        check(k["calls"] == k["instances"], f"{w}: calls")
+        check((k["per_iteration_ns"] is not None) == per_iteration, f"{w}: per_iteration_ns with iterations")
 
 
 def shape_tree_node(node, w, depth=0):
@@ -260,6 +279,20 @@ with tempfile.TemporaryDirectory() as tmp:
     if j is not None:
         shape_compare(j, "compare three", 3)
         check(all(k["status"] == "same" for k in j["kernels"]), "compare A B A: last vs first is the same")
+
+    # a gputrc2graph model per profile: A llama, B ds (everything misc)
+    j = run_json(["compare", "--json", "--rules", rules, "--model", "A=llama", "--model", "B=ds", gen, gen],
+                 "compare models")
+    if j is not None:
+        shape_compare(j, "compare models", 2)
+        cats = {c["category"]: c["total_ns"] for c in j["categories"]}
+        total = sum(k["total_ns"][1] for k in j["kernels"])
+        check(cats.get("misc", [0, 0])[1] == total and cats.get("gemm", [0, 0])[1] == 0
+              and cats.get("gemm", [0, 0])[0] > 0, f"compare --model A=llama --model B=ds: {cats}")
+    for args in (["--model", "C=llama"], ["--model", "a=llama"], ["--model", "A=llama", "--model", "A=ds"],
+                 ["--model", "A=nope"], ["--model", "A=llama"]):
+        p = run("compare", "--rules", rules, *args, gen, gen)
+        check(p.returncode == 1 and p.stderr.count("\n") == 1, f"compare {args}: exit {p.returncode} {p.stderr!r}")
 
     # filters that match nothing: exit 0, empty result, a message naming the filter
     for cmd in SHAPES:

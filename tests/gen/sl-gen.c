@@ -47,6 +47,8 @@ typedef struct {
   gint64      stall_ns;
   int         stall_step, n_step_pct;
   int         step_pct[8];
+  char       *slow_kernel;    /* --slow-kernel NAME=F: this short name's durations times slow_factor */
+  double      slow_factor;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -982,6 +984,8 @@ launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gbool
   gint64 dur = rnd (g, k->dur_min, k->dur_spread);
   if (g->o.n_step_pct > 0)
     dur = dur * g->o.step_pct[iter % g->o.n_step_pct] / 100;
+  if (g->o.slow_kernel != NULL && g_str_equal (k->short_name, g->o.slow_kernel))
+    dur = (gint64) ((double) dur * g->o.slow_factor + 0.5);
   gint64 end = start + dur;
   ln->stream_free[stream] = end;
 
@@ -2107,6 +2111,31 @@ parse_step_options (Options *o)
   return TRUE;
 }
 
+/* --slow-kernel NAME=F: NAME a short kernel name of the model, F > 0. */
+static gboolean
+parse_slow_kernel (char *text, Options *o)
+{
+  char *eq = strrchr (text, '=');
+  char *end = NULL;
+  gboolean known = FALSE;
+
+  if (eq != NULL)
+    {
+      *eq = '\0';
+      o->slow_factor = g_ascii_strtod (eq + 1, &end);
+    }
+  for (int k = 0; k < N_KTYPES; k++)
+    known |= g_str_equal (ktypes[k].short_name, text);
+  if (eq == NULL || end == eq + 1 || *end != '\0' || !(o->slow_factor > 0 && o->slow_factor < 1000) || !known)
+    {
+      g_printerr ("sightline-gen: --slow-kernel expects NAME=FACTOR, NAME a short kernel name of the model "
+                  "(e.g. flash_fwd_kernel) and FACTOR > 0\n");
+      return FALSE;
+    }
+  o->slow_kernel = text;
+  return TRUE;
+}
+
 static gboolean
 parse_args (int argc, char **argv, Options *o)
 {
@@ -2115,7 +2144,7 @@ parse_args (int argc, char **argv, Options *o)
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0;
   gboolean nccl = FALSE, no_gpu = FALSE, scope_ranges = FALSE;
-  char *truth = NULL;
+  char *truth = NULL, *slow = NULL;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs with activity (default 2)", "N" },
@@ -2134,6 +2163,7 @@ parse_args (int argc, char **argv, Options *o)
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
     { "scope-ranges", 0, 0, G_OPTION_ARG_NONE, &scope_ranges, "Name iteration 0 'warmup', the others 'step_N', softmax ops 'computing_softmax'", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
+    { "slow-kernel", 0, 0, G_OPTION_ARG_STRING, &slow, "Multiply the durations of kernels of this short name by F", "NAME=F" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("OUT.sqlite - generate a synthetic Nsight Systems export");
@@ -2178,6 +2208,11 @@ parse_args (int argc, char **argv, Options *o)
   o->nccl = nccl; o->no_gpu = no_gpu; o->scope_ranges = scope_ranges;
   if (!parse_step_options (o))
     return FALSE;
+  if (slow != NULL && !parse_slow_kernel (slow, o))
+    {
+      g_free (slow);
+      return FALSE;
+    }
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
@@ -2217,6 +2252,7 @@ gen_free (Gen *g)
   g_ptr_array_unref (g->str_values);
   g_array_unref (g->str_idv);
   g_free (g->o.truth);
+  g_free (g->o.slow_kernel);
 }
 
 int
