@@ -405,10 +405,19 @@ sl_categories_classify (const SlCategories *self, const char *name)
 }
 
 guint
+sl_categories_classify_names (const SlCategories *self, const char *short_name, const char *demangled)
+{
+  guint category = sl_categories_classify (self, short_name);
+
+  if (category == self->other && g_strcmp0 (short_name, demangled) != 0)
+    category = sl_categories_classify (self, demangled);
+  return category;
+}
+
+guint
 sl_categories_classify_func (const SlCategories *self, const SlProfile *profile, guint32 func)
 {
   const char *short_name, *demangled;
-  guint category;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (profile != NULL, self->other);
@@ -417,10 +426,7 @@ sl_categories_classify_func (const SlCategories *self, const SlProfile *profile,
 
   short_name = sl_strings_get (profile->strings, profile->funcs[func].short_name);
   demangled = sl_strings_get (profile->strings, profile->funcs[func].demangled_name);
-  category = sl_categories_classify (self, short_name);
-  if (category == self->other && !g_str_equal (short_name, demangled))
-    category = sl_categories_classify (self, demangled);
-  return category;
+  return sl_categories_classify_names (self, short_name, demangled);
 }
 
 guint16 *

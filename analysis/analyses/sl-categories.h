@@ -58,8 +58,12 @@ guint         sl_categories_get_n_rules        (const SlCategories *categories);
 /* Category index of one name (first matching rule; "other" when none). */
 guint         sl_categories_classify           (const SlCategories *categories,
                                                 const char         *name);
-/* Category of a kernel function: its short name, and when no rule matches
- * the short name, its demangled name. */
+/* Category of a kernel known by its short and demangled names: the short
+ * name, and when no rule matches it, the demangled name. */
+guint         sl_categories_classify_names     (const SlCategories *categories,
+                                                const char         *short_name,
+                                                const char         *demangled);
+/* Category of a kernel function (sl_categories_classify_names()). */
 guint         sl_categories_classify_func      (const SlCategories *categories,
                                                 const SlProfile    *profile,
                                                 guint32             func);

@@ -61,6 +61,82 @@ test_default (void)
   g_assert_cmpstr (classify (c, "nccl\xff\xfe"), ==, "communication");
 }
 
+/* Every (short, demangled) kernel name pair of the real profiles. */
+static GHashTable *
+real_name_pairs (void)
+{
+  g_auto(GStrv) paths = sl_test_real_profiles ();
+  GHashTable *pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint p = 0; paths[p] != NULL; p++)
+    {
+      sqlite3 *db = sl_test_db_open (paths[p]);
+      sqlite3_stmt *st = NULL;
+
+      if (sl_test_db_has_table (db, "CUPTI_ACTIVITY_KIND_KERNEL"))
+        {
+          g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT DISTINCT s.value, d.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                                   "JOIN StringIds s ON s.id = k.shortName "
+                                                   "JOIN StringIds d ON d.id = k.demangledName", -1, &st, NULL), ==, SQLITE_OK);
+          while (sqlite3_step (st) == SQLITE_ROW)
+            g_hash_table_add (pairs, g_strconcat ((const char *) sqlite3_column_text (st, 0), "\t",
+                                                  (const char *) sqlite3_column_text (st, 1), NULL));
+          sqlite3_finalize (st);
+        }
+      sqlite3_close (db);
+    }
+  return pairs;
+}
+
+/* Issue 9 item 7: analysis/tests/kernel-categories.tsv holds every kernel
+ * name pair of the real profiles (and cuDNN families from other captures)
+ * with the category a GPU engineer gives it; the default rules agree. */
+static void
+test_default_real_names (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SL_SOURCE_DIR"), "analysis", "tests",
+                                            "kernel-categories.tsv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) pairs = real_name_pairs ();
+  g_autoptr(GString) wrong = g_string_new (NULL);
+  const SlCategories *c = sl_categories_get_default ();
+  guint n = 0, n_real = 0, n_wrong = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], "\t", 4);
+      const char *got;
+
+      if (lines[i][0] == '#' || lines[i][0] == '\0')
+        continue;
+      g_assert_cmpuint (g_strv_length (f), ==, 4);
+      n++;
+      if (g_str_has_suffix (f[1], ".sqlite"))
+        {
+          g_autofree char *key = g_strconcat (f[2], "\t", f[3], NULL);
+          /* a row said to come from the profiles must be there, once */
+          if (!g_hash_table_remove (pairs, key))
+            g_error ("%s: %s is in no real profile (or twice in the table)", path, f[2]);
+          n_real++;
+        }
+      got = sl_categories_get_name (c, sl_categories_classify_names (c, f[2], f[3]));
+      if (!g_str_equal (got, f[0]))
+        {
+          n_wrong++;
+          g_string_append_printf (wrong, "  %s: got %s, want %s (%.100s)\n", f[2], got, f[0], f[3]);
+        }
+    }
+  if (wrong->len > 0)
+    g_error ("default categories disagree on %u of %u kernel names:\n%s", n_wrong, n, wrong->str);
+  g_assert_cmpuint (n, >=, 60);
+  g_assert_cmpuint (n_real, >=, 50);
+  /* and no pair of the profiles is missing from the table */
+  g_assert_cmpuint (g_hash_table_size (pairs), ==, 0);
+}
+
 /* data/categories.json, the installed copy, is the compiled-in rule set. */
 static void
 test_data_file (void)
@@ -280,6 +356,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/categories/default", test_default);
   g_test_add_func ("/analysis/categories/data-file", test_data_file);
+  g_test_add_func ("/analysis/categories/default-real-names", test_default_real_names);
   g_test_add_func ("/analysis/categories/first-match-wins", test_first_match_wins);
   g_test_add_func ("/analysis/categories/gputrc2graph", test_vllm);
   g_test_add_func ("/analysis/categories/bad-rules", test_bad_rules);
