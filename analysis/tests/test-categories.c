@@ -209,6 +209,15 @@ test_vllm (void)
   g_assert_cmpstr (classify (llama, "anything"), ==, "misc");
   /* patterns are case-sensitive, as in gputrc2graph (re.search) */
   g_assert_cmpstr (classify (llama, "GEMM"), ==, "misc");
+  /* gputrc2graph searches the demangled name only: the short name would
+   * meet ".*" first (issue 9, item 10) */
+  g_assert_true (sl_categories_is_gputrc2graph (llama));
+  g_assert_cmpstr (sl_categories_get_engine (llama), ==, "vllm");
+  g_assert_cmpstr (sl_categories_get_model (llama), ==, "llama");
+  g_assert_cmpstr (sl_categories_get_name (llama, sl_categories_classify_names (llama, "computeOffsetsKernel",
+                   "void cudnn::gemm::computeOffsetsKernel<float, float>(cudnn::gemm::ComputeOffsetsParams)")), ==, "gemm");
+  g_assert_cmpstr (sl_categories_get_name (llama, sl_categories_classify_names (llama, "flash_fwd", NULL)), ==, "attn");
+  g_assert_cmpstr (classify (llama, ""), ==, "misc");
 
   /* order is the file's: ".*" first swallows everything */
   ds = sl_categories_new_from_data (vllm_json, -1, "ds", "v.json", &error);
@@ -228,6 +237,29 @@ test_vllm (void)
   missing = sl_categories_new_from_data (vllm_json, -1, NULL, "v.json", &error);
   g_assert_null (missing);
   g_assert_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL);
+}
+
+/* The mapping CSV prints seconds as Python does (values from python3's repr and round). */
+static void
+test_python_floats (void)
+{
+  static const struct { double value; const char *repr; } reprs[] = {
+    { 0.0, "0.0" }, { 1.0, "1.0" }, { 6.4727e-05, "6.4727e-05" }, { 0.031121662, "0.031121662" },
+    { 1e16, "1e+16" }, { 123456.789, "123456.789" }, { 0.0001, "0.0001" }, { 1e-07, "1e-07" },
+    { 1.5e-10, "1.5e-10" }, { 100.0, "100.0" }, { 12345678901234567.0, "1.2345678901234568e+16" },
+    { 0.1 + 0.2, "0.30000000000000004" }, { -2.5, "-2.5" },
+  };
+  static const struct { double value, rounded; } rounds[] = {
+    { 0.25, 0.2 }, { 0.35, 0.3 }, { 2.675, 2.7 }, { 0.05, 0.1 }, { 0.15, 0.1 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (reprs); i++)
+    {
+      g_autofree char *text = sl_python_float_repr (reprs[i].value);
+      g_assert_cmpstr (text, ==, reprs[i].repr);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (rounds); i++)
+    g_assert_cmpfloat (sl_python_round1 (rounds[i].value), ==, rounds[i].rounded);
 }
 
 static void
@@ -360,6 +392,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/categories/first-match-wins", test_first_match_wins);
   g_test_add_func ("/analysis/categories/gputrc2graph", test_vllm);
   g_test_add_func ("/analysis/categories/bad-rules", test_bad_rules);
+  g_test_add_func ("/analysis/categories/python-floats", test_python_floats);
   g_test_add_func ("/analysis/categories/summary-generated", test_summary_generated);
   g_test_add_func ("/analysis/categories/summary-real", test_summary_real);
   status = g_test_run ();
