@@ -88,6 +88,9 @@ print_table (const SlCategorySummary *summary)
   if (summary->gputrc2graph)
     printf (_("\n%" G_GUINT64_FORMAT " kernels and copies, %s of GPU time (%s)\n"), summary->instances, total,
             summary->time == SL_CATEGORY_TIME_ELAPSED ? _("non-overlapped elapsed time") : _("sum of durations"));
+  else if (summary->time == SL_CATEGORY_TIME_ELAPSED)
+    printf (_("\n%" G_GUINT64_FORMAT " kernels, %s of GPU time (%s)\n"), summary->instances, total,
+            _("non-overlapped elapsed time"));
   else
     printf (_("\n%" G_GUINT64_FORMAT " kernels, %s of GPU time\n"), summary->instances, total);
   if (summary->cpu_non_gpu_ns >= 0)

@@ -194,6 +194,21 @@ def merged_files(path, tmp):
         check(got == {n: v[0] for n, v in want.items()}, "merge: engines of both files kept")
 
 
+def bad_usage(path, tmp):
+    """Bad values are usage errors that name what is accepted."""
+    ours = os.path.join(tmp, "ours.json")
+    with open(ours, "w") as f:
+        json.dump({"rules": [{"pattern": "gemm", "category": "gemm"}]}, f)
+    for args, words in ((["--time", "wall"], "elapsed or sum"), (["--wall-time", "-1"], "seconds"),
+                        (["--wall-time", "abc"], "seconds"),
+                        (["--rules", ours, "--rules", RULES, "--model", "llama"], "merged")):
+        p = run(["categories"] + args + [path], expect_ok=False)
+        check(p.returncode == 1 and words in p.stderr, "%s: exit %d, %s" % (args, p.returncode, p.stderr.strip()))
+    p = run(["categories", "--rules", RULES, "--model", "llama", "--mapping-csv", "/nonexistent/dir/map.csv", path],
+            expect_ok=False)
+    check("mapping CSV" in p.stderr, "unwritable --mapping-csv: %s" % p.stderr.strip())
+
+
 def main():
     with open(RULES) as f:
         engines = json.load(f)
@@ -206,6 +221,7 @@ def main():
                     compare_profile(path, engine, model, mapping, tmp)
             compare_sum(path, "vllm", "llama", engines["vllm"]["llama"])
         merged_files(os.path.join(PROFILES, "nsysai-h100-2gpu-1s.sqlite"), tmp)
+        bad_usage(os.path.join(PROFILES, "nsysai-mock-rtx3080.sqlite"), tmp)
     if failures:
         print("%d failures" % len(failures))
         sys.exit(1)
