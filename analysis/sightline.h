@@ -25,6 +25,7 @@
 #include "sl-iterations.h"
 #include "sl-launch.h"
 #include "sl-category-summary.h"
+#include "sl-category-mapping.h"
 #include "sl-compare.h"
 #include "sl-tree.h"
 #include "sl-search.h"

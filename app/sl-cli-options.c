@@ -201,3 +201,16 @@ sl_cli_parse_rules (const char *command, const char *rules, const char *model, S
     sl_cli_error (command, "%s", error->message);
   return *out != NULL;
 }
+
+gboolean
+sl_cli_parse_rule_files (const char *command, char **rules, const char *model, SlCategories **out)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (rules == NULL || rules[0] == NULL || rules[1] == NULL)
+    return sl_cli_parse_rules (command, rules != NULL ? rules[0] : NULL, model, out);
+  *out = sl_categories_new_from_files ((const char *const *) rules, model, &error);
+  if (*out == NULL)
+    sl_cli_error (command, "%s", error->message);
+  return *out != NULL;
+}

@@ -41,5 +41,9 @@ gboolean  sl_cli_parse_names   (const char *command, const char *text, SlNameSty
  * neither is given. */
 gboolean  sl_cli_parse_rules   (const char *command, const char *rules, const char *model,
                                 SlCategories **out);
+/* The same with --rules repeated (@rules NULL-terminated, or NULL): several
+ * gputrc2graph files merged as gputrc2graph merges them. */
+gboolean  sl_cli_parse_rule_files (const char *command, char **rules, const char *model,
+                                   SlCategories **out);
 
 G_END_DECLS

@@ -22,6 +22,9 @@ struct _SlCategories {
   GPtrArray *names;       /* char*, display order */
   GArray    *rules;       /* SlRule, match order */
   guint      other;
+  gboolean   gputrc2graph;
+  char      *engine;      /* gputrc2graph's chosen engine and model, else NULL */
+  char      *model;
 };
 
 static guint
@@ -54,6 +57,8 @@ sl_categories_free (SlCategories *self)
     g_regex_unref (g_array_index (self->rules, SlRule, i).regex);
   g_array_unref (self->rules);
   g_ptr_array_unref (self->names);
+  g_free (self->engine);
+  g_free (self->model);
   g_free (self);
 }
 
@@ -169,6 +174,7 @@ typedef struct {
   /* what the file offers */
   JsonObject *found;
   const char *found_name;
+  const char *found_engine;
   guint       n_found;
   GString    *available;   /* "engine/model, ..." for the messages */
 } ModelChoice;
@@ -215,6 +221,7 @@ choose_in_engine (ModelChoice *mc, const char *engine_name, JsonNode *engine_nod
         {
           mc->found = json_node_get_object (model_node);
           mc->found_name = m->data;
+          mc->found_engine = engine_name;
           mc->n_found++;
         }
     }
@@ -259,23 +266,23 @@ parse_vllm (SlCategories *self, JsonObject *root, const char *model,
   else
     ok = check_one_model (&mc, model, source, error)
          && parse_vllm_model (self, mc.found, mc.found_name, source, error);
+  if (ok)
+    {
+      self->gputrc2graph = TRUE;
+      self->engine = g_strdup (mc.found_engine);
+      self->model = g_strdup (mc.found_name);
+    }
   model_choice_clear (&mc);
   return ok;
 }
 
-SlCategories *
-sl_categories_new_from_data (const char *data, gssize length, const char *model,
-                             const char *source, GError **error)
+/* The top-level object of a rules file, (transfer full), or NULL with @error. */
+static JsonObject *
+parse_root (const char *data, gssize length, const char *source, GError **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
-  SlCategories *self;
   JsonNode *root;
-  gboolean ok;
-
-  g_return_val_if_fail (data != NULL, NULL);
-  if (source == NULL)
-    source = _("the rules");
 
   if (!json_parser_load_from_data (parser, data, length, &local))
     {
@@ -290,13 +297,26 @@ sl_categories_new_from_data (const char *data, gssize length, const char *model,
                    _("%s must hold a JSON object ({\"rules\": [...]})"), source);
       return NULL;
     }
+  return json_object_ref (json_node_get_object (root));
+}
 
-  self = categories_new ();
-  if (json_object_has_member (json_node_get_object (root), "rules")
-      && JSON_NODE_HOLDS_ARRAY (json_object_get_member (json_node_get_object (root), "rules")))
-    ok = parse_ours (self, json_node_get_object (root), source, error);
+static gboolean
+is_ours (JsonObject *root)
+{
+  return json_object_has_member (root, "rules")
+         && JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "rules"));
+}
+
+static SlCategories *
+categories_from_root (JsonObject *root, const char *model, const char *source, GError **error)
+{
+  SlCategories *self = categories_new ();
+  gboolean ok;
+
+  if (is_ours (root))
+    ok = parse_ours (self, root, source, error);
   else
-    ok = parse_vllm (self, json_node_get_object (root), model, source, error);
+    ok = parse_vllm (self, root, model, source, error);
   if (!ok)
     {
       sl_categories_free (self);
@@ -304,6 +324,62 @@ sl_categories_new_from_data (const char *data, gssize length, const char *model,
     }
   self->other = add_category (self, OTHER_NAME);
   return self;
+}
+
+SlCategories *
+sl_categories_new_from_data (const char *data, gssize length, const char *model,
+                             const char *source, GError **error)
+{
+  g_autoptr(JsonObject) root = NULL;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  if (source == NULL)
+    source = _("the rules");
+  root = parse_root (data, length, source, error);
+  return root != NULL ? categories_from_root (root, model, source, error) : NULL;
+}
+
+/* Adds the engines of one gputrc2graph file to @merged, replacing those of
+ * the same name (Python's dict.update). */
+static gboolean
+merge_file (JsonObject *merged, const char *path, GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  g_autoptr(GList) engines = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return FALSE;
+  root = parse_root (contents, length, path, error);
+  if (root == NULL)
+    return FALSE;
+  if (is_ours (root))
+    {
+      g_set_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_PARSE,
+                   _("%s: only gputrc2graph engine/model files can be merged (several --rules)"), path);
+      return FALSE;
+    }
+  engines = json_object_get_members (root);
+  for (GList *e = engines; e != NULL; e = e->next)
+    json_object_set_member (merged, e->data, json_node_copy (json_object_get_member (root, e->data)));
+  return TRUE;
+}
+
+SlCategories *
+sl_categories_new_from_files (const char *const *paths, const char *model, GError **error)
+{
+  g_autoptr(JsonObject) merged = json_object_new ();
+  g_autofree char *source = NULL;
+
+  g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
+  if (paths[1] == NULL)
+    return sl_categories_new_from_file (paths[0], model, error);
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (!merge_file (merged, paths[i], error))
+      return NULL;
+  source = g_strjoinv (" + ", (char **) paths);
+  return categories_from_root (merged, model, source, error);
 }
 
 SlCategories *
@@ -383,12 +459,34 @@ sl_categories_get_n_rules (const SlCategories *self)
   return self->rules->len;
 }
 
+gboolean
+sl_categories_is_gputrc2graph (const SlCategories *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->gputrc2graph;
+}
+
+const char *
+sl_categories_get_engine (const SlCategories *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->engine;
+}
+
+const char *
+sl_categories_get_model (const SlCategories *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->model;
+}
+
 guint
 sl_categories_classify (const SlCategories *self, const char *name)
 {
   g_return_val_if_fail (self != NULL, 0);
-  if (name == NULL || *name == '\0')
-    return self->other;
+  /* An empty name still meets the rules: gputrc2graph's ".*" matches it. */
+  if (name == NULL)
+    name = "";
   /* Names come from the profile: invalid UTF-8 must not reach PCRE in UTF mode. */
   if (!g_utf8_validate (name, -1, NULL))
     {
@@ -405,10 +503,26 @@ sl_categories_classify (const SlCategories *self, const char *name)
 }
 
 guint
+sl_categories_classify_names (const SlCategories *self, const char *short_name, const char *demangled)
+{
+  guint category;
+
+  /* gputrc2graph searches the Name column of `nsys stats -r cuda_gpu_trace`:
+   * the demangled name.  So must we, or "computeOffsetsKernel" meets ".*"
+   * before "cudnn::gemm::computeOffsetsKernel" meets "gemm". */
+  if (self->gputrc2graph)
+    return sl_categories_classify (self, demangled != NULL && *demangled != '\0' ? demangled : short_name);
+  category = sl_categories_classify (self, short_name);
+
+  if (category == self->other && g_strcmp0 (short_name, demangled) != 0)
+    category = sl_categories_classify (self, demangled);
+  return category;
+}
+
+guint
 sl_categories_classify_func (const SlCategories *self, const SlProfile *profile, guint32 func)
 {
   const char *short_name, *demangled;
-  guint category;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (profile != NULL, self->other);
@@ -417,10 +531,7 @@ sl_categories_classify_func (const SlCategories *self, const SlProfile *profile,
 
   short_name = sl_strings_get (profile->strings, profile->funcs[func].short_name);
   demangled = sl_strings_get (profile->strings, profile->funcs[func].demangled_name);
-  category = sl_categories_classify (self, short_name);
-  if (category == self->other && !g_str_equal (short_name, demangled))
-    category = sl_categories_classify (self, demangled);
-  return category;
+  return sl_categories_classify_names (self, short_name, demangled);
 }
 
 guint16 *

@@ -36,6 +36,14 @@ const SlCategories *sl_categories_get_default  (void);
 SlCategories *sl_categories_new_from_file      (const char  *path,
                                                 const char  *model,
                                                 GError     **error);
+/* Several rule files merged as gputrc2graph merges the *.json of its folder
+ * (Python dict.update per file: a later file's engine replaces an earlier
+ * one's whole); then @model picks the model.  One path is the same as
+ * sl_categories_new_from_file(); more than one must all be gputrc2graph
+ * files.  @paths is NULL-terminated. */
+SlCategories *sl_categories_new_from_files     (const char *const *paths,
+                                                const char        *model,
+                                                GError           **error);
 /* Same from a string; @source names it in error messages. */
 SlCategories *sl_categories_new_from_data      (const char  *data,
                                                 gssize       length,
@@ -54,12 +62,24 @@ guint         sl_categories_get_other          (const SlCategories *categories);
 guint         sl_categories_lookup             (const SlCategories *categories,
                                                 const char         *name);
 guint         sl_categories_get_n_rules        (const SlCategories *categories);
+/* Whether the rules came from gputrc2graph engine/model files: then a
+ * kernel is classified by its demangled name alone, as gputrc2graph does
+ * on `nsys stats -r cuda_gpu_trace`'s Name column. */
+gboolean      sl_categories_is_gputrc2graph    (const SlCategories *categories);
+/* The chosen engine and model of a gputrc2graph file, else NULL. */
+const char   *sl_categories_get_engine         (const SlCategories *categories);
+const char   *sl_categories_get_model          (const SlCategories *categories);
 
 /* Category index of one name (first matching rule; "other" when none). */
 guint         sl_categories_classify           (const SlCategories *categories,
                                                 const char         *name);
-/* Category of a kernel function: its short name, and when no rule matches
- * the short name, its demangled name. */
+/* Category of a kernel known by its short and demangled names: the short
+ * name, and when no rule matches it, the demangled name (gputrc2graph rules:
+ * the demangled name only, or the short name when it is missing). */
+guint         sl_categories_classify_names     (const SlCategories *categories,
+                                                const char         *short_name,
+                                                const char         *demangled);
+/* Category of a kernel function (sl_categories_classify_names()). */
 guint         sl_categories_classify_func      (const SlCategories *categories,
                                                 const SlProfile    *profile,
                                                 guint32             func);

@@ -61,6 +61,82 @@ test_default (void)
   g_assert_cmpstr (classify (c, "nccl\xff\xfe"), ==, "communication");
 }
 
+/* Every (short, demangled) kernel name pair of the real profiles. */
+static GHashTable *
+real_name_pairs (void)
+{
+  g_auto(GStrv) paths = sl_test_real_profiles ();
+  GHashTable *pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint p = 0; paths[p] != NULL; p++)
+    {
+      sqlite3 *db = sl_test_db_open (paths[p]);
+      sqlite3_stmt *st = NULL;
+
+      if (sl_test_db_has_table (db, "CUPTI_ACTIVITY_KIND_KERNEL"))
+        {
+          g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT DISTINCT s.value, d.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                                   "JOIN StringIds s ON s.id = k.shortName "
+                                                   "JOIN StringIds d ON d.id = k.demangledName", -1, &st, NULL), ==, SQLITE_OK);
+          while (sqlite3_step (st) == SQLITE_ROW)
+            g_hash_table_add (pairs, g_strconcat ((const char *) sqlite3_column_text (st, 0), "\t",
+                                                  (const char *) sqlite3_column_text (st, 1), NULL));
+          sqlite3_finalize (st);
+        }
+      sqlite3_close (db);
+    }
+  return pairs;
+}
+
+/* Issue 9 item 7: analysis/tests/kernel-categories.tsv holds every kernel
+ * name pair of the real profiles (and cuDNN families from other captures)
+ * with the category a GPU engineer gives it; the default rules agree. */
+static void
+test_default_real_names (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SL_SOURCE_DIR"), "analysis", "tests",
+                                            "kernel-categories.tsv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) pairs = real_name_pairs ();
+  g_autoptr(GString) wrong = g_string_new (NULL);
+  const SlCategories *c = sl_categories_get_default ();
+  guint n = 0, n_real = 0, n_wrong = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], "\t", 4);
+      const char *got;
+
+      if (lines[i][0] == '#' || lines[i][0] == '\0')
+        continue;
+      g_assert_cmpuint (g_strv_length (f), ==, 4);
+      n++;
+      if (g_str_has_suffix (f[1], ".sqlite"))
+        {
+          g_autofree char *key = g_strconcat (f[2], "\t", f[3], NULL);
+          /* a row said to come from the profiles must be there, once */
+          if (!g_hash_table_remove (pairs, key))
+            g_error ("%s: %s is in no real profile (or twice in the table)", path, f[2]);
+          n_real++;
+        }
+      got = sl_categories_get_name (c, sl_categories_classify_names (c, f[2], f[3]));
+      if (!g_str_equal (got, f[0]))
+        {
+          n_wrong++;
+          g_string_append_printf (wrong, "  %s: got %s, want %s (%.100s)\n", f[2], got, f[0], f[3]);
+        }
+    }
+  if (wrong->len > 0)
+    g_error ("default categories disagree on %u of %u kernel names:\n%s", n_wrong, n, wrong->str);
+  g_assert_cmpuint (n, >=, 60);
+  g_assert_cmpuint (n_real, >=, 50);
+  /* and no pair of the profiles is missing from the table */
+  g_assert_cmpuint (g_hash_table_size (pairs), ==, 0);
+}
+
 /* data/categories.json, the installed copy, is the compiled-in rule set. */
 static void
 test_data_file (void)
@@ -133,6 +209,15 @@ test_vllm (void)
   g_assert_cmpstr (classify (llama, "anything"), ==, "misc");
   /* patterns are case-sensitive, as in gputrc2graph (re.search) */
   g_assert_cmpstr (classify (llama, "GEMM"), ==, "misc");
+  /* gputrc2graph searches the demangled name only: the short name would
+   * meet ".*" first (issue 9, item 10) */
+  g_assert_true (sl_categories_is_gputrc2graph (llama));
+  g_assert_cmpstr (sl_categories_get_engine (llama), ==, "vllm");
+  g_assert_cmpstr (sl_categories_get_model (llama), ==, "llama");
+  g_assert_cmpstr (sl_categories_get_name (llama, sl_categories_classify_names (llama, "computeOffsetsKernel",
+                   "void cudnn::gemm::computeOffsetsKernel<float, float>(cudnn::gemm::ComputeOffsetsParams)")), ==, "gemm");
+  g_assert_cmpstr (sl_categories_get_name (llama, sl_categories_classify_names (llama, "flash_fwd", NULL)), ==, "attn");
+  g_assert_cmpstr (classify (llama, ""), ==, "misc");
 
   /* order is the file's: ".*" first swallows everything */
   ds = sl_categories_new_from_data (vllm_json, -1, "ds", "v.json", &error);
@@ -152,6 +237,29 @@ test_vllm (void)
   missing = sl_categories_new_from_data (vllm_json, -1, NULL, "v.json", &error);
   g_assert_null (missing);
   g_assert_error (error, SL_CATEGORIES_ERROR, SL_CATEGORIES_ERROR_MODEL);
+}
+
+/* The mapping CSV prints seconds as Python does (values from python3's repr and round). */
+static void
+test_python_floats (void)
+{
+  static const struct { double value; const char *repr; } reprs[] = {
+    { 0.0, "0.0" }, { 1.0, "1.0" }, { 6.4727e-05, "6.4727e-05" }, { 0.031121662, "0.031121662" },
+    { 1e16, "1e+16" }, { 123456.789, "123456.789" }, { 0.0001, "0.0001" }, { 1e-07, "1e-07" },
+    { 1.5e-10, "1.5e-10" }, { 100.0, "100.0" }, { 12345678901234567.0, "1.2345678901234568e+16" },
+    { 0.1 + 0.2, "0.30000000000000004" }, { -2.5, "-2.5" },
+  };
+  static const struct { double value, rounded; } rounds[] = {
+    { 0.25, 0.2 }, { 0.35, 0.3 }, { 2.675, 2.7 }, { 0.05, 0.1 }, { 0.15, 0.1 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (reprs); i++)
+    {
+      g_autofree char *text = sl_python_float_repr (reprs[i].value);
+      g_assert_cmpstr (text, ==, reprs[i].repr);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (rounds); i++)
+    g_assert_cmpfloat (sl_python_round1 (rounds[i].value), ==, rounds[i].rounded);
 }
 
 static void
@@ -280,9 +388,11 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/categories/default", test_default);
   g_test_add_func ("/analysis/categories/data-file", test_data_file);
+  g_test_add_func ("/analysis/categories/default-real-names", test_default_real_names);
   g_test_add_func ("/analysis/categories/first-match-wins", test_first_match_wins);
   g_test_add_func ("/analysis/categories/gputrc2graph", test_vllm);
   g_test_add_func ("/analysis/categories/bad-rules", test_bad_rules);
+  g_test_add_func ("/analysis/categories/python-floats", test_python_floats);
   g_test_add_func ("/analysis/categories/summary-generated", test_summary_generated);
   g_test_add_func ("/analysis/categories/summary-real", test_summary_real);
   status = g_test_run ();

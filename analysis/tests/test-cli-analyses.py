@@ -139,13 +139,17 @@ def shape_launch(j, w):
 
 
 def shape_categories(j, w):
-    keys_are(j, {"total_ns", "categories"}, w)
+    keys_are(j, {"total_ns", "categories", "time", "rules", "kernels", "wall_time_ns", "cpu_non_gpu_ns"}, w)
     for c in j["categories"]:
         keys_are(c, {"category", "total_ns", "pct", "instances", "top"}, w)
         pct(c["pct"], w)
         for t in c["top"]:
             keys_are(t, {"name", "total_ns"}, w)
     check(sum(c["total_ns"] for c in j["categories"]) == j["total_ns"], f"{w}: categories add up")
+    for k in j["kernels"]:
+        keys_are(k, {"name", "category", "instances", "total_ns", "duration_ns"}, w)
+    check(sum(k["total_ns"] for k in j["kernels"]) == j["total_ns"], f"{w}: kernels add up")
+    check(j["time"] in ("sum", "elapsed") and j["rules"] in ("sightline", "gputrc2graph"), f"{w}: time, rules")
 
 
 def shape_compare(j, w, n):
