@@ -26,8 +26,10 @@ test_gaps_generated (void)
 {
   const SlTestFixture *f = sl_test_fixture ("gaps", FIXTURE_ARGS);
   g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlGaps) gaps = sl_gaps_compute (profile, NULL, 0, 100);
-  g_autoptr(SlGaps) big = sl_gaps_compute (profile, NULL, 1000000, 2);
+  /* the planted gaps are gaps in any GPU work: copies count as busy */
+  g_autoptr(SlGaps) gaps = sl_gaps_compute_full (profile, NULL, 0, 100, TRUE);
+  g_autoptr(SlGaps) big = sl_gaps_compute_full (profile, NULL, 1000000, 2, TRUE);
+  g_autoptr(SlGaps) kernels = sl_gaps_compute (profile, NULL, 0, 100);
 
   g_assert_cmpuint (gaps->n_devices, ==, json_array_get_length (json_object_get_array_member (f->truth, "gpus")));
   for (guint d = 0; d < gaps->n_devices; d++)
@@ -43,6 +45,14 @@ test_gaps_generated (void)
       g_assert_cmpint (dev->busy_ns, ==, json_object_get_int_member (t, "busy_ns"));
       g_assert_cmpint (dev->idle_ns, ==, dev->span_ns - dev->busy_ns);
       g_assert_cmpfloat (fabs (dev->utilization_pct - 100.0 * dev->busy_ns / dev->span_ns), <, 1e-9);
+      g_assert_cmpint (dev->kernel_busy_ns, ==, json_object_get_int_member (t, "kernel_busy_ns"));
+      g_assert_cmpint (dev->copy_busy_ns, ==, json_object_get_int_member (t, "copy_busy_ns"));
+      /* by default utilization is kernel time; the busy unions are the same */
+      g_assert_cmpint (kernels->devices[d].busy_ns, ==, dev->busy_ns);
+      g_assert_cmpint (kernels->devices[d].kernel_busy_ns, ==, dev->kernel_busy_ns);
+      g_assert_cmpfloat (fabs (kernels->devices[d].utilization_pct
+                               - 100.0 * dev->kernel_busy_ns / dev->span_ns), <, 1e-9);
+      g_assert_cmpfloat (fabs (kernels->devices[d].any_busy_pct - dev->utilization_pct), <, 1e-9);
       /* the truth lists every gap between busy intervals */
       g_assert_cmpuint (dev->n_gaps, ==, json_array_get_length (tg));
       for (guint i = 0; i < json_array_get_length (tg); i++)
@@ -211,7 +221,7 @@ test_real (void)
   for (guint p = 0; paths[p] != NULL; p++)
     {
       g_autoptr(SlProfile) profile = sl_test_load (paths[p]);
-      g_autoptr(SlGaps) gaps = sl_gaps_compute (profile, NULL, 0, 3);
+      g_autoptr(SlGaps) gaps = sl_gaps_compute_full (profile, NULL, 0, 3, TRUE);
       g_autoptr(SlOverlap) overlap = sl_overlap_compute (profile, NULL);
       sqlite3 *db = sl_test_db_open (paths[p]);
       guint n_devices;
@@ -289,7 +299,7 @@ test_filters (void)
   sl_filter_add_gpu (filter, 1);
   sl_filter_set_range (filter, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3);
   {
-    g_autoptr(SlGaps) gaps = sl_gaps_compute (profile, filter, 0, 5);
+    g_autoptr(SlGaps) gaps = sl_gaps_compute_full (profile, filter, 0, 5, TRUE);
     g_autofree char *sql = g_strdup_printf ("SELECT start, end FROM t_gpu WHERE device = 1 AND start >= %"
                                             G_GINT64_FORMAT " AND start < %" G_GINT64_FORMAT " ORDER BY start",
                                             filter->range_start, filter->range_end);
