@@ -81,6 +81,9 @@ def check_gaps_against_sql(path, label):
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     for d in j["devices"]:
         dev, w = d["device"], f"{label} GPU {d['device']}"
+        if "kernel_busy_ns" not in d:
+            check(False, f"{w}: no kernel_busy_ns")
+            continue
         k = union(intervals(db, KERNEL, dev))
         c = union(intervals(db, COPIES, dev))
         a = union(intervals(db, KERNEL + COPIES, dev))
@@ -134,6 +137,68 @@ with tempfile.TemporaryDirectory() as tmp:
     profiles = sorted(os.path.join(PROFILES, n) for n in os.listdir(PROFILES) if n.endswith(".sqlite"))
     for path in profiles:
         check_gaps_against_sql(path, os.path.basename(path))
+
+    # --range forms, against the planted start and SQL counts
+    start = json.load(open(truth_path))["start_ns"]
+    db = sqlite3.connect(f"file:{heavy}?mode=ro", uri=True)
+
+    def kernels_in(a, b):
+        return db.execute("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start >= ? AND start < ?",
+                          (a, b)).fetchone()[0]
+
+    def count(*rng):
+        j = run_json("kernels", "--json", "--range", *rng, heavy)
+        return sum(k["instances"] for k in j["kernels"]) if j else None
+
+    a, b = start + 50_000_000, start + 150_000_000
+    want = kernels_in(a, b)
+    check(want > 0, "the window holds kernels")
+    ua, ub = round(a / 1e3), round(b / 1e3)   # whole µs
+    ma, mb = round(a / 1e6), round(b / 1e6)   # whole ms
+    forms = [  # (START, END) as written, and the window they mean
+        ((str(a), str(b)), (a, b)),
+        ((f"{ma}e6", f"{mb}e6"), (ma * 10**6, mb * 10**6)),
+        ((f"{ma}ms", f"{mb}ms"), (ma * 10**6, mb * 10**6)),
+        ((f"{ma / 1e3:.3f}s", f"{mb / 1e3:.3f}s"), (ma * 10**6, mb * 10**6)),
+        ((f"{ua}µs", f"{ub}us"), (ua * 1000, ub * 1000)),
+        (("+50ms", "+150ms"), (a, b)), (("+0.05s", "+1.5e8"), (a, b)), (("+5e7", "+150000000ns"), (a, b)),
+        ((f"{a}", "+150ms"), (a, b)),
+    ]
+    for f, (lo, hi) in forms:
+        got = count(*f)
+        check(got == kernels_in(lo, hi), f"--range {f}: {got} kernels, SQL {kernels_in(lo, hi)}")
+    db.close()
+    for bad in (["2.9", "3.3"], ["1.5", "2s"], ["1s", "2.0"], ["+1.2", "+2s"], ["1e-3", "1s"], ["+-1s", "+2s"]):
+        p = run("kernels", "--range", *bad, heavy)
+        check(p.returncode == 1 and "is not a time" in p.stderr and "+1.2s" in p.stderr and "1.5e9" in p.stderr
+              and "ms" in p.stderr, f"--range {bad}: exit {p.returncode}: {p.stderr.strip()!r}")
+    p = run("kernels", "--range", "+2s", "+1s", heavy)
+    check(p.returncode == 1 and "must be after" in p.stderr, f"--range +2s +1s: {p.stderr!r}")
+    # compare: "+" times are refused when the profiles start at different times
+    other = os.path.join(tmp, "other.sqlite")
+    subprocess.run([GEN, other, "--kernels", "300", "--iterations", "2", "--seed", "8"], check=True)
+    p = run("compare", "--range", "+0", "+1s", heavy, other)
+    check(p.returncode == 1 and "different times" in p.stderr, f"compare with +times: {p.stderr!r}")
+    p = run("compare", "--json", "--range", "+0", "+1s", heavy, heavy)
+    check(p.returncode == 0, f"compare of one start with +times: {p.stderr!r}")
+
+    # filters that name nothing in the profile: exit 1, one line listing what exists
+    commands = ["kernels", "api", "nvtx", "memcpy", "gaps", "overlap", "nccl", "iterations", "launch",
+                "categories", "tree"]
+    for cmd in commands + ["search x", "compare"]:
+        argv = cmd.split() + ["--gpu", "99", heavy] + ([heavy] if cmd == "compare" else [])
+        p = run(*argv)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        check(p.returncode == 1 and len(lines) == 1 and "--gpu 99" in p.stderr and "GPUs: 0, 1" in p.stderr
+              and not p.stdout, f"{cmd} --gpu 99: exit {p.returncode}: {p.stderr!r} {p.stdout[:80]!r}")
+        argv = cmd.split() + ["--pid", "1", heavy] + ([heavy] if cmd == "compare" else [])
+        p = run(*argv)
+        check(p.returncode == 1 and "--pid 1" in p.stderr and "processes:" in p.stderr,
+              f"{cmd} --pid 1: exit {p.returncode}: {p.stderr!r}")
+    pid = json.load(open(truth_path))["processes"][0]["pid"]
+    p = run("kernels", "--pid", "1", heavy)
+    check(str(pid) in p.stderr, f"the error lists pid {pid}: {p.stderr!r}")
+    check(run("kernels", "--gpu", "1", "--pid", str(pid), heavy).returncode == 0, "existing GPU and pid pass")
 
 if failures:
     print(f"{len(failures)} failure(s)")
