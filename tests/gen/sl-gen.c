@@ -772,7 +772,9 @@ insert_gpus (Gen *g)
   int n = g->o.gpus + 1;
   if (g->o.layout == LAYOUT_2020)
     {
-      sqlite3_stmt *st = prep (g, "INSERT INTO TARGET_INFO_CUDA_GPU VALUES (281474976710656, 'NVIDIA H100 80GB HBM3', ?1, 3352320000, 85520809984, 65536, 52428800, 32, 1980000, 3, 132, 4, 64, 32, 65536, 49152, 1024, 1024, 1024, 64, 2147483647, 65535, 65535, 9, 0, ?2, ?3, 233472, 65536)");
+      /* nsys 2020.x stores globalMemorySize in MiB: 85520809984 B = 81559 MiB
+       * (a Tesla V100-PCIE-32GB reads 32510) */
+      sqlite3_stmt *st = prep (g, "INSERT INTO TARGET_INFO_CUDA_GPU VALUES (281474976710656, 'NVIDIA H100 80GB HBM3', ?1, 3352320000, 81559, 65536, 52428800, 32, 1980000, 3, 132, 4, 64, 32, 65536, 49152, 1024, 1024, 1024, 64, 2147483647, 65535, 65535, 9, 0, ?2, ?3, 233472, 65536)");
       for (int d = 0; d < n; d++)
         {
           g_autofree char *bus = g_strdup_printf ("0000:%02x:00.0", 0x18 + d * 0x10);
