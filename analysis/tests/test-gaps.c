@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl-test-util.h"
+#include "sl-gpu-busy.h"
 
 #define FIXTURE_ARGS "--gpus 2 --streams 2 --processes 2 --threads 3 --iterations 5 --kernels 5000 " \
                      "--nccl --memcpy 60 --memset 10 --gap-ns 2000000 --seed 9"
@@ -323,6 +324,37 @@ test_filters (void)
   sqlite3_close (db);
 }
 
+/* A GPU that copies most of the time: the timeline strip's bins hold kernel
+ * time only, and with count_copies any work, as the planted unions. */
+static void
+test_busy_bins (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("copy-heavy", "--gpus 2 --streams 2 --iterations 5 --kernels 200 "
+                                            "--copy-ns 40000000 --memcpy 10 --memset 4 --seed 3");
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  guint n = 1000;
+  g_autofree float *bins = g_new (float, n);
+
+  for (guint d = 0; d < 2; d++)
+    {
+      JsonObject *t = truth_gpu (f, d);
+      gint64 t0 = json_object_get_int_member (t, "start_ns");
+      double bin_ns = (double) json_object_get_int_member (t, "span_ns") / n;
+      double sum = 0;
+
+      sl_gpu_busy_bins (profile, d, FALSE, t0, bin_ns, n, bins);
+      for (guint i = 0; i < n; i++)
+        sum += bins[i];
+      g_assert_cmpfloat (fabs (sum * bin_ns - json_object_get_int_member (t, "kernel_busy_ns")), <, 1000);
+      g_assert_cmpfloat (sum / n, <, 0.05);   /* ~3 % compute */
+      sl_gpu_busy_bins (profile, d, TRUE, t0, bin_ns, n, bins);
+      sum = 0;
+      for (guint i = 0; i < n; i++)
+        sum += bins[i];
+      g_assert_cmpfloat (fabs (sum * bin_ns - json_object_get_int_member (t, "busy_ns")), <, 1000);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -335,6 +367,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/nccl/generated", test_nccl_generated);
   g_test_add_func ("/analysis/nccl/collective-names", test_collective_names);
   g_test_add_func ("/analysis/gaps/real", test_real);
+  g_test_add_func ("/analysis/gaps/busy-bins", test_busy_bins);
   status = g_test_run ();
   sl_test_cleanup ();
   return status;
