@@ -14,7 +14,8 @@ sl_cli_common_add (GOptionContext *context, SlCliCommon *common)
     { "pid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &common->pids,
       N_("Only this process; repeatable"), "N" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &common->range,
-      N_("Only events starting in [START, END) (ns, or with ns/us/ms/s)"), "START END" },
+      N_("Only events starting in [START, END) (ns as 12345 or 1.5e9, with ns/us/µs/ms/s, or +1.2s from the start)"),
+      "START END" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &common->json,
       N_("Print JSON instead of a table"), NULL },
     { NULL }
@@ -27,6 +28,19 @@ sl_cli_common_add (GOptionContext *context, SlCliCommon *common)
   g_option_context_set_main_group (context, group);
 }
 
+/* Whether @word is END of "--range START END": a time, or a would-be
+ * number that is no file (so that "--range 2.9 3.3" gets a message about
+ * the time, not about arguments). */
+static gboolean
+is_range_end (const char *word)
+{
+  SlTimePoint ignored;
+
+  return sl_time_point_parse (word, &ignored, NULL)
+         || ((g_ascii_isdigit (*word) || *word == '+' || *word == '.')
+             && !g_file_test (word, G_FILE_TEST_EXISTS));
+}
+
 /* GOption takes one value per option: fold "--range START END" into one
  * word.  (transfer full) */
 static char **
@@ -36,11 +50,8 @@ fold_range (int argc, char **argv)
 
   for (int i = 0; i < argc; i++)
     {
-      gint64 ignored;
-
       /* Only when END is a time: "--range 1s PROFILE" must not eat PROFILE. */
-      if (g_str_equal (argv[i], "--range") && i + 2 < argc
-          && sl_parse_time (argv[i + 2], &ignored, NULL))
+      if (g_str_equal (argv[i], "--range") && i + 2 < argc && is_range_end (argv[i + 2]))
         {
           g_ptr_array_add (args, g_strdup_printf ("--range=%s %s", argv[i + 1], argv[i + 2]));
           i += 2;
@@ -72,12 +83,12 @@ add_ids (const char *command, const char *option, char **texts, SlFilter *filter
 }
 
 static gboolean
-parse_range (const char *command, char *text, SlFilter *filter)
+parse_range (const char *command, char *text, SlCliCommon *common)
 {
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) parts = g_strsplit_set (g_strstrip (text), " \t,", -1);
   g_autoptr(GPtrArray) words = g_ptr_array_new ();
-  gint64 start, end;
+  SlTimePoint *points = common->range_points;
 
   for (guint i = 0; parts[i] != NULL; i++)
     if (*parts[i] != '\0')
@@ -87,18 +98,22 @@ parse_range (const char *command, char *text, SlFilter *filter)
       sl_cli_error (command, _("--range expects two times, START and END (e.g. --range 39.98s 40.5s)"));
       return FALSE;
     }
-  if (!sl_parse_time (words->pdata[0], &start, &error) || !sl_parse_time (words->pdata[1], &end, &error))
+  if (!sl_time_point_parse (words->pdata[0], &points[0], &error)
+      || !sl_time_point_parse (words->pdata[1], &points[1], &error))
     {
       sl_cli_error (command, "--range: %s", error->message);
       return FALSE;
     }
-  if (end <= start)
+  common->range_from_start = points[0].from_start || points[1].from_start;
+  /* with "+" the order is known once the profile's start is: sl_cli_resolve_range() */
+  if (!common->range_from_start && points[1].ns <= points[0].ns)
     {
       sl_cli_error (command, _("--range: END (%s) must be after START (%s)"),
                     (char *) words->pdata[1], (char *) words->pdata[0]);
       return FALSE;
     }
-  sl_filter_set_range (filter, start, end);
+  if (!common->range_from_start)
+    sl_filter_set_range (common->filter, points[0].ns, points[1].ns);
   return TRUE;
 }
 
@@ -123,7 +138,7 @@ sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *
   common->filter = sl_filter_new ();
   return add_ids (command, "--gpu", common->gpus, common->filter, sl_filter_add_gpu)
          && add_ids (command, "--pid", common->pids, common->filter, sl_filter_add_pid)
-         && (common->range == NULL || parse_range (command, common->range, common->filter));
+         && (common->range == NULL || parse_range (command, common->range, common));
 }
 
 void

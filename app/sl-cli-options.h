@@ -16,6 +16,8 @@ typedef struct {
   char      *range;
   gboolean   json;
   SlFilter  *filter;       /* built by sl_cli_common_parse() */
+  SlTimePoint range_points[2];  /* --range as written; with "+" set in the */
+  gboolean    range_from_start; /* filter once the profile's start is known */
   char     **args;         /* the arguments left after parsing (argv points here) */
 } SlCliCommon;
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-cli-run.h"
+#include "sl-cli-check.h"
 
 SlProfile *
 sl_cli_open_profile (const char *path)
@@ -48,7 +49,11 @@ prepare (const SlCliSpec *spec, GOptionContext *context, gpointer options,
       if (profile == NULL)
         return SL_CLI_INPUT;
       g_ptr_array_add (run->profiles, profile);
+      if (!sl_cli_check_filter (spec->name, &run->common, profile, argv[i]))
+        return SL_CLI_USAGE;
     }
+  if (!sl_cli_resolve_range (spec->name, &run->common, run->profiles))
+    return SL_CLI_USAGE;
   if (!sl_cli_scope_apply (spec->name, scope, spec->categories ? spec->categories (options) : NULL,
                            run->common.filter, run->profiles))
     return SL_CLI_USAGE;

@@ -4,6 +4,7 @@
 #include "sl-timeline-minimap.h"
 #include "sl-timeline-columns.h"
 #include "sl-timeline-render-private.h"
+#include "sl-gpu-busy.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -29,18 +30,13 @@ overview_free (gpointer data)
   g_free (data);
 }
 
+/* Each column's colour: that of the row busiest there. */
 static void
-overview_build (SlTimelineLayout *self, Overview *ov, int W)
+overview_colors (SlTimelineLayout *self, Overview *ov, int W, double t0, double px_ns)
 {
   const SlTimelineModel *m = self->model;
-  double t0 = m->profile->start_ns, px_ns = sl_timeline_layout_max_px_ns (self);
   g_autofree float *best = g_new0 (float, W);
-  float max = 0;
 
-  overview_clear (ov);
-  ov->value = g_new0 (float, W);
-  ov->color = g_new0 (guint8, W);
-  ov->width = W;
   for (guint r = 0; r < m->n_rows; r++)
     {
       SlRowColumns cols;
@@ -49,21 +45,42 @@ overview_build (SlTimelineLayout *self, Overview *ov, int W)
         continue;
       _sl_timeline_layout_track_summary (self, r, t0, px_ns, &cols);
       for (int c = 0; c < W; c++)
-        {
-          float v = MIN (cols.cov[c], 1.0f);
-          ov->value[c] += v;
-          if (v > best[c])
-            {
-              best[c] = v;
-              ov->color[c] = cols.color[c];
-            }
-        }
+        if (MIN (cols.cov[c], 1.0f) > best[c])
+          {
+            best[c] = MIN (cols.cov[c], 1.0f);
+            ov->color[c] = cols.color[c];
+          }
     }
-  for (int c = 0; c < W; c++)
-    max = MAX (max, ov->value[c]);
-  if (max > 0)
+}
+
+/* The height of each column is the GPUs' utilization there: the share of
+ * the time their kernels run, averaged over the GPUs with activity, by the
+ * same definition as `sightline-cli gaps` (copies are not compute). */
+static void
+overview_build (SlTimelineLayout *self, Overview *ov, int W)
+{
+  const SlProfile *p = self->model->profile;
+  double t0 = p->start_ns, px_ns = sl_timeline_layout_max_px_ns (self);
+  g_autofree float *dev = g_new0 (float, W);
+  guint n_active = 0;
+
+  overview_clear (ov);
+  ov->value = g_new0 (float, W);
+  ov->color = g_new0 (guint8, W);
+  ov->width = W;
+  overview_colors (self, ov, W, t0, px_ns);
+  for (guint g = 0; g < p->n_gpus; g++)
+    {
+      if (p->gpus[g].n_streams == 0)
+        continue;
+      n_active++;
+      sl_gpu_busy_bins (p, p->gpus[g].device, FALSE, p->start_ns, px_ns, (guint) W, dev);
+      for (int c = 0; c < W; c++)
+        ov->value[c] += dev[c];
+    }
+  if (n_active > 1)
     for (int c = 0; c < W; c++)
-      ov->value[c] /= max;
+      ov->value[c] /= n_active;
 }
 
 void
@@ -119,7 +136,7 @@ _sl_timeline_minimap_draw_overlay (SlFrame *f)
   double x1 = hw + sl_timeline_layout_overview_x (l, l->t0 + l->px_ns * f->body_width);
 
   _sl_set_source_rgba (f->cr, f->style->fg_dim, 1);
-  sl_timeline_font_show (f->cr, font, _("GPU activity"), 6 * s,
+  sl_timeline_font_show (f->cr, font, _("GPU utilization"), 6 * s,
                          (l->minimap_height + font->ascent - font->descent) / 2, hw - 12 * s);
   f->stats.n_labels++;
 

@@ -2,6 +2,7 @@
 /* sl-gaps.c: GPU busy / idle time per device and its longest idle gaps. */
 #include "sl-gaps.h"
 #include "sl-attribution.h"
+#include "sl-gpu-busy.h"
 #include "sl-gpu-ops.h"
 #include "sl-intervals.h"
 #include "sl-json.h"
@@ -160,30 +161,94 @@ add_device_sources (SlMerge *merge, const SlProfile *profile, const SlFilter *fi
       sl_gpu_ops_add_stream (merge, profile, gpu->streams[i], filter);
 }
 
-/* Walks the device's operations in start order: its span, its busy union,
- * and its gaps of at least @min_gap (the @top longest kept in @heap).
- * Returns FALSE when there is none. */
-static gboolean
-scan_device (SlMerge *merge, gint64 min_gap, guint top, GArray *heap, SlGapsDevice *out)
+/* One walk over a device's operations in start order. */
+typedef struct {
+  gboolean count_copies;
+  gint64   min_gap;
+  guint    top;
+  GArray  *heap;           /* GapCandidate, the @top longest gaps */
+  gint64   worst;          /* the shortest gap kept once the heap is full */
+  SlUnion  counted;        /* what counts as busy: kernels, or everything */
+  SlUnion  kernels, copies, all;
+  GArray  *copy_runs;      /* the closed intervals of @copies, in order (gint64 pairs) */
+  guint    end_tag, end_index;   /* the operation that ends @counted so far */
+} Scan;
+
+/* A gap in @counted before [s, e) of the tagged operation: counted, and
+ * kept when among the @top longest. */
+static void
+scan_gap (Scan *sc, SlGapsDevice *out, gint64 s, guint tag, guint index)
 {
-  SlUnion u;
-  guint tag, index, end, end_tag = 0, end_index = 0;
-  gint64 worst = top > 0 ? -1 : G_MAXINT64;   /* the shortest gap kept once the heap is full */
+  gint64 d = s - sc->counted.cur_end;
+
+  out->n_gaps++;
+  out->gaps_total_ns += d;
+  /* gaps come in start order, so a later one only displaces the worst
+   * kept one when strictly longer */
+  if (d > sc->worst)
+    {
+      GapCandidate c = { sc->counted.cur_end, s, sc->end_tag, sc->end_index, tag, index };
+      const GapCandidate *h;
+
+      keep_gap (sc->heap, sc->top, &c);
+      h = (const GapCandidate *) sc->heap->data;
+      if (sc->heap->len == sc->top)
+        sc->worst = h[0].end - h[0].start;
+    }
+}
+
+static void
+scan_copy (Scan *sc, gint64 s, gint64 e)
+{
+  if (sc->copies.open && s > sc->copies.cur_end)
+    {
+      g_array_append_val (sc->copy_runs, sc->copies.cur_start);
+      g_array_append_val (sc->copy_runs, sc->copies.cur_end);
+    }
+  sl_union_add (&sc->copies, s, e);
+}
+
+static void
+scan_op (Scan *sc, SlGapsDevice *out, guint tag, guint index, gint64 s, gint64 e)
+{
+  SlGpuOpType type = sl_gpu_op_type (tag);
+
+  out->last_end_ns = MAX (out->last_end_ns, e);
+  sl_union_add (&sc->all, s, e);
+  if (type == SL_GPU_OP_KERNEL)
+    sl_union_add (&sc->kernels, s, e);
+  else
+    scan_copy (sc, s, e);
+  if (!sl_gpu_busy_counts (type, sc->count_copies))
+    return;
+  if (sc->counted.open && s > sc->counted.cur_end && s - sc->counted.cur_end >= sc->min_gap)
+    scan_gap (sc, out, s, tag, index);
+  if (!sc->counted.open || s > sc->counted.cur_end || e > sc->counted.cur_end)
+    {
+      sc->end_tag = tag;
+      sc->end_index = index;
+    }
+  sl_union_add (&sc->counted, s, e);
+}
+
+/* Walks the device's operations in start order: its span, its busy
+ * unions, and its gaps of at least @min_gap (the @top longest kept in the
+ * heap).  Returns FALSE when there is none. */
+static gboolean
+scan_device (SlMerge *merge, Scan *sc, SlGapsDevice *out)
+{
+  guint tag, index, end;
   gint64 limit;
   const SlSpans *spans;
   gboolean any = FALSE;
 
-  sl_union_init (&u);
   while (sl_merge_run_start (merge, &tag, &spans, &index, &end, &limit))
     {
-      const gint64 *start = spans->start;
-      const guint32 *dur = spans->dur;
-
       do
         {
-          gint64 s = start[index];
-          gint64 e = s + (G_LIKELY (dur[index] != SL_LONG_DUR) ? (gint64) dur[index]
-                                                                : _sl_spans_long_dur (spans, index));
+          gint64 s = spans->start[index];
+          gint64 e = s + (G_LIKELY (spans->dur[index] != SL_LONG_DUR) ? (gint64) spans->dur[index]
+                                                                      : _sl_spans_long_dur (spans, index));
 
           if (G_UNLIKELY (!any))
             {
@@ -191,44 +256,48 @@ scan_device (SlMerge *merge, gint64 min_gap, guint top, GArray *heap, SlGapsDevi
               out->last_end_ns = e;
               any = TRUE;
             }
-          out->last_end_ns = MAX (out->last_end_ns, e);
-          if (u.open && s > u.cur_end && s - u.cur_end >= min_gap)
-            {
-              gint64 d = s - u.cur_end;
-
-              out->n_gaps++;
-              out->gaps_total_ns += d;
-              /* gaps come in start order, so a later one only displaces
-               * the worst kept one when strictly longer */
-              if (d > worst)
-                {
-                  GapCandidate c = { u.cur_end, s, end_tag, end_index, tag, index };
-                  const GapCandidate *h;
-
-                  keep_gap (heap, top, &c);
-                  h = (const GapCandidate *) heap->data;
-                  if (heap->len == top)
-                    worst = h[0].end - h[0].start;
-                }
-            }
-          if (!u.open || s > u.cur_end || e > u.cur_end)
-            {
-              end_tag = tag;
-              end_index = index;
-            }
-          sl_union_add (&u, s, e);
+          scan_op (sc, out, tag, index, s, e);
         }
-      while (++index < end && start[index] < limit);
+      while (++index < end && spans->start[index] < limit);
       sl_merge_run_stop (merge, index);
     }
-  out->busy_ns = sl_union_total (&u);
+  out->kernel_busy_ns = sl_union_total (&sc->kernels);
+  out->copy_busy_ns = sl_union_total (&sc->copies);
+  if (sc->copies.open)   /* the last run */
+    {
+      g_array_append_val (sc->copy_runs, sc->copies.cur_start);
+      g_array_append_val (sc->copy_runs, sc->copies.cur_end);
+    }
+  out->busy_ns = sl_union_total (&sc->all);
   return any;
+}
+
+/* Copy time inside [gs, ge), from the closed copy runs. */
+static gint64
+copy_inside (const GArray *runs, gint64 gs, gint64 ge)
+{
+  const gint64 *r = (const gint64 *) runs->data;
+  guint lo = 0, hi = runs->len / 2;
+  gint64 sum = 0;
+
+  while (lo < hi)   /* the first run ending after gs */
+    {
+      guint mid = (lo + hi) / 2;
+      if (r[2 * mid + 1] <= gs)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < runs->len / 2 && r[2 * i] < ge; i++)
+    sum += MIN (r[2 * i + 1], ge) - MAX (r[2 * i], gs);
+  return sum;
 }
 
 /* The kept gaps, longest first, with the operations around them and the
  * CPU calls during them. */
 static void
-describe_gaps (const SlProfile *profile, const SlAttribution *attr, GArray *heap, SlGapsDevice *out)
+describe_gaps (const SlProfile *profile, const SlAttribution *attr, GArray *heap,
+               const GArray *copy_runs, SlGapsDevice *out)
 {
   g_array_sort (heap, compare_candidates);
   out->n_top = heap->len;
@@ -242,6 +311,7 @@ describe_gaps (const SlProfile *profile, const SlAttribution *attr, GArray *heap
       gap->start_ns = c->start;
       gap->end_ns = c->end;
       gap->dur_ns = c->end - c->start;
+      gap->copy_ns = copy_inside (copy_runs, c->start, c->end);
       gap->before = sl_gpu_op_name (profile, before_stream, sl_gpu_op_type (c->before_tag), c->before_index);
       gap->after = sl_gpu_op_name (profile, after_stream, sl_gpu_op_type (c->after_tag), c->after_index);
       gap->pid = profile->streams[before_stream].pid;
@@ -251,34 +321,50 @@ describe_gaps (const SlProfile *profile, const SlAttribution *attr, GArray *heap
 
 static gboolean
 device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
-             const SlGpu *gpu, gint64 min_gap, guint top, SlGapsDevice *out)
+             const SlGpu *gpu, Scan *sc, SlGapsDevice *out)
 {
   g_autoptr(GArray) heap = g_array_new (FALSE, FALSE, sizeof (GapCandidate));
+  g_autoptr(GArray) copy_runs = g_array_new (FALSE, FALSE, sizeof (gint64));
   SlMerge merge;
   gboolean any;
 
+  sc->heap = heap;
+  sc->copy_runs = copy_runs;
+  sc->worst = sc->top > 0 ? -1 : G_MAXINT64;
+  sl_union_init (&sc->counted);
+  sl_union_init (&sc->kernels);
+  sl_union_init (&sc->copies);
+  sl_union_init (&sc->all);
   out->device = gpu->device;
   sl_merge_init (&merge);
   add_device_sources (&merge, profile, filter, gpu);
   sl_merge_start (&merge);
-  any = scan_device (&merge, min_gap, top, heap, out);
+  any = scan_device (&merge, sc, out);
   sl_merge_clear (&merge);
 
   out->span_ns = any ? out->last_end_ns - out->first_start_ns : 0;
   out->idle_ns = out->span_ns - out->busy_ns;
-  out->utilization_pct = sl_percent (out->busy_ns, out->span_ns);
-  describe_gaps (profile, attr, heap, out);
+  out->any_busy_pct = sl_percent (out->busy_ns, out->span_ns);
+  out->utilization_pct = sc->count_copies ? out->any_busy_pct : sl_percent (out->kernel_busy_ns, out->span_ns);
+  describe_gaps (profile, attr, heap, copy_runs, out);
   return any;
 }
 
 SlGaps *
 sl_gaps_compute (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top)
 {
+  return sl_gaps_compute_full (profile, filter, min_gap_ns, top, FALSE);
+}
+
+SlGaps *
+sl_gaps_compute_full (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top,
+                      gboolean count_copies)
+{
   SlGaps *self = g_new0 (SlGaps, 1);
   const SlAttribution *attr = sl_attribution_get (profile);
+  Scan sc = { .count_copies = count_copies, .min_gap = MAX (min_gap_ns, 1), .top = top };
 
-  if (min_gap_ns < 1)
-    min_gap_ns = 1;
+  self->count_copies = count_copies;
   self->devices = g_new0 (SlGapsDevice, MAX (profile->n_gpus, 1));
   for (guint g = 0; g < profile->n_gpus; g++)
     {
@@ -292,7 +378,7 @@ sl_gaps_compute (const SlProfile *profile, const SlFilter *filter, gint64 min_ga
         used = sl_filter_match_stream (filter, &profile->streams[gpu->streams[i]]);
       if (!used)
         continue;
-      if (!device_gaps (profile, attr, filter, gpu, min_gap_ns, top, dev))
+      if (!device_gaps (profile, attr, filter, gpu, &sc, dev))
         {
           /* nothing of this device inside the window */
           g_free (dev->gaps);
@@ -334,6 +420,7 @@ add_gap_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
   sl_json_member_int (b, "start_ns", gap->start_ns);
   sl_json_member_int (b, "end_ns", gap->end_ns);
   sl_json_member_int (b, "dur_ns", gap->dur_ns);
+  sl_json_member_int (b, "copy_ns", gap->copy_ns);
   sl_json_member_string (b, "before", gap->before);
   sl_json_member_string (b, "after", gap->after);
   sl_json_member_named_values (b, "cpu", "overlap_ns", gap->cpu, gap->n_cpu, sizeof (SlGapCpu),
@@ -349,9 +436,12 @@ add_device_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
   json_builder_begin_object (b);
   sl_json_member_int (b, "device", dev->device);
   sl_json_member_int (b, "span_ns", dev->span_ns);
+  sl_json_member_int (b, "kernel_busy_ns", dev->kernel_busy_ns);
+  sl_json_member_int (b, "copy_busy_ns", dev->copy_busy_ns);
   sl_json_member_int (b, "busy_ns", dev->busy_ns);
   sl_json_member_int (b, "idle_ns", dev->idle_ns);
   sl_json_member_double (b, "utilization_pct", dev->utilization_pct);
+  sl_json_member_double (b, "any_busy_pct", dev->any_busy_pct);
   sl_json_member_array (b, "gaps", dev->gaps, dev->n_top, sizeof (SlGap), add_gap_json, NULL);
   json_builder_end_object (b);
 }
@@ -362,6 +452,7 @@ sl_gaps_to_json (const SlGaps *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
+  sl_json_member_string (b, "busy", self->count_copies ? "any" : "kernels");
   sl_json_member_array (b, "devices", self->devices, self->n_devices, sizeof (SlGapsDevice),
                         add_device_json, NULL);
   json_builder_end_object (b);

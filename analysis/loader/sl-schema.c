@@ -239,9 +239,20 @@ gpu_for_device (GArray *gpus, guint32 device)
   return &g_array_index (gpus, SlGpu, gpus->len - 1);
 }
 
+/* GPU memory as stored: bytes, except TARGET_INFO_CUDA_GPU of nsys 2020.x,
+ * which stores MiB (a Tesla V100-PCIE-32GB reads 32510).  A value below
+ * 2^24 cannot be bytes of a GPU (16 MiB), so it is read as MiB there. */
+static gint64
+memory_to_bytes (gint64 stored, gboolean table_in_mib)
+{
+  if (table_in_mib && stored > 0 && stored < (G_GINT64_CONSTANT (1) << 24))
+    return stored << 20;
+  return stored;
+}
+
 /* Fills what @gpu lacks from a row (id, name, SMs, memory). */
 static void
-fill_gpu (SlGpu *gpu, sqlite3_stmt *stmt)
+fill_gpu (SlGpu *gpu, sqlite3_stmt *stmt, gboolean memory_in_mib)
 {
   const char *name = (const char *) sqlite3_column_text (stmt, 1);
 
@@ -250,13 +261,14 @@ fill_gpu (SlGpu *gpu, sqlite3_stmt *stmt)
   if (gpu->sm_count < 0 && sqlite3_column_type (stmt, 2) != SQLITE_NULL)
     gpu->sm_count = sqlite3_column_int64 (stmt, 2);
   if (gpu->memory_bytes < 0 && sqlite3_column_type (stmt, 3) != SQLITE_NULL)
-    gpu->memory_bytes = sqlite3_column_int64 (stmt, 3);
+    gpu->memory_bytes = memory_to_bytes (sqlite3_column_int64 (stmt, 3), memory_in_mib);
 }
 
 static void
 read_gpu_table (SlLoader *loader, sqlite3 *db, GArray *gpus, const char *table,
                 const char *id_column, const char *sm_column, const char *memory_column)
 {
+  gboolean memory_in_mib = g_str_equal (table, "TARGET_INFO_CUDA_GPU");
   g_autofree char *sql = NULL;
   sqlite3_stmt *stmt = NULL;
 
@@ -271,7 +283,7 @@ read_gpu_table (SlLoader *loader, sqlite3 *db, GArray *gpus, const char *table,
       {
         sqlite3_int64 device = sqlite3_column_int64 (stmt, 0);
         if (device >= 0 && device <= G_MAXUINT32 - 1)
-          fill_gpu (gpu_for_device (gpus, (guint32) device), stmt);
+          fill_gpu (gpu_for_device (gpus, (guint32) device), stmt, memory_in_mib);
       }
   sqlite3_finalize (stmt);
 }

@@ -227,19 +227,58 @@ scale_to_ns (const Decimal *d, guint scale_digits, gint64 *out)
   return TRUE;
 }
 
+/* An exponent after the number ("e9", "E-3"); none leaves *@exp at 0. */
+static gboolean
+parse_exponent (const char **p, int *exp)
+{
+  const char *q = *p;
+  gboolean negative = FALSE;
+  int n = 0, digits = 0;
+
+  if (*q != 'e' && *q != 'E')
+    return TRUE;
+  q++;
+  if (*q == '-' || *q == '+')
+    negative = *q++ == '-';
+  for (; g_ascii_isdigit (*q) && digits < 3; q++, digits++)
+    n = n * 10 + (*q - '0');
+  if (digits == 0 || g_ascii_isdigit (*q))
+    return FALSE;
+  *exp = negative ? -n : n;
+  *p = q;
+  return TRUE;
+}
+
+static gboolean
+has_unit (const char *p)
+{
+  while (g_ascii_isspace (*p))
+    p++;
+  return *p != '\0';
+}
+
 gboolean
 sl_parse_time (const char *text, gint64 *out, GError **error)
 {
   const char *p = text;
   Decimal d = { 0 };
-  guint scale_digits;
+  guint unit_digits;
+  int exp = 0, digits;
 
   g_return_val_if_fail (text != NULL, FALSE);
 
-  if (parse_decimal (&p, &d) && parse_unit (p, &scale_digits) && scale_to_ns (&d, scale_digits, out))
-    return TRUE;
+  /* The number times 10^exp in units of 10^unit_digits ns.  Without a unit
+   * it must be whole nanoseconds: "2.9" is more likely meant as seconds
+   * than as 2 ns, so it is refused rather than guessed. */
+  if (parse_decimal (&p, &d) && parse_exponent (&p, &exp) && parse_unit (p, &unit_digits))
+    {
+      digits = (int) unit_digits + exp;
+      if (digits >= 0 && digits <= 18 && (has_unit (p) || d.n_frac <= (guint) digits)
+          && scale_to_ns (&d, (guint) digits, out))
+        return TRUE;
+    }
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               _("“%s” is not a time: write nanoseconds (12345) or a number with "
-                 "ns, us, ms or s (39.98s)"), text);
+               _("“%s” is not a time: write whole nanoseconds (12345 or 1.5e9) or a number "
+                 "with a unit ns, us, µs, ms or s (39.98s); a fraction needs a unit"), text);
   return FALSE;
 }

@@ -24,6 +24,27 @@ void         sl_time_range_free     (SlTimeRange       *range);
 gboolean     sl_time_range_equal    (const SlTimeRange *a,
                                      const SlTimeRange *b);
 
+/* A time as a user writes it (--range): capture-clock nanoseconds, or with
+ * @from_start ("+1.2s") an offset from the profile's start, as the
+ * timeline's ruler shows it. */
+typedef struct {
+  gint64   ns;
+  gboolean from_start;
+} SlTimePoint;
+
+/* Whole ns ("12345", "1e9", "1.5e9"), a number with a unit ns, us, µs, ms, s
+ * ("39.98s"), either after "+" for an offset from the start.  Bare fractions
+ * ("2.9") are refused; the error names the accepted forms. */
+gboolean     sl_time_point_parse    (const char        *text,
+                                     SlTimePoint       *out,
+                                     GError           **error);
+/* The capture-clock time of @point in a profile starting at @origin. */
+static inline gint64
+sl_time_point_resolve (const SlTimePoint *point, gint64 origin)
+{
+  return point->from_start ? origin + point->ns : point->ns;
+}
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimeRange, sl_time_range_free)
 
 G_END_DECLS

@@ -78,15 +78,16 @@ def shape_memcpy(j, w):
 
 
 def shape_gaps(j, w):
-    keys_are(j, {"devices"}, w)
+    keys_are(j, {"busy", "devices"}, w)
     for d in j["devices"]:
-        keys_are(d, {"device", "span_ns", "busy_ns", "idle_ns", "utilization_pct", "gaps"}, w)
+        keys_are(d, {"device", "span_ns", "kernel_busy_ns", "copy_busy_ns", "busy_ns", "idle_ns",
+                     "utilization_pct", "any_busy_pct", "gaps"}, w)
         ints(d, {"device", "span_ns", "busy_ns", "idle_ns"}, w)
         pct(d["utilization_pct"], w)
         check(d["span_ns"] == d["busy_ns"] + d["idle_ns"], f"{w}: span != busy + idle")
         check(len(d["gaps"]) <= 10, f"{w}: default --top is 10")
         for g in d["gaps"]:
-            keys_are(g, {"start_ns", "end_ns", "dur_ns", "before", "after", "cpu"}, w)
+            keys_are(g, {"start_ns", "end_ns", "dur_ns", "copy_ns", "before", "after", "cpu"}, w)
             check(g["end_ns"] - g["start_ns"] == g["dur_ns"] > 0, f"{w}: gap length")
             check(len(g["cpu"]) <= 3, f"{w}: at most 3 CPU calls per gap")
             for c in g["cpu"]:
@@ -298,14 +299,18 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run("compare", "--rules", rules, *args, gen, gen)
         check(p.returncode == 1 and p.stderr.count("\n") == 1, f"compare {args}: exit {p.returncode} {p.stderr!r}")
 
-    # filters that match nothing: exit 0, empty result, a message naming the filter
+    # a GPU or pid that is not in the profile: exit 1, one line listing what is (issue 9);
+    # a window with nothing in it: exit 0, empty result, a message naming the filter
     for cmd in SHAPES:
         p = run(cmd, "--gpu", "99", gen)
-        check(p.returncode == 0 and "No " in p.stdout and "GPU 99" in p.stdout,
-              f"{cmd} --gpu 99: {p.returncode} {p.stdout[:120]!r}")
-        j = run_json([cmd, "--json", "--pid", "1", "--range", "1s", "2s", gen], f"{cmd} empty filter")
-    j = run_json(["kernels", "--json", "--gpu", "99", gen], "kernels --gpu 99 --json")
-    check(j == {"total_ns": 0, "kernels": []}, f"kernels --gpu 99 --json: {j}")
+        one_line_error(p, 1, f"{cmd} --gpu 99")
+        check("99" in p.stderr and "0, 1" in p.stderr, f"{cmd} --gpu 99 lists the GPUs: {p.stderr!r}")
+        p = run(cmd, "--range", "1s", "2s", gen)
+        check(p.returncode == 0 and "No " in p.stdout and "[1000000000, 2000000000) ns" in p.stdout,
+              f"{cmd} --range 1s 2s: {p.returncode} {p.stdout[:120]!r}")
+        j = run_json([cmd, "--json", "--range", "1s", "2s", gen], f"{cmd} empty filter")
+    j = run_json(["kernels", "--json", "--range", "1s", "2s", gen], "kernels --range 1s 2s --json")
+    check(j == {"total_ns": 0, "kernels": []}, f"kernels --range 1s 2s --json: {j}")
 
     # the same window in ns and in seconds; repeated --gpu
     full = run_json(["kernels", "--json", gen], "kernels")

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl-test-util.h"
+#include "sl-gpu-busy.h"
 
 #define FIXTURE_ARGS "--gpus 2 --streams 2 --processes 2 --threads 3 --iterations 5 --kernels 5000 " \
                      "--nccl --memcpy 60 --memset 10 --gap-ns 2000000 --seed 9"
@@ -26,8 +27,10 @@ test_gaps_generated (void)
 {
   const SlTestFixture *f = sl_test_fixture ("gaps", FIXTURE_ARGS);
   g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlGaps) gaps = sl_gaps_compute (profile, NULL, 0, 100);
-  g_autoptr(SlGaps) big = sl_gaps_compute (profile, NULL, 1000000, 2);
+  /* the planted gaps are gaps in any GPU work: copies count as busy */
+  g_autoptr(SlGaps) gaps = sl_gaps_compute_full (profile, NULL, 0, 100, TRUE);
+  g_autoptr(SlGaps) big = sl_gaps_compute_full (profile, NULL, 1000000, 2, TRUE);
+  g_autoptr(SlGaps) kernels = sl_gaps_compute (profile, NULL, 0, 100);
 
   g_assert_cmpuint (gaps->n_devices, ==, json_array_get_length (json_object_get_array_member (f->truth, "gpus")));
   for (guint d = 0; d < gaps->n_devices; d++)
@@ -43,6 +46,14 @@ test_gaps_generated (void)
       g_assert_cmpint (dev->busy_ns, ==, json_object_get_int_member (t, "busy_ns"));
       g_assert_cmpint (dev->idle_ns, ==, dev->span_ns - dev->busy_ns);
       g_assert_cmpfloat (fabs (dev->utilization_pct - 100.0 * dev->busy_ns / dev->span_ns), <, 1e-9);
+      g_assert_cmpint (dev->kernel_busy_ns, ==, json_object_get_int_member (t, "kernel_busy_ns"));
+      g_assert_cmpint (dev->copy_busy_ns, ==, json_object_get_int_member (t, "copy_busy_ns"));
+      /* by default utilization is kernel time; the busy unions are the same */
+      g_assert_cmpint (kernels->devices[d].busy_ns, ==, dev->busy_ns);
+      g_assert_cmpint (kernels->devices[d].kernel_busy_ns, ==, dev->kernel_busy_ns);
+      g_assert_cmpfloat (fabs (kernels->devices[d].utilization_pct
+                               - 100.0 * dev->kernel_busy_ns / dev->span_ns), <, 1e-9);
+      g_assert_cmpfloat (fabs (kernels->devices[d].any_busy_pct - dev->utilization_pct), <, 1e-9);
       /* the truth lists every gap between busy intervals */
       g_assert_cmpuint (dev->n_gaps, ==, json_array_get_length (tg));
       for (guint i = 0; i < json_array_get_length (tg); i++)
@@ -211,7 +222,7 @@ test_real (void)
   for (guint p = 0; paths[p] != NULL; p++)
     {
       g_autoptr(SlProfile) profile = sl_test_load (paths[p]);
-      g_autoptr(SlGaps) gaps = sl_gaps_compute (profile, NULL, 0, 3);
+      g_autoptr(SlGaps) gaps = sl_gaps_compute_full (profile, NULL, 0, 3, TRUE);
       g_autoptr(SlOverlap) overlap = sl_overlap_compute (profile, NULL);
       sqlite3 *db = sl_test_db_open (paths[p]);
       guint n_devices;
@@ -289,7 +300,7 @@ test_filters (void)
   sl_filter_add_gpu (filter, 1);
   sl_filter_set_range (filter, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3);
   {
-    g_autoptr(SlGaps) gaps = sl_gaps_compute (profile, filter, 0, 5);
+    g_autoptr(SlGaps) gaps = sl_gaps_compute_full (profile, filter, 0, 5, TRUE);
     g_autofree char *sql = g_strdup_printf ("SELECT start, end FROM t_gpu WHERE device = 1 AND start >= %"
                                             G_GINT64_FORMAT " AND start < %" G_GINT64_FORMAT " ORDER BY start",
                                             filter->range_start, filter->range_end);
@@ -313,6 +324,37 @@ test_filters (void)
   sqlite3_close (db);
 }
 
+/* A GPU that copies most of the time: the timeline strip's bins hold kernel
+ * time only, and with count_copies any work, as the planted unions. */
+static void
+test_busy_bins (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("copy-heavy", "--gpus 2 --streams 2 --iterations 5 --kernels 200 "
+                                            "--copy-ns 40000000 --memcpy 10 --memset 4 --seed 3");
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  guint n = 1000;
+  g_autofree float *bins = g_new (float, n);
+
+  for (guint d = 0; d < 2; d++)
+    {
+      JsonObject *t = truth_gpu (f, d);
+      gint64 t0 = json_object_get_int_member (t, "start_ns");
+      double bin_ns = (double) json_object_get_int_member (t, "span_ns") / n;
+      double sum = 0;
+
+      sl_gpu_busy_bins (profile, d, FALSE, t0, bin_ns, n, bins);
+      for (guint i = 0; i < n; i++)
+        sum += bins[i];
+      g_assert_cmpfloat (fabs (sum * bin_ns - json_object_get_int_member (t, "kernel_busy_ns")), <, 1000);
+      g_assert_cmpfloat (sum / n, <, 0.05);   /* ~3 % compute */
+      sl_gpu_busy_bins (profile, d, TRUE, t0, bin_ns, n, bins);
+      sum = 0;
+      for (guint i = 0; i < n; i++)
+        sum += bins[i];
+      g_assert_cmpfloat (fabs (sum * bin_ns - json_object_get_int_member (t, "busy_ns")), <, 1000);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,6 +367,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/nccl/generated", test_nccl_generated);
   g_test_add_func ("/analysis/nccl/collective-names", test_collective_names);
   g_test_add_func ("/analysis/gaps/real", test_real);
+  g_test_add_func ("/analysis/gaps/busy-bins", test_busy_bins);
   status = g_test_run ();
   sl_test_cleanup ();
   return status;

@@ -311,8 +311,13 @@ test_parse_time (void)
     { "39.98s", G_GINT64_CONSTANT (39980000000) }, { "40.5s", G_GINT64_CONSTANT (40500000000) },
     { "0.000000001s", 1 }, { "1.2345678919s", G_GINT64_CONSTANT (1234567891) }, { "3ms", 3000000 },
     { " 7 ms", 7000000 }, { "-2us", -2000 }, { ".5s", 500000000 },
+    /* exponent forms are nanoseconds unless a unit follows */
+    { "1e9", G_GINT64_CONSTANT (1000000000) }, { "2E9", G_GINT64_CONSTANT (2000000000) },
+    { "1.5e9", G_GINT64_CONSTANT (1500000000) }, { "1e-3s", 1000000 }, { "2.5e3us", 2500000 },
   };
-  static const char *bad[] = { "", "s", "1.2.3", "12 parsecs", "1e9", "abc", "1s2", "99999999999999999999" };
+  /* a bare fraction has no unit: "2.9" is not silently 2 ns */
+  static const char *bad[] = { "", "s", "1.2.3", "12 parsecs", "abc", "1s2", "99999999999999999999",
+                               "2.9", "3.3", "1.0", "1.23456e2", "1e-3", "1e", "1e99", "e9" };
 
   for (gsize i = 0; i < G_N_ELEMENTS (good); i++)
     {

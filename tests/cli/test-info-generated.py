@@ -52,6 +52,8 @@ for n, (layout, args) in enumerate(CASES):
         check(got["kernels"] == want["kernels"], f"{label}: gpu {want['device']} kernels")
         check(got["streams"] == sorted(want["streams"]), f"{label}: gpu {want['device']} streams")
         check(got["name"] == want["name"], f"{label}: gpu name")
+        check(got["memory_bytes"] == want["memory_bytes"],
+              f"{label}: gpu memory_bytes {got['memory_bytes']} != {want['memory_bytes']}")
     want_procs = {p["pid"]: p for p in truth["processes"]}
     for p in d["processes"]:
         w = want_procs.get(p["pid"])

@@ -38,6 +38,7 @@ typedef struct {
   Layout      layout;
   int         gpus, streams, processes, threads, iterations, nvtx_depth;
   gint64      kernels, memcpy, memset, bad_rows, gap_ns;
+  gint64      copy_ns;      /* a copy of this length per device before each step */
   guint64     seed;
   gboolean    nccl, no_gpu;
   gboolean    scope_ranges;   /* warmup/step_N iterations, computing_softmax ops */
@@ -284,6 +285,7 @@ typedef struct {
   guint32  device;
   gint64   kernels, memcpy, memset;
   gint64   busy, compute, nccl, overlap;
+  gint64   kernel_busy, copy_busy;     /* unions of kernels, of memcpy + memset */
   gint64   max_idle;                /* longest idle time inside [start, end] */
   gint64   start, end;              /* G_MAXINT64 / G_MININT64 when unused */
   gint64   it_first, it_last;       /* this iteration */
@@ -677,13 +679,15 @@ static char *
 describe_args (const Options *o)
 {
   static const char *layouts[] = { "current", "2022", "2020" };
+  g_autofree char *copy = o->copy_ns > 0 ? g_strdup_printf (" --copy-ns %" G_GINT64_FORMAT, o->copy_ns) : g_strdup ("");
   return g_strdup_printf ("--layout %s --gpus %d --streams %d --processes %d --threads %d --iterations %d "
                           "--kernels %" G_GINT64_FORMAT " --nvtx-depth %d%s --memcpy %" G_GINT64_FORMAT
                           " --memset %" G_GINT64_FORMAT " --seed %" G_GUINT64_FORMAT " --gap-ns %" G_GINT64_FORMAT
-                          " --bad-rows %" G_GINT64_FORMAT "%s",
+                          " --bad-rows %" G_GINT64_FORMAT "%s%s",
                           layouts[o->layout], o->gpus, o->streams, o->processes, o->threads, o->iterations,
                           o->kernels, o->nvtx_depth, o->nccl ? " --nccl" : "", o->memcpy, o->memset,
-                          o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "");
+                          o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "",
+                          copy);
 }
 
 /* describe_args () with the steps options, when any is set (other outputs keep their bytes). */
@@ -794,7 +798,9 @@ insert_gpus (Gen *g)
   int n = g->o.gpus + 1;
   if (g->o.layout == LAYOUT_2020)
     {
-      sqlite3_stmt *st = prep (g, "INSERT INTO TARGET_INFO_CUDA_GPU VALUES (281474976710656, 'NVIDIA H100 80GB HBM3', ?1, 3352320000, 85520809984, 65536, 52428800, 32, 1980000, 3, 132, 4, 64, 32, 65536, 49152, 1024, 1024, 1024, 64, 2147483647, 65535, 65535, 9, 0, ?2, ?3, 233472, 65536)");
+      /* nsys 2020.x stores globalMemorySize in MiB: 85520809984 B = 81559 MiB
+       * (a Tesla V100-PCIE-32GB reads 32510) */
+      sqlite3_stmt *st = prep (g, "INSERT INTO TARGET_INFO_CUDA_GPU VALUES (281474976710656, 'NVIDIA H100 80GB HBM3', ?1, 3352320000, 81559, 65536, 52428800, 32, 1980000, 3, 132, 4, 64, 32, 65536, 49152, 1024, 1024, 1024, 64, 2147483647, 65535, 65535, 9, 0, ?2, ?3, 233472, 65536)");
       for (int d = 0; d < n; d++)
         {
           g_autofree char *bus = g_strdup_printf ("0000:%02x:00.0", 0x18 + d * 0x10);
@@ -1029,7 +1035,18 @@ launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gbool
 }
 
 static void
+launch_memcpy_dur (Gen *g, Proc *pc, Thread *th, Lane *ln, gboolean htod, int iter, gint64 fixed_dur);
+
+static void
 launch_memcpy (Gen *g, Proc *pc, Thread *th, Lane *ln, gboolean htod, int iter)
+{
+  launch_memcpy_dur (g, pc, th, ln, htod, iter, 0);
+}
+
+/* A memcpy; @fixed_dur > 0 sets its length (the random one is drawn anyway,
+ * so that other options keep their output). */
+static void
+launch_memcpy_dur (Gen *g, Proc *pc, Thread *th, Lane *ln, gboolean htod, int iter, gint64 fixed_dur)
 {
   gint64 api_s = th->cpu;
   gint64 api_e = api_s + rnd (g, 4000, 6000);
@@ -1038,7 +1055,7 @@ launch_memcpy (Gen *g, Proc *pc, Thread *th, Lane *ln, gboolean htod, int iter)
   gint64 start = max64 (api_s + rnd (g, 2000, 2000), ln->stream_free[0]);
   /* ~25 GB/s over PCIe for the batch, a couple of microseconds for a scalar. */
   gint64 dur = htod ? bytes / 25 + rnd (g, 1000, 2000) : rnd (g, 1500, 1500);
-  gint64 end = start + dur;
+  gint64 end = start + (fixed_dur > 0 ? fixed_dur : dur);
   ln->stream_free[0] = end;
 
   sqlite3_stmt *st = g->st_memcpy;
@@ -1394,6 +1411,8 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
           gint64 n_htod = (ln->mq[iter] + 1) / 2;
           for (gint64 k = 0; k < n_htod; k++)
             launch_memcpy (g, pc, loader, ln, TRUE, iter);
+          if (g->o.copy_ns > 0)
+            launch_memcpy_dur (g, pc, loader, ln, TRUE, iter, g->o.copy_ns);
         }
       if (loader != main_th)
         {
@@ -1482,9 +1501,9 @@ finish_iteration_device (Gen *g, DevTruth *dt, GPtrArray *tracks)
   guint n = tracks->len;
   guint *pos = g_newa (guint, n);
   memset (pos, 0, n * sizeof (guint));
-  /* Categories: 0 everything, 1 compute kernels, 2 NCCL kernels, 3 all kernels. */
-  gint64 cs[4], ce[4], tot[4] = { 0, 0, 0, 0 };
-  gboolean open[4] = { FALSE, FALSE, FALSE, FALSE };
+  /* Categories: 0 everything, 1 compute kernels, 2 NCCL kernels, 3 all kernels, 4 copies. */
+  gint64 cs[5], ce[5], tot[5] = { 0, 0, 0, 0, 0 };
+  gboolean open[5] = { FALSE, FALSE, FALSE, FALSE, FALSE };
   gint64 first = G_MAXINT64, last = G_MININT64;
 
   for (;;)
@@ -1510,8 +1529,8 @@ finish_iteration_device (Gen *g, DevTruth *dt, GPtrArray *tracks)
       pos[best]++;
       first = min64 (first, iv.s);
       last = max64 (last, iv.e);
-      gboolean in[4] = { TRUE, iv.kind == IV_COMPUTE, iv.kind == IV_NCCL, iv.kind != IV_COPY };
-      for (int c = 0; c < 4; c++)
+      gboolean in[5] = { TRUE, iv.kind == IV_COMPUTE, iv.kind == IV_NCCL, iv.kind != IV_COPY, iv.kind == IV_COPY };
+      for (int c = 0; c < 5; c++)
         {
           if (!in[c])
             continue;
@@ -1529,7 +1548,7 @@ finish_iteration_device (Gen *g, DevTruth *dt, GPtrArray *tracks)
             }
         }
     }
-  for (int c = 0; c < 4; c++)
+  for (int c = 0; c < 5; c++)
     if (open[c])
       tot[c] += ce[c] - cs[c];
 
@@ -1546,6 +1565,8 @@ finish_iteration_device (Gen *g, DevTruth *dt, GPtrArray *tracks)
   dt->compute += tot[1];
   dt->nccl += tot[2];
   dt->overlap += tot[1] + tot[2] - tot[3];
+  dt->kernel_busy += tot[3];
+  dt->copy_busy += tot[4];
   dt->start = min64 (dt->start, first);
   dt->end = max64 (dt->end, last);
 }
@@ -1925,6 +1946,8 @@ write_truth (Gen *g)
       CNT ("nccl_ns", dt->nccl);
       CNT ("overlap_ns", dt->overlap);
       CNT ("idle_ns", dt->end - dt->start - dt->busy);
+      CNT ("kernel_busy_ns", dt->kernel_busy);
+      CNT ("copy_busy_ns", dt->copy_busy);
       /* Not always a planted gap: a device can wait on another one's sync. */
       CNT ("max_idle_ns", dt->max_idle);
       /* The idle time between iterations, each at least --gap-ns long. */
@@ -2142,7 +2165,7 @@ parse_args (int argc, char **argv, Options *o)
   g_autofree char *layout = NULL;
   gint64 seed = 1;
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
-  gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0;
+  gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0, copy_ns = 0;
   gboolean nccl = FALSE, no_gpu = FALSE, scope_ranges = FALSE;
   char *truth = NULL, *slow = NULL;
   GOptionEntry entries[] = {
@@ -2162,6 +2185,7 @@ parse_args (int argc, char **argv, Options *o)
     { "bad-rows", 0, 0, G_OPTION_ARG_INT64, &bad, "Rows of each bad kind (end < start, dangling string id) in KERNEL and RUNTIME", "N" },
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
     { "scope-ranges", 0, 0, G_OPTION_ARG_NONE, &scope_ranges, "Name iteration 0 'warmup', the others 'step_N', softmax ops 'computing_softmax'", NULL },
+    { "copy-ns", 0, 0, G_OPTION_ARG_INT64, &copy_ns, "A host-to-device copy this long per GPU before each step (a copy-bound GPU; default 0)", "NS" },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { "slow-kernel", 0, 0, G_OPTION_ARG_STRING, &slow, "Multiply the durations of kernels of this short name by F", "NAME=F" },
     { NULL }
@@ -2196,7 +2220,8 @@ parse_args (int argc, char **argv, Options *o)
     }
   if (gpus < 1 || gpus > 64 || streams < 1 || streams > 32 || processes < 1 || processes > 256 ||
       threads < 1 || threads > 64 || iterations < 1 || depth < 0 || depth > 12 ||
-      kernels < 0 || n_memcpy < 0 || n_memset < 0 || bad < 0 || gap < 0 || kernels > G_MAXUINT32)
+      kernels < 0 || n_memcpy < 0 || n_memset < 0 || bad < 0 || gap < 0 || kernels > G_MAXUINT32 ||
+      copy_ns < 0)
     {
       g_printerr ("sightline-gen: an argument is out of range (gpus 1-64, streams 1-32, processes 1-256, "
                   "threads 1-64, iterations >= 1, nvtx-depth 0-12, counts >= 0)\n");
@@ -2213,6 +2238,7 @@ parse_args (int argc, char **argv, Options *o)
       g_free (slow);
       return FALSE;
     }
+  o->copy_ns = copy_ns;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
