@@ -86,8 +86,27 @@ build_gpu_rows (SlProfile *p, GArray *rows)
     }
 }
 
+/* One row per lane of a thread's start/end ranges (their "depth"), so that
+ * ranges that overlap in time are drawn one above the other. */
+static void
+build_lane_rows (GArray *rows, const SlNvtxRanges *ranges, guint32 t, guint32 tgroup)
+{
+  for (guint lane = 0; lane < ranges->n_depths; lane++)
+    {
+      guint first = ranges->depth_first[lane];
+      guint last = ranges->depth_first[lane + 1];
+      SlTimelineRow *row;
+
+      if (last <= first)
+        continue;
+      row = push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup);
+      row->depth = lane;
+      add_segment (row, SL_EVENT_NVTX_STARTEND, &ranges->spans, first, last - first, t);
+    }
+}
+
 /* A thread's group row and its tracks: API calls, one row per NVTX depth,
- * start/end ranges, marks. */
+ * one per lane of start/end ranges, marks. */
 static void
 build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
 {
@@ -110,9 +129,7 @@ build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
       row->depth = d;
       add_segment (row, SL_EVENT_NVTX, &thread->nvtx.spans, first, last - first, t);
     }
-  if (thread->nvtx_startend.spans.n > 0)
-    add_segment (push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup), SL_EVENT_NVTX_STARTEND,
-                 &thread->nvtx_startend.spans, 0, thread->nvtx_startend.spans.n, t);
+  build_lane_rows (rows, &thread->nvtx_startend, t, tgroup);
   if (thread->marks.n > 0)
     push_row (rows, SL_ROW_MARKS, 2, t, tgroup)->n_events = thread->marks.n;
 }
@@ -432,6 +449,9 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
       break;
     case SL_EVENT_NVTX_STARTEND:
       kind = SL_ROW_NVTX_STARTEND;
+      if (ev->owner < self->profile->n_threads &&
+          ev->index < self->profile->threads[ev->owner].nvtx_startend.spans.n)
+        depth = self->profile->threads[ev->owner].nvtx_startend.depth[ev->index];
       break;
     case SL_EVENT_MARK:
       kind = SL_ROW_MARKS;
@@ -442,7 +462,7 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
     }
   for (guint r = 0; r < self->n_rows; r++)
     if (self->rows[r].kind == kind && self->rows[r].index == index &&
-        (kind != SL_ROW_NVTX || self->rows[r].depth == depth))
+        ((kind != SL_ROW_NVTX && kind != SL_ROW_NVTX_STARTEND) || self->rows[r].depth == depth))
       return r;
   return SL_NONE;
 }

@@ -40,7 +40,7 @@ typedef enum {
   SL_ROW_STREAM,          /* track: index = stream */
   SL_ROW_API,             /* track: index = thread */
   SL_ROW_NVTX,            /* track: index = thread, depth */
-  SL_ROW_NVTX_STARTEND,   /* track: index = thread */
+  SL_ROW_NVTX_STARTEND,   /* track: index = thread, depth = lane */
   SL_ROW_MARKS,           /* track: index = thread */
 } SlRowKind;
 
@@ -57,7 +57,7 @@ typedef struct {
 typedef struct {
   SlRowKind kind;
   guint8    level;        /* indentation: 0 group, 1 sub-group or track, 2 track */
-  guint16   depth;        /* NVTX nesting depth */
+  guint16   depth;        /* NVTX nesting depth, or lane of start/end ranges */
   guint32   index;        /* gpu, process, thread or stream index */
   guint32   parent;       /* row index of the enclosing group, SL_NONE at top */
   guint32   n_events;     /* events drawn on a track (0 for groups) */
