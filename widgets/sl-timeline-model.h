@@ -109,6 +109,13 @@ guint            sl_timeline_model_group_end   (const SlTimelineModel *model,
 /* Row index that shows @event, SL_NONE if none. */
 guint            sl_timeline_model_event_row   (const SlTimelineModel *model,
                                                 const SlEventRef      *event);
+/* Every GPU operation launched by API call @api (global index), appended to
+ * @out (SlEventRef) by start time: one for a kernel launch or a copy, all
+ * the kernels of a graph for a cudaGraphLaunch (they share its
+ * correlationId).  Returns how many were appended. */
+guint            sl_timeline_model_find_all_launched (const SlTimelineModel *model,
+                                                      guint                  api,
+                                                      GArray                *out);
 /* First GPU operation launched by API call @api (global index): FALSE if none. */
 gboolean         sl_timeline_model_find_launched (const SlTimelineModel *model,
                                                   guint                  api,
