@@ -6,6 +6,7 @@
 #include "sl-profile.h"
 #include "sl-filter.h"
 #include "sl-format.h"
+#include "sl-lanes.h"
 #include "sl-time-range.h"
 /* loader/: reading an export */
 #include "sl-profile-loader.h"

@@ -37,6 +37,9 @@ print_totals (const SlLaunch *launch)
             "%u names launch-bound"), tot->launches, api, queue, p95, kernel, launch->n_launch_bound);
   if (launch->unlinked > 0)
     printf (_("; %" G_GUINT64_FORMAT " kernels without a launching call"), launch->unlinked);
+  if (launch->graph_launches > 0)
+    printf (_("; %" G_GUINT64_FORMAT " CUDA graph launches (%" G_GUINT64_FORMAT " kernels in all)"),
+            launch->graph_launches, launch->kernels);
   printf ("\n");
 }
 

@@ -86,8 +86,27 @@ build_gpu_rows (SlProfile *p, GArray *rows)
     }
 }
 
+/* One row per lane of a thread's start/end ranges (their "depth"), so that
+ * ranges that overlap in time are drawn one above the other. */
+static void
+build_lane_rows (GArray *rows, const SlNvtxRanges *ranges, guint32 t, guint32 tgroup)
+{
+  for (guint lane = 0; lane < ranges->n_depths; lane++)
+    {
+      guint first = ranges->depth_first[lane];
+      guint last = ranges->depth_first[lane + 1];
+      SlTimelineRow *row;
+
+      if (last <= first)
+        continue;
+      row = push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup);
+      row->depth = lane;
+      add_segment (row, SL_EVENT_NVTX_STARTEND, &ranges->spans, first, last - first, t);
+    }
+}
+
 /* A thread's group row and its tracks: API calls, one row per NVTX depth,
- * start/end ranges, marks. */
+ * one per lane of start/end ranges, marks. */
 static void
 build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
 {
@@ -110,9 +129,7 @@ build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
       row->depth = d;
       add_segment (row, SL_EVENT_NVTX, &thread->nvtx.spans, first, last - first, t);
     }
-  if (thread->nvtx_startend.spans.n > 0)
-    add_segment (push_row (rows, SL_ROW_NVTX_STARTEND, 2, t, tgroup), SL_EVENT_NVTX_STARTEND,
-                 &thread->nvtx_startend.spans, 0, thread->nvtx_startend.spans.n, t);
+  build_lane_rows (rows, &thread->nvtx_startend, t, tgroup);
   if (thread->marks.n > 0)
     push_row (rows, SL_ROW_MARKS, 2, t, tgroup)->n_events = thread->marks.n;
 }
@@ -432,6 +449,9 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
       break;
     case SL_EVENT_NVTX_STARTEND:
       kind = SL_ROW_NVTX_STARTEND;
+      if (ev->owner < self->profile->n_threads &&
+          ev->index < self->profile->threads[ev->owner].nvtx_startend.spans.n)
+        depth = self->profile->threads[ev->owner].nvtx_startend.depth[ev->index];
       break;
     case SL_EVENT_MARK:
       kind = SL_ROW_MARKS;
@@ -442,26 +462,67 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
     }
   for (guint r = 0; r < self->n_rows; r++)
     if (self->rows[r].kind == kind && self->rows[r].index == index &&
-        (kind != SL_ROW_NVTX || self->rows[r].depth == depth))
+        ((kind != SL_ROW_NVTX && kind != SL_ROW_NVTX_STARTEND) || self->rows[r].depth == depth))
       return r;
   return SL_NONE;
 }
 
-static gboolean
-find_in_copies (const SlSpans *spans, const guint32 *api_of, guint32 api, gint64 from,
-                guint *out)
+/* GPU work starts after its launch, usually within milliseconds: the
+ * operations launched by @api on one stream are among the 20000 that start
+ * first after the call.  Appends them to @out (SlEventRef). */
+static void
+find_in_ops (const SlSpans *spans, const guint32 *api_of, guint32 api, gint64 from,
+             SlEventKind kind, guint32 stream, GArray *out)
 {
-  /* GPU work starts after its launch, usually within milliseconds. */
   guint i = sl_spans_lower_bound (spans, from);
   guint limit = MIN (spans->n, i + 20000);
 
   for (; i < limit; i++)
     if (api_of[i] == api)
       {
-        *out = i;
-        return TRUE;
+        SlEventRef ev = { kind, stream, i };
+        g_array_append_val (out, ev);
       }
-  return FALSE;
+}
+
+static gint
+compare_by_start (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SlTimelineModel *self = data;
+  gint64 sa = 0, sb = 0, e;
+
+  sl_timeline_model_event_span (self, a, &sa, &e);
+  sl_timeline_model_event_span (self, b, &sb, &e);
+  return sa < sb ? -1 : sa > sb;
+}
+
+guint
+sl_timeline_model_find_all_launched (const SlTimelineModel *self,
+                                     guint                  api,
+                                     GArray                *out)
+{
+  const SlProfile *p = self->profile;
+  guint before = out->len;
+  gint64 t;
+
+  if (api >= p->api.spans.n)
+    return 0;
+  t = p->api.spans.start[api];
+  for (guint s = 0; s < p->n_streams; s++)
+    {
+      const SlStream *st = &p->streams[s];
+
+      if (st->kernels.api != NULL)
+        find_in_ops (&st->kernels.spans, st->kernels.api, api, t, SL_EVENT_KERNEL, s, out);
+      if (st->memcpy.api != NULL)
+        find_in_ops (&st->memcpy.spans, st->memcpy.api, api, t, SL_EVENT_MEMCPY, s, out);
+      if (st->memset.api != NULL)
+        find_in_ops (&st->memset.spans, st->memset.api, api, t, SL_EVENT_MEMSET, s, out);
+    }
+  /* streams were visited in order: sort what this call found by start */
+  g_qsort_with_data ((SlEventRef *) (void *) out->data + before, out->len - before,
+                     sizeof (SlEventRef), compare_by_start, (gpointer) self);
+  return out->len - before;
 }
 
 gboolean
@@ -469,38 +530,10 @@ sl_timeline_model_find_launched (const SlTimelineModel *self,
                                  guint                  api,
                                  SlEventRef            *out)
 {
-  const SlProfile *p = self->profile;
-  gint64 t, best = G_MAXINT64;
-  gboolean found = FALSE;
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
 
-  if (api >= p->api.spans.n)
+  if (sl_timeline_model_find_all_launched (self, api, all) == 0)
     return FALSE;
-  t = p->api.spans.start[api];
-  for (guint s = 0; s < p->n_streams; s++)
-    {
-      const SlStream *st = &p->streams[s];
-      struct { SlEventKind kind; const SlSpans *spans; const guint32 *api; } arrays[] = {
-        { SL_EVENT_KERNEL, &st->kernels.spans, st->kernels.api },
-        { SL_EVENT_MEMCPY, &st->memcpy.spans, st->memcpy.api },
-        { SL_EVENT_MEMSET, &st->memset.spans, st->memset.api },
-      };
-
-      for (guint k = 0; k < G_N_ELEMENTS (arrays); k++)
-        {
-          guint i;
-
-          if (arrays[k].spans->n == 0 || arrays[k].api == NULL)
-            continue;
-          if (find_in_copies (arrays[k].spans, arrays[k].api, api, t, &i) &&
-              arrays[k].spans->start[i] < best)
-            {
-              best = arrays[k].spans->start[i];
-              out->kind = arrays[k].kind;
-              out->owner = s;
-              out->index = i;
-              found = TRUE;
-            }
-        }
-    }
-  return found;
+  *out = g_array_index (all, SlEventRef, 0);
+  return TRUE;
 }

@@ -40,7 +40,7 @@ typedef enum {
   SL_ROW_STREAM,          /* track: index = stream */
   SL_ROW_API,             /* track: index = thread */
   SL_ROW_NVTX,            /* track: index = thread, depth */
-  SL_ROW_NVTX_STARTEND,   /* track: index = thread */
+  SL_ROW_NVTX_STARTEND,   /* track: index = thread, depth = lane */
   SL_ROW_MARKS,           /* track: index = thread */
 } SlRowKind;
 
@@ -57,7 +57,7 @@ typedef struct {
 typedef struct {
   SlRowKind kind;
   guint8    level;        /* indentation: 0 group, 1 sub-group or track, 2 track */
-  guint16   depth;        /* NVTX nesting depth */
+  guint16   depth;        /* NVTX nesting depth, or lane of start/end ranges */
   guint32   index;        /* gpu, process, thread or stream index */
   guint32   parent;       /* row index of the enclosing group, SL_NONE at top */
   guint32   n_events;     /* events drawn on a track (0 for groups) */
@@ -109,6 +109,13 @@ guint            sl_timeline_model_group_end   (const SlTimelineModel *model,
 /* Row index that shows @event, SL_NONE if none. */
 guint            sl_timeline_model_event_row   (const SlTimelineModel *model,
                                                 const SlEventRef      *event);
+/* Every GPU operation launched by API call @api (global index), appended to
+ * @out (SlEventRef) by start time: one for a kernel launch or a copy, all
+ * the kernels of a graph for a cudaGraphLaunch (they share its
+ * correlationId).  Returns how many were appended. */
+guint            sl_timeline_model_find_all_launched (const SlTimelineModel *model,
+                                                      guint                  api,
+                                                      GArray                *out);
 /* First GPU operation launched by API call @api (global index): FALSE if none. */
 gboolean         sl_timeline_model_find_launched (const SlTimelineModel *model,
                                                   guint                  api,

@@ -50,7 +50,9 @@ sl_timeline_row_title (const SlTimelineModel *model,
         return g_strdup (_("NVTX"));
       return g_strdup_printf (_("NVTX · level %u"), row->depth + 1);
     case SL_ROW_NVTX_STARTEND:
-      return g_strdup (_("NVTX start/end"));
+      if (row->depth == 0)
+        return g_strdup (_("NVTX start/end"));
+      return g_strdup_printf (_("NVTX start/end · lane %u"), row->depth + 1);
     case SL_ROW_MARKS:
       return g_strdup (_("NVTX marks"));
     default:

@@ -43,6 +43,7 @@ struct _SlTimeline {
   SlEventRef          hover;
   SlEventRef          selected;   /* the session's selected event, for drawing */
   SlEventRef          linked;     /* the other end of the API/GPU link */
+  GArray             *launched;   /* SlEventRef: the selected call's GPU work (a graph's: many) */
   SlEventRef          tooltip_event;
   char               *tooltip_markup;
   /* launch configuration of the kernel under the tooltip, read in a worker */
@@ -270,16 +271,12 @@ event_widget_rect (SlTimeline *self, const SlEventRef *ev, graphene_rect_t *out)
 }
 
 static void
-snapshot_link (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color)
+snapshot_elbow (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color,
+                const SlEventRef *api, const SlEventRef *gpu)
 {
   graphene_rect_t a, b;
-  const SlEventRef *api, *gpu;
   float xa, xb, ya, yb, ym;
 
-  if (self->linked.kind == SL_EVENT_NONE)
-    return;
-  api = self->selected.kind == SL_EVENT_API ? &self->selected : &self->linked;
-  gpu = self->selected.kind == SL_EVENT_API ? &self->linked : &self->selected;
   if (!event_widget_rect (self, api, &a) || !event_widget_rect (self, gpu, &b))
     return;
   /* an elbow from the API call to the GPU operation: three thin boxes */
@@ -299,6 +296,22 @@ snapshot_link (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color)
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xa - 1, MIN (ya, ym), 2, fabsf (ym - ya)));
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (MIN (xa, xb) - 1, ym - 1, fabsf (xb - xa) + 2, 2));
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xb - 1, MIN (ym, yb), 2, fabsf (yb - ym)));
+}
+
+/* From a selected API call to all the GPU work it launched (every kernel of
+ * a CUDA graph), or from selected GPU work to its call. */
+static void
+snapshot_link (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color)
+{
+  if (self->linked.kind == SL_EVENT_NONE)
+    return;
+  if (self->selected.kind != SL_EVENT_API)
+    {
+      snapshot_elbow (self, snapshot, color, &self->linked, &self->selected);
+      return;
+    }
+  for (guint i = 0; i < self->launched->len; i++)
+    snapshot_elbow (self, snapshot, color, &self->selected, &g_array_index (self->launched, SlEventRef, i));
 }
 
 static GdkRGBA
@@ -356,6 +369,9 @@ snapshot_outlines (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyl
   snapshot_link (self, snapshot, &accent);
   if (event_widget_rect (self, &self->linked, &r))
     append_outline (snapshot, &r, &accent, 2);
+  for (guint i = 1; i < self->launched->len; i++)
+    if (event_widget_rect (self, &g_array_index (self->launched, SlEventRef, i), &r))
+      append_outline (snapshot, &r, &accent, 2);
   if (event_widget_rect (self, &self->selected, &r))
     append_outline (snapshot, &r, &accent, 2);
 }
@@ -445,6 +461,7 @@ update_link (SlTimeline *self)
   const SlProfile *p;
 
   self->linked.kind = SL_EVENT_NONE;
+  g_array_set_size (self->launched, 0);
   if (self->model == NULL)
     return;
   p = self->model->profile;
@@ -468,7 +485,8 @@ update_link (SlTimeline *self)
       }
       break;
     case SL_EVENT_API:
-      sl_timeline_model_find_launched (self->model, self->selected.index, &self->linked);
+      if (sl_timeline_model_find_all_launched (self->model, self->selected.index, self->launched) > 0)
+        self->linked = g_array_index (self->launched, SlEventRef, 0);
       break;
     case SL_EVENT_NVTX:
     case SL_EVENT_NVTX_STARTEND:
@@ -906,6 +924,7 @@ sl_timeline_dispose (GObject *object)
   g_clear_pointer (&self->surface, cairo_surface_destroy);
   g_clear_pointer (&self->renderer, sl_timeline_renderer_free);
   G_OBJECT_CLASS (sl_timeline_parent_class)->dispose (object);
+  g_clear_pointer (&self->launched, g_array_unref);
 }
 
 static void
@@ -1019,6 +1038,7 @@ sl_timeline_init (SlTimeline *self)
   GtkGesture *gesture;
 
   self->relative_time = TRUE;
+  self->launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->renderer = sl_timeline_renderer_new ();
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -1120,6 +1140,7 @@ reset_view_state (SlTimeline *self)
   memset (&self->selected, 0, sizeof self->selected);
   memset (&self->hover, 0, sizeof self->hover);
   memset (&self->linked, 0, sizeof self->linked);
+  g_array_set_size (self->launched, 0);
   self->model = NULL;
 }
 

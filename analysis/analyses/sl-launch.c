@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-launch.c: kernel launch overhead per kernel name. */
 #include "sl-launch.h"
+#include "sl-graph-launches.h"
 #include "sl-json.h"
 #include "sl-stats.h"
 
@@ -20,17 +21,52 @@ typedef struct {
   gint64          *api_total;
   gint64          *kernel_total;
   guint64          unlinked;
-  guint            n;
+  /* a launch is a launching call: a graph launch's kernels share one */
+  const SlGraphLaunches *graphs;
+  GHashTable      *graphs_seen;    /* graph calls met in this pass */
+  guint64          launches, graph_launches;
+  gint64           launch_api_total;
+  guint            n, n_all;
   guint32          key[CHUNK];
   gint64           delay[CHUNK];
+  gint64           all_delay[CHUNK];   /* one per launch, for the totals */
 } Walk;
 
 static void
 flush (Walk *w)
 {
   sl_stats_table_visit_values (w->queue, w->key, 0, w->delay, w->n);
-  sl_stats_table_visit_values (w->queue, NULL, w->all_key, w->delay, w->n);
-  w->n = 0;
+  sl_stats_table_visit_values (w->queue, NULL, w->all_key, w->all_delay, w->n_all);
+  w->n = w->n_all = 0;
+}
+
+/* Kernel @i of @k, launched by call @a, into the chunk (per name) and, when
+ * it is the first kernel met of its call, the call into the launches (a
+ * graph's queue delay is its first kernel's).  A graph call's duration is
+ * shared among its kernels in the per-name rows. */
+static inline void
+visit_kernel (Walk *w, const SlKernels *k, guint i, guint32 a, guint key)
+{
+  const SlSpans *api = &w->profile->api.spans;
+  gboolean graph = sl_graph_launches_contains (w->graphs, a);
+  gboolean first = !graph || g_hash_table_add (w->graphs_seen, GUINT_TO_POINTER (a));
+
+  w->key[w->n] = key;
+  w->delay[w->n] = k->spans.start[i] - api->start[a];
+  if (first)
+    w->all_delay[w->n_all++] = graph ? sl_graph_launches_first (w->graphs, a) - api->start[a] : w->delay[w->n];
+  w->n++;
+  if (!w->totals)
+    return;
+  w->api_total[key] += graph ? sl_spans_dur (api, a) / sl_graph_launches_kernels (w->graphs, a)
+                             : sl_spans_dur (api, a);
+  w->kernel_total[key] += sl_spans_dur (&k->spans, i);
+  if (first)
+    {
+      w->launches++;
+      w->graph_launches += graph;
+      w->launch_api_total += sl_spans_dur (api, a);
+    }
 }
 
 /* Feeds every linked kernel's queue delay (kernel start - API call start) to
@@ -44,16 +80,11 @@ static void
 walk (Walk *w)
 {
   const SlProfile *profile = w->profile;
-  const SlSpans *api = &profile->api.spans;
   const guint32 *func_key = w->func_key;
-  guint32 *keys = w->key;
-  gint64 *delays = w->delay;
-  gint64 *api_total = w->api_total, *kernel_total = w->kernel_total;
   guint64 unlinked = 0;
-  guint n = 0;
   gboolean left = TRUE;
 
-  /* locals, so that the stores into the arrays do not reload them */
+  g_hash_table_remove_all (w->graphs_seen);
   for (guint64 limit = WINDOW; left; limit += WINDOW)
     {
       left = FALSE;
@@ -65,7 +96,6 @@ walk (Walk *w)
           for (; i < end; i++)
             {
               guint32 a = k->api[i];
-              guint key;
 
               if (a == SL_NONE)
                 {
@@ -74,26 +104,14 @@ walk (Walk *w)
                 }
               if (a >= limit)
                 break;
-              key = func_key[k->func[i]];
-              keys[n] = key;
-              delays[n] = k->spans.start[i] - api->start[a];
-              if (w->totals)
-                {
-                  api_total[key] += sl_spans_dur (api, a);
-                  kernel_total[key] += sl_spans_dur (&k->spans, i);
-                }
-              if (G_UNLIKELY (++n == CHUNK))
-                {
-                  w->n = n;
-                  flush (w);
-                  n = 0;
-                }
+              visit_kernel (w, k, i, a, func_key[k->func[i]]);
+              if (G_UNLIKELY (w->n == CHUNK))
+                flush (w);
             }
           w->first[s] = i;
           left |= i < end;
         }
     }
-  w->n = n;
   flush (w);
   if (w->totals)
     w->unlinked = unlinked;
@@ -139,31 +157,35 @@ per_name_clear (PerName *pn)
 }
 
 /* Walks the kernels of the streams in the filter, once per pass of the
- * queue table; returns the number of kernels without a launching call. */
-static guint64
-measure (PerName *pn, const SlProfile *profile, const SlFilter *filter)
+ * queue table; sets the kernels without a launching call and the launches
+ * (launching calls) of @self. */
+static void
+measure (SlLaunch *self, PerName *pn, const SlProfile *profile, const SlFilter *filter)
 {
   g_autofree guint *first = g_new0 (guint, MAX (profile->n_streams, 1));
   g_autofree guint *last = g_new0 (guint, MAX (profile->n_streams, 1));
   g_autofree Walk *w = g_new0 (Walk, 1);
-  guint64 unlinked;
 
   for (guint s = 0; s < profile->n_streams; s++)
     if (sl_filter_match_stream (filter, &profile->streams[s]))
       sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
                              profile->streams[s].kernels.spans.n, &first[s], &last[s]);
   *w = (Walk) { profile, pn->func_key, &pn->queue, pn->n_keys, g_new (guint, MAX (profile->n_streams, 1)),
-                last, TRUE, pn->api_total, pn->kernel_total, 0, 0 };
+                last, TRUE, pn->api_total, pn->kernel_total, 0,
+                sl_graph_launches_get (profile), g_hash_table_new (NULL, NULL), 0, 0, 0, 0, 0 };
   while (sl_stats_table_pass (&pn->queue))
     {
       memcpy (w->first, first, profile->n_streams * sizeof (guint));
       walk (w);
       w->totals = FALSE;
     }
-  unlinked = w->unlinked;
+  self->unlinked = w->unlinked;
+  self->totals.launches = w->launches;
+  self->totals.api_total_ns = w->launch_api_total;
+  self->graph_launches = w->graph_launches;
   g_free (w->first);
+  g_hash_table_unref (w->graphs_seen);
   sl_stats_table_finish (&pn->queue, pn->stats);
-  return unlinked;
 }
 
 /* A row from @n launches with these summed durations and delay percentile. */
@@ -180,13 +202,14 @@ set_row (SlLaunchRow *row, guint64 n, gint64 api_total, gint64 queue_total, gint
   row->launch_bound = row->kernel_mean_ns < row->api_mean_ns;
 }
 
-/* Rows by launch API time, the first @top named; the totals over all names. */
+/* Rows by launch API time, the first @top named; the totals over all
+ * launches (measure() counted them and their calls' time). */
 static void
 fill_rows (SlLaunch *self, const SlProfile *profile, const PerName *pn, guint top)
 {
   g_autofree guint *order = sl_name_keys_rank (profile->strings, &pn->keys, pn->stats, pn->api_total,
                                                &self->n_names);
-  gint64 all_api = 0, all_kernel = 0, all_queue = 0;
+  gint64 all_kernel = 0;
 
   self->n_rows = sl_rank_keep (self->n_names, top);
   self->rows = g_new0 (SlLaunchRow, MAX (self->n_rows, 1));
@@ -200,14 +223,12 @@ fill_rows (SlLaunch *self, const SlProfile *profile, const PerName *pn, guint to
       set_row (row, pn->stats[key].count, pn->api_total[key], pn->stats[key].total, pn->kernel_total[key],
                sl_stats_table_get (&pn->queue, pn->p95[key]));
       self->n_launch_bound += row->launch_bound;
-      self->totals.launches += row->launches;
-      all_queue += pn->stats[key].total;
-      all_api += pn->api_total[key];
+      self->kernels += row->launches;
       all_kernel += pn->kernel_total[key];
     }
   if (self->totals.launches > 0)
-    set_row (&self->totals, self->totals.launches, all_api, all_queue, all_kernel,
-             sl_stats_table_get (&pn->queue, pn->p95[pn->n_keys]));
+    set_row (&self->totals, self->totals.launches, self->totals.api_total_ns, pn->stats[pn->n_keys].total,
+             all_kernel, sl_stats_table_get (&pn->queue, pn->p95[pn->n_keys]));
 }
 
 SlLaunch *
@@ -217,7 +238,7 @@ sl_launch_compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle
   PerName pn;
 
   per_name_init (&pn, profile, names);
-  self->unlinked = measure (&pn, profile, filter);
+  measure (self, &pn, profile, filter);
   fill_rows (self, profile, &pn, top);
   per_name_clear (&pn);
   return self;
@@ -265,6 +286,8 @@ sl_launch_to_json (const SlLaunch *self)
   add_row_members (b, &self->totals);
   sl_json_member_int (b, "launch_bound_names", self->n_launch_bound);
   sl_json_member_int (b, "unlinked_kernels", (gint64) self->unlinked);
+  sl_json_member_int (b, "kernels", (gint64) self->kernels);
+  sl_json_member_int (b, "graph_launches", (gint64) self->graph_launches);
   json_builder_end_object (b);
   sl_json_member_array (b, "kernels", self->rows, self->n_rows, sizeof (SlLaunchRow), add_row_json, NULL);
   json_builder_end_object (b);

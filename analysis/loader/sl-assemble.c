@@ -3,6 +3,7 @@
  * profile: sorting, NVTX nesting, one API array, linking GPU work to its
  * launching call through (process, correlationId), the time range. */
 #include "sl-loader-private.h"
+#include "sl-lanes.h"
 
 #include <string.h>
 
@@ -227,23 +228,16 @@ sort_for_nesting (SlNvtxRanges *r)
   return keys;
 }
 
-/* Depth and parent of each range, in the order of @keys, with a stack of
- * the ranges still open; returns the deepest depth.  Unless @nested
- * (start/end ranges may overlap freely), all are roots. */
+/* Depth and parent of each push/pop range, in the order of @keys, with a
+ * stack of the ranges still open; returns the deepest depth. */
 static guint
-compute_nesting (const RangeKey *keys, guint n, gboolean nested, guint16 *depth, guint32 *parent)
+compute_nesting (const RangeKey *keys, guint n, guint16 *depth, guint32 *parent)
 {
   g_autofree guint32 *stack = g_new (guint32, MAX_NVTX_DEPTH);
   guint top = 0, max_depth = 0;
 
   for (guint i = 0; i < n; i++)
     {
-      if (!nested)
-        {
-          depth[i] = 0;
-          parent[i] = SL_NONE;
-          continue;
-        }
       while (top > 0 && keys[stack[top - 1]].end <= keys[i].start)
         top--;
       depth[i] = (guint16) MIN (top, MAX_NVTX_DEPTH - 1);
@@ -253,6 +247,17 @@ compute_nesting (const RangeKey *keys, guint n, gboolean nested, guint16 *depth,
         stack[top++] = i;
     }
   return max_depth;
+}
+
+/* Start/end ranges overlap freely: no parents, and as their "depth" the
+ * lane of the timeline row that shows them without overlap.  @r is sorted
+ * by start.  Returns the number of lanes. */
+static guint
+assign_lanes (const SlNvtxRanges *r, guint16 *lane, guint32 *parent)
+{
+  for (guint i = 0; i < r->spans.n; i++)
+    parent[i] = SL_NONE;
+  return sl_lanes_assign (&r->spans, MAX_NVTX_DEPTH, lane);
 }
 
 /* A stable counting sort by depth: fills @order (new position -> old
@@ -311,8 +316,8 @@ shrink_ranges (SlNvtxRanges *r)
   _sl_spans_shrink (&r->spans);
 }
 
-/* Computes nesting depth and parent of push/pop ranges, then stores them
- * by (depth, start). */
+/* Computes nesting depth and parent of push/pop ranges (@nested) or the
+ * lanes of start/end ranges, then stores them by (depth, start). */
 static void
 nest_ranges (SlNvtxRanges *r, gboolean nested)
 {
@@ -327,9 +332,9 @@ nest_ranges (SlNvtxRanges *r, gboolean nested)
   RangeKey *keys = sort_for_nesting (r);
   g_autofree guint16 *depth = g_new (guint16, n);
   g_autofree guint32 *parent = g_new (guint32, n);
-  guint max_depth = compute_nesting (keys, n, nested, depth, parent);
+  guint n_rows = nested ? compute_nesting (keys, n, depth, parent) + 1 : assign_lanes (r, depth, parent);
   g_free (keys);
-  store_by_depth (r, depth, parent, max_depth + 1);
+  store_by_depth (r, depth, parent, n_rows);
   shrink_ranges (r);
 }
 

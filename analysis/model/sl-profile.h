@@ -99,14 +99,16 @@ typedef enum {
   SL_NVTX_STARTEND,
 } SlNvtxKind;
 
-/* NVTX ranges of one thread.  Push/pop ranges are sorted by (depth, start):
- * depth_first[d] .. depth_first[d+1] is the sorted row of depth d. */
+/* NVTX ranges of one thread, sorted by (depth, start): depth_first[d] ..
+ * depth_first[d+1] is the sorted row of depth d.  Push/pop ranges nest, and
+ * depth is their nesting depth; start/end ranges overlap freely, and depth
+ * is their lane (sl_lanes_assign): the ranges of one lane never overlap. */
 typedef struct {
   SlSpans  spans;
   guint32 *name;           /* string id */
   guint32 *color;          /* ARGB, 0 when none */
   guint16 *domain;         /* domainId as in NVTX_EVENTS (0 = default domain) */
-  guint16 *depth;          /* 0 = outermost; always 0 for start/end ranges */
+  guint16 *depth;          /* 0 = outermost; start/end ranges: lane */
   guint32 *parent;         /* index in this array, SL_NONE at depth 0 / start-end */
   guint    n_depths;
   guint   *depth_first;    /* n_depths + 1 entries */

@@ -50,6 +50,7 @@ typedef struct {
   int         step_pct[8];
   char       *slow_kernel;    /* --slow-kernel NAME=F: this short name's durations times slow_factor */
   double      slow_factor;
+  int         async_ranges, graph_nodes, graph_launches;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -324,6 +325,8 @@ typedef struct {
   gint64 t_min, t_max;
   guint32 callchain_next;
   guint32 per_op_id;
+  gint64 graph_kernels, graph_ns;   /* --cuda-graph truth */
+  guint64 graph_grid_first, graph_grid_last;
 } Gen;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -1789,6 +1792,133 @@ insert_strings (Gen *g)
   g_free (order);
 }
 
+/* ---- --async-ranges and --cuda-graph -------------------------------------- */
+
+/* --async-ranges K: on process 0's main thread, after the iterations, K
+ * start/end ranges that all overlap (a staircase: range i starts i*S after
+ * the first, and all are open at the K-th start), then K ranges end to end
+ * (each starts where the previous ended).  Laid out without overlap they
+ * need exactly K lanes. */
+static gint64
+run_async_ranges (Gen *g, gint64 t)
+{
+  Proc *pc = &g->procs[0];
+  Thread *th = &pc->th[0];
+  const gint64 S = 10000;
+  int k = g->o.async_ranges;
+  gint64 t2 = t + 2 * k * S;
+  char buf[32];
+
+  for (int i = 0; i < k; i++)
+    {
+      g_snprintf (buf, sizeof buf, "request_%d", i);
+      nvtx_startend (g, pc, th, t + i * S, th, t + k * S + i * S / 2, buf);
+    }
+  for (int i = 0; i < k; i++)
+    {
+      g_snprintf (buf, sizeof buf, "request_%d", k + i);
+      nvtx_startend (g, pc, th, t2 + i * S, th, t2 + (i + 1) * S, buf);
+    }
+  th->cpu = max64 (th->cpu, t2 + (k + 1) * S);
+  return th->cpu;
+}
+
+/* One kernel of a graph launch: the row of launch_kernel with the launch's
+ * correlationId, and the graph's node and graph ids where the layout has them. */
+static void
+emit_graph_kernel (Gen *g, Proc *pc, Lane *ln, int kt, guint64 corr, gint64 start, gint64 end)
+{
+  const KernelType *k = &ktypes[kt];
+  BVal *r = batch_row (g, &g->b_kernel);
+
+  R64 (r, 1, start);
+  R64 (r, 2, end);
+  R64 (r, 3, ln->device);
+  R64 (r, 4, ln->context);
+  R64 (r, 5, ln->stream_id[0]);
+  R64 (r, 6, corr);
+  R64 (r, 7, pc->gpid);
+  R64 (r, 8, g->kt_dem[kt]);
+  R64 (r, 9, g->kt_short[kt]);
+  if (g->o.layout != LAYOUT_2020)
+    R64 (r, 10, g->kt_mang[kt]);
+  R64 (r, 11, k->regs);
+  R64 (r, 12, k->grid[0]);
+  R64 (r, 13, k->grid[1]);
+  R64 (r, 14, k->grid[2]);
+  R64 (r, 15, k->block[0]);
+  R64 (r, 16, k->block[1]);
+  R64 (r, 17, k->block[2]);
+  R64 (r, 18, k->static_smem);
+  R64 (r, 19, k->dyn_smem);
+  R64 (r, 20, ++pc->grid_id);
+  R64 (r, 21, k->dyn_smem + k->static_smem > 0 ? 233472 : 32768);
+  g_array_append_val (ln->track[0], ((KInterval) { start, end, IV_COMPUTE }));
+  ln->stream_used[0] = TRUE;
+  see_time (g, start, end);
+  g->n_kernels++;
+  pc->kernels++;
+  ln->n_kernels++;
+  g->kt_truth[kt].instances++;
+  g->kt_truth[kt].total_ns += end - start;
+  g->graph_kernels++;
+  g->graph_ns += end - start;
+}
+
+/* --cuda-graph NxM: process 0's main thread replays a graph of N kernels M
+ * times inside the NVTX range "graph_replay", after the iterations: each
+ * cudaGraphLaunch_v10000 call has one correlationId that the N kernels it
+ * runs (one after the other on the lane's first stream) all carry. */
+static gint64
+run_cuda_graph (Gen *g, gint64 t)
+{
+  static const int nodes[] = { K_GEMM_SM90, K_FLASH_FWD, K_VEC_ADD, K_RMS_FWD, K_SOFTMAX_FWD };
+  Proc *pc = &g->procs[0];
+  Thread *th = &pc->th[0];
+  Lane *ln = &g->lanes[pc->lanes[0]];
+  guint32 name = str_id (g, "cudaGraphLaunch_v10000");
+
+  th->cpu = max64 (th->cpu, t);
+  g->graph_grid_first = pc->grid_id + 1;
+  nvtx_push (g, th, 0, "graph_replay", 0, 0, 0);
+  for (int m = 0; m < g->o.graph_launches; m++)
+    {
+      gint64 api_s = th->cpu, api_e = api_s + rnd (g, 5000, 3000);
+      guint64 corr = next_corr (g, pc);
+      gint64 ready = api_s + rnd (g, 2000, 1000);
+
+      emit_api (g, pc, th, api_s, api_e, 0, corr, name, 0);
+      for (int n = 0; n < g->o.graph_nodes; n++)
+        {
+          int kt = nodes[n % G_N_ELEMENTS (nodes)];
+          gint64 start = max64 (ready, ln->stream_free[0]);
+          gint64 end = start + rnd (g, ktypes[kt].dur_min, ktypes[kt].dur_spread);
+
+          emit_graph_kernel (g, pc, ln, kt, corr, start, end);
+          ln->stream_free[0] = ready = end;
+        }
+      th->cpu = api_e + rnd (g, 500, 1000);
+    }
+  nvtx_pop (g, th);
+  g->graph_grid_last = pc->grid_id;
+  finish_iteration (g);   /* the devices' busy-time truth counts the replay */
+  return max64 (th->cpu, ln->stream_free[0]);
+}
+
+/* Graph node and graph ids on the replay's kernels (the batch leaves them NULL). */
+static void
+mark_graph_kernels (Gen *g)
+{
+  if (g->o.graph_nodes == 0 || g->o.layout == LAYOUT_2020)
+    return;
+  g_autofree char *sql = g_strdup_printf (
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET graphNodeId = 1 + (gridId - %" G_GUINT64_FORMAT ") %% %d%s "
+      "WHERE globalPid = %" G_GUINT64_FORMAT " AND gridId BETWEEN %" G_GUINT64_FORMAT " AND %" G_GUINT64_FORMAT,
+      g->graph_grid_first, g->o.graph_nodes, g->o.layout == LAYOUT_CURRENT ? ", graphId = 1" : "",
+      g->procs[0].gpid, g->graph_grid_first, g->graph_grid_last);
+  exec_sql (g, sql);
+}
+
 /* ---- truth --------------------------------------------------------------- */
 
 static int
@@ -1832,6 +1962,44 @@ add_steps_truth (JsonBuilder *b, Gen *g)
   json_builder_set_member_name (b, "median_ns");
   json_builder_add_double_value (b, median);
   json_builder_end_object (b);
+}
+
+/* What --async-ranges and --cuda-graph planted (null when not asked). */
+static void
+write_truth_graphs (Gen *g, JsonBuilder *b)
+{
+  Proc *pc = &g->procs[0];
+  gboolean nvtx = g->o.nvtx_depth > 0;
+
+  json_builder_set_member_name (b, "async_ranges");
+  if (g->o.async_ranges == 0 || !nvtx)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "pid"); json_builder_add_int_value (b, pc->pid);
+      json_builder_set_member_name (b, "tid"); json_builder_add_int_value (b, pc->th[0].tid);
+      json_builder_set_member_name (b, "ranges"); json_builder_add_int_value (b, 2 * g->o.async_ranges);
+      json_builder_set_member_name (b, "lanes"); json_builder_add_int_value (b, g->o.async_ranges);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "cuda_graph");
+  if (g->graph_kernels == 0)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "pid"); json_builder_add_int_value (b, pc->pid);
+      json_builder_set_member_name (b, "tid"); json_builder_add_int_value (b, pc->th[0].tid);
+      json_builder_set_member_name (b, "device"); json_builder_add_int_value (b, g->lanes[pc->lanes[0]].device);
+      json_builder_set_member_name (b, "nodes"); json_builder_add_int_value (b, g->o.graph_nodes);
+      json_builder_set_member_name (b, "launches"); json_builder_add_int_value (b, g->o.graph_launches);
+      json_builder_set_member_name (b, "kernels"); json_builder_add_int_value (b, g->graph_kernels);
+      json_builder_set_member_name (b, "kernel_ns"); json_builder_add_int_value (b, g->graph_ns);
+      json_builder_set_member_name (b, "range"); json_builder_add_string_value (b, nvtx ? "graph_replay" : "");
+      json_builder_set_member_name (b, "api_name"); json_builder_add_string_value (b, "cudaGraphLaunch_v10000");
+      json_builder_end_object (b);
+    }
 }
 
 static void
@@ -2065,6 +2233,7 @@ write_truth (Gen *g)
       }
   }
   json_builder_end_array (b);
+  write_truth_graphs (g, b);
 #undef CNT
   json_builder_end_object (b);
 
@@ -2159,6 +2328,33 @@ parse_slow_kernel (char *text, Options *o)
   return TRUE;
 }
 
+/* --cuda-graph NxM and --async-ranges K (frees @graph). */
+static gboolean
+parse_graph_arg (char *graph, int async_ranges, Options *o)
+{
+  g_autofree char *text = graph;
+  int nodes = 0, launches = 0;
+  char tail;
+
+  if (async_ranges < 0 || async_ranges > 1000)
+    {
+      g_printerr ("sightline-gen: --async-ranges takes 0 to 1000\n");
+      return FALSE;
+    }
+  o->async_ranges = async_ranges;
+  if (text == NULL)
+    return TRUE;
+  if (sscanf (text, "%dx%d%c", &nodes, &launches, &tail) != 2 || nodes < 1 || nodes > 1000 ||
+      launches < 1 || launches > 100000)
+    {
+      g_printerr ("sightline-gen: --cuda-graph takes NxM (N kernels 1-1000, M launches 1-100000), not '%s'\n", text);
+      return FALSE;
+    }
+  o->graph_nodes = nodes;
+  o->graph_launches = launches;
+  return TRUE;
+}
+
 static gboolean
 parse_args (int argc, char **argv, Options *o)
 {
@@ -2167,7 +2363,8 @@ parse_args (int argc, char **argv, Options *o)
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0, copy_ns = 0;
   gboolean nccl = FALSE, no_gpu = FALSE, scope_ranges = FALSE;
-  char *truth = NULL, *slow = NULL;
+  char *truth = NULL, *slow = NULL, *graph = NULL;
+  int async_ranges = 0;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs with activity (default 2)", "N" },
@@ -2186,6 +2383,8 @@ parse_args (int argc, char **argv, Options *o)
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
     { "scope-ranges", 0, 0, G_OPTION_ARG_NONE, &scope_ranges, "Name iteration 0 'warmup', the others 'step_N', softmax ops 'computing_softmax'", NULL },
     { "copy-ns", 0, 0, G_OPTION_ARG_INT64, &copy_ns, "A host-to-device copy this long per GPU before each step (a copy-bound GPU; default 0)", "NS" },
+    { "async-ranges", 0, 0, G_OPTION_ARG_INT, &async_ranges, "K overlapping start/end ranges, then K end to end, on the first main thread (K lanes)", "K" },
+    { "cuda-graph", 0, 0, G_OPTION_ARG_STRING, &graph, "A CUDA graph of N kernels launched M times in NVTX range graph_replay", "NxM" },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { "slow-kernel", 0, 0, G_OPTION_ARG_STRING, &slow, "Multiply the durations of kernels of this short name by F", "NAME=F" },
     { NULL }
@@ -2239,6 +2438,8 @@ parse_args (int argc, char **argv, Options *o)
       return FALSE;
     }
   o->copy_ns = copy_ns;
+  if (!parse_graph_arg (graph, async_ranges, o))
+    return FALSE;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
@@ -2334,12 +2535,17 @@ main (int argc, char **argv)
       /* Data loading on the CPU: nothing runs on any GPU meanwhile. */
       t = end + g.o.gap_ns + rnd (&g, 20000, 10000);
     }
+  if (g.o.async_ranges > 0)
+    t = run_async_ranges (&g, t);
+  if (g.o.graph_nodes > 0 && !g.o.no_gpu)
+    t = run_cuda_graph (&g, t);
 
   insert_bad_rows (&g);
   insert_meta (&g);
   insert_strings (&g);
 
   batch_finish (&g, &g.b_kernel);
+  mark_graph_kernels (&g);
   sqlite3_finalize (g.st_memcpy);
   sqlite3_finalize (g.st_memset);
   batch_finish (&g, &g.b_runtime);

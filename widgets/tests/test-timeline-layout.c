@@ -658,6 +658,62 @@ test_render (void)
   sl_timeline_layout_free (l);
 }
 
+/* Start/end ranges of one thread as the loader lays them out (by lane,
+ * then start): "r0" [1000,1600) and "r2" [1700,1900) in lane 0, "r1"
+ * [1200,1800) in lane 1, as indexes 0, 1, 2.
+ * Rows: 0 process, 1 thread, 2 start/end lane 1, 3 start/end lane 2. */
+static void
+test_startend_lanes (void)
+{
+  static const gint64 rs[] = { 1000, 1700, 1200 }, rd[] = { 600, 200, 600 };
+  g_autoptr(SlProfile) p = profile_new (1000, 2000);
+  SlThread *th = add_process_thread (p);
+  SlTimelineLayout *l;
+  SlEventRef ev, r1 = { SL_EVENT_NVTX_STARTEND, 0, 2 };
+  int y2, y3, h;
+
+  spans_fill (&th->nvtx_startend.spans, 3, rs, rd);
+  th->nvtx_startend.name = g_new0 (guint32, 3);
+  th->nvtx_startend.color = g_new0 (guint32, 3);
+  th->nvtx_startend.domain = g_new0 (guint16, 3);
+  th->nvtx_startend.depth = g_new0 (guint16, 3);
+  th->nvtx_startend.depth[2] = 1;
+  th->nvtx_startend.parent = g_new (guint32, 3);
+  for (guint i = 0; i < 3; i++)
+    th->nvtx_startend.parent[i] = SL_NONE;
+  th->nvtx_startend.n_depths = 2;
+  th->nvtx_startend.depth_first = g_new0 (guint, 3);
+  th->nvtx_startend.depth_first[1] = 2;
+  th->nvtx_startend.depth_first[2] = 3;
+
+  g_autoptr(SlTimelineModel) m = sl_timeline_model_new (p, NULL);
+  g_assert_cmpuint (m->n_rows, ==, 4);
+  g_assert_cmpint (m->rows[2].kind, ==, SL_ROW_NVTX_STARTEND);
+  g_assert_cmpint (m->rows[3].kind, ==, SL_ROW_NVTX_STARTEND);
+  g_assert_cmpuint (m->rows[2].n_events, ==, 2);
+  g_assert_cmpuint (m->rows[3].n_events, ==, 1);
+  g_assert_cmpuint (sl_timeline_model_event_row (m, &r1), ==, 3);
+  g_autofree char *title = sl_timeline_row_title (m, 3);
+  g_assert_cmpstr (title, ==, "NVTX start/end · lane 2");
+
+  /* 10 ns/px: x 250 is 1300 ns, where r0 (lane 1) and r1 (lane 2) both run */
+  l = sl_timeline_layout_new (m);
+  sl_timeline_layout_set_size (l, 220 + 100, 600);
+  g_assert_true (sl_timeline_layout_row_rect (l, 2, &y2, &h));
+  g_assert_true (sl_timeline_layout_row_rect (l, 3, &y3, &h));
+  g_assert_true (sl_timeline_layout_hit_test (l, 250, y2 + h / 2, &ev));
+  g_assert_cmpint (ev.kind, ==, SL_EVENT_NVTX_STARTEND);
+  g_assert_cmpuint (ev.index, ==, 0);
+  g_assert_true (sl_timeline_layout_hit_test (l, 250, y3 + h / 2, &ev));
+  g_assert_cmpuint (ev.index, ==, 2);
+  /* 1750 ns: r2 in lane 1, r1 in lane 2 */
+  g_assert_true (sl_timeline_layout_hit_test (l, 295, y2 + h / 2, &ev));
+  g_assert_cmpuint (ev.index, ==, 1);
+  g_assert_true (sl_timeline_layout_hit_test (l, 295, y3 + h / 2, &ev));
+  g_assert_cmpuint (ev.index, ==, 2);
+  sl_timeline_layout_free (l);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -677,5 +733,6 @@ main (int argc, char **argv)
   g_test_add_func ("/widgets/timeline/format", test_format);
   g_test_add_func ("/widgets/timeline/pyramid", test_pyramid);
   g_test_add_func ("/widgets/timeline/render", test_render);
+  g_test_add_func ("/widgets/timeline/startend-lanes", test_startend_lanes);
   return g_test_run ();
 }
