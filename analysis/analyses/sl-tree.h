@@ -48,8 +48,10 @@ typedef struct _SlTree SlTree;
 typedef void (*SlTreeVisitFunc) (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level,
                                  gpointer user_data);
 
-/* Ranges overlapping the window of @filter, of threads in it; kernels starting
- * in the window, on its GPUs and processes. (transfer full) */
+/* Kernels starting (on the GPU) in the window of @filter, on its GPUs and
+ * processes, each under its whole NVTX path as computed on the whole profile:
+ * the ranges of the filter's threads that hold such a kernel, wherever their
+ * CPU interval lies, and those overlapping the window. (transfer full) */
 SlTree     *sl_tree_compute       (const SlProfile *profile, const SlFilter *filter);
 void        sl_tree_free          (SlTree *tree);
 guint       sl_tree_get_n_roots   (const SlTree *tree);
