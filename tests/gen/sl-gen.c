@@ -40,6 +40,7 @@ typedef struct {
   gint64      kernels, memcpy, memset, bad_rows, gap_ns;
   guint64     seed;
   gboolean    nccl, no_gpu;
+  gboolean    no_domain_names;   /* no NvtxDomainCreate rows, as in sliced captures */
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -309,6 +310,7 @@ typedef struct {
   /* truth counters */
   gint64 n_kernels, n_memcpy, n_memset, n_api, n_api_rows, n_backtrace, n_syncs;
   gint64 n_pushpop, n_startend, n_marks, n_domains;
+  gint64 n_nccl_ranges;
   gint64 bad_kernel_time, bad_kernel_str, bad_api_time, bad_api_str;
   gint64 t_min, t_max;
   guint32 callchain_next;
@@ -670,10 +672,11 @@ describe_args (const Options *o)
   return g_strdup_printf ("--layout %s --gpus %d --streams %d --processes %d --threads %d --iterations %d "
                           "--kernels %" G_GINT64_FORMAT " --nvtx-depth %d%s --memcpy %" G_GINT64_FORMAT
                           " --memset %" G_GINT64_FORMAT " --seed %" G_GUINT64_FORMAT " --gap-ns %" G_GINT64_FORMAT
-                          " --bad-rows %" G_GINT64_FORMAT "%s",
+                          " --bad-rows %" G_GINT64_FORMAT "%s%s",
                           layouts[o->layout], o->gpus, o->streams, o->processes, o->threads, o->iterations,
                           o->kernels, o->nvtx_depth, o->nccl ? " --nccl" : "", o->memcpy, o->memset,
-                          o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "");
+                          o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "",
+                          o->no_domain_names ? " --no-domain-names" : "");
 }
 
 static void
@@ -1239,6 +1242,7 @@ emit_op (Gen *g, Proc *pc, Thread *th, const Op *op, gint64 u, int iter)
         {
           nvtx_push (g, th, 0, NULL, s_nccl_allreduce, NCCL_DOMAIN, 0);
           frames++;
+          g->n_nccl_ranges++;
         }
     }
   else
@@ -1655,7 +1659,7 @@ run_setup (Gen *g, gint64 t0)
           /* Something must be first: a CPU-only profile starts with a mark. */
           nvtx_mark (g, th, "startup");
         }
-      if (g->o.nccl)
+      if (g->o.nccl && !g->o.no_domain_names)
         nvtx_domain_create (g, th, "NCCL", NCCL_DOMAIN);
       for (int t = 1; t < pc->n_threads; t++)
         pc->th[t].cpu = th->cpu;
@@ -1781,6 +1785,7 @@ write_truth (Gen *g)
   CNT ("nvtx_startend", g->n_startend);
   CNT ("nvtx_marks", g->n_marks);
   CNT ("nvtx_domain_creates", g->n_domains);
+  CNT ("nvtx_nccl_ranges", g->n_nccl_ranges);
   CNT ("kernels_linked", g->n_kernels);
   CNT ("kernel_rows", g->n_kernels + g->bad_kernel_time + g->bad_kernel_str);
   CNT ("runtime_rows", g->n_api_rows);
@@ -1993,6 +1998,7 @@ parse_args (int argc, char **argv, Options *o)
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0;
   gboolean nccl = FALSE, no_gpu = FALSE;
+  gboolean no_domain_names = FALSE;
   char *truth = NULL;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
@@ -2010,6 +2016,7 @@ parse_args (int argc, char **argv, Options *o)
     { "gap-ns", 0, 0, G_OPTION_ARG_INT64, &gap, "GPU idle gap planted between iterations (default 0)", "NS" },
     { "bad-rows", 0, 0, G_OPTION_ARG_INT64, &bad, "Rows of each bad kind (end < start, dangling string id) in KERNEL and RUNTIME", "N" },
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
+    { "no-domain-names", 0, 0, G_OPTION_ARG_NONE, &no_domain_names, "Leave out the NVTX domain-create rows (NCCL's ranges keep their domain id, as in sliced captures)", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { NULL }
   };
@@ -2052,6 +2059,7 @@ parse_args (int argc, char **argv, Options *o)
   o->iterations = iterations; o->nvtx_depth = depth; o->kernels = kernels; o->memcpy = n_memcpy;
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
   o->nccl = nccl; o->no_gpu = no_gpu;
+  o->no_domain_names = no_domain_names;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
