@@ -7,6 +7,7 @@
 #include "sl-filter.h"
 #include "sl-format.h"
 #include "sl-time-range.h"
+#include "sl-nvtx-name.h"
 /* loader/: reading an export */
 #include "sl-profile-loader.h"
 #include "sl-kernel-details.h"

@@ -2,13 +2,16 @@
 /* sl-tree.c: the NVTX hierarchy with kernels as leaves. */
 #include "sl-tree.h"
 #include "sl-attribution.h"
+#include "sl-nvtx-name.h"
 #include "sl-stats.h"
 
 #include <string.h>
 
 struct _SlTree {
   SlProfile           *profile;     /* a reference */
+  gboolean             exact_names;
   SlFilter            *filter;
+  SlNvtxNaming         naming;      /* range names: grouped or exact */
   const SlAttribution *attr;
   gint64              *gpu_start;   /* projections under the GPU filter */
   gint64              *gpu_end;
@@ -231,10 +234,18 @@ add_root_ranges (SlTree *self, const SlProfile *profile)
 SlTree *
 sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
 {
+  return sl_tree_compute_names (profile, filter, TRUE);
+}
+
+SlTree *
+sl_tree_compute_names (const SlProfile *profile, const SlFilter *filter, gboolean exact_names)
+{
   SlTree *self = g_new0 (SlTree, 1);
   gboolean all_threads;
 
   self->profile = sl_profile_ref ((SlProfile *) profile);
+  self->exact_names = exact_names;
+  self->naming = sl_nvtx_naming (profile, exact_names);
   self->filter = sl_filter_copy (filter);
   self->attr = sl_attribution_get (profile);
   sl_attribution_project (profile, filter, &self->gpu_start, &self->gpu_end,
@@ -334,7 +345,7 @@ sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *in
       const SlNvtxRanges *r = &thread->nvtx;
       guint global = self->attr->range_base[node->owner] + node->index;
 
-      info->name = sl_strings_get (profile->strings, r->name[node->index]);
+      info->name = sl_nvtx_naming_get (&self->naming, r->name[node->index]);
       info->start_ns = r->spans.start[node->index];
       info->end_ns = sl_spans_end (&r->spans, node->index);
       info->has_gpu = self->gpu_start[global] != SL_NO_GPU_START;
@@ -481,6 +492,8 @@ sl_tree_to_json (const SlTree *self, guint max_depth, gint64 min_dur_ns)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "exact_names");
+  json_builder_add_boolean_value (b, self->exact_names);
   json_builder_set_member_name (b, "roots");
   json_builder_begin_array (b);
   sl_tree_walk (self, max_depth, min_dur_ns, enter_json, leave_json, b);

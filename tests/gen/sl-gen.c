@@ -41,6 +41,7 @@ typedef struct {
   guint64     seed;
   gboolean    nccl, no_gpu;
   gboolean    no_domain_names;   /* no NvtxDomainCreate rows, as in sliced captures */
+  gboolean    mixed_names;       /* every other NCCL range names itself inline, not by textId */
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -672,11 +673,12 @@ describe_args (const Options *o)
   return g_strdup_printf ("--layout %s --gpus %d --streams %d --processes %d --threads %d --iterations %d "
                           "--kernels %" G_GINT64_FORMAT " --nvtx-depth %d%s --memcpy %" G_GINT64_FORMAT
                           " --memset %" G_GINT64_FORMAT " --seed %" G_GUINT64_FORMAT " --gap-ns %" G_GINT64_FORMAT
-                          " --bad-rows %" G_GINT64_FORMAT "%s%s",
+                          " --bad-rows %" G_GINT64_FORMAT "%s%s%s",
                           layouts[o->layout], o->gpus, o->streams, o->processes, o->threads, o->iterations,
                           o->kernels, o->nvtx_depth, o->nccl ? " --nccl" : "", o->memcpy, o->memset,
                           o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "",
-                          o->no_domain_names ? " --no-domain-names" : "");
+                          o->no_domain_names ? " --no-domain-names" : "",
+                          o->mixed_names ? " --mixed-name-storage" : "");
 }
 
 static void
@@ -1240,7 +1242,10 @@ emit_op (Gen *g, Proc *pc, Thread *th, const Op *op, gint64 u, int iter)
       /* NCCL annotates its own calls, in its own domain, whatever the app's depth. */
       if (g->o.nvtx_depth > 0)
         {
-          nvtx_push (g, th, 0, NULL, s_nccl_allreduce, NCCL_DOMAIN, 0);
+          if (g->o.mixed_names && g->n_nccl_ranges % 2 == 1)
+            nvtx_push (g, th, 0, "ncclAllReduce", 0, NCCL_DOMAIN, 0);
+          else
+            nvtx_push (g, th, 0, NULL, s_nccl_allreduce, NCCL_DOMAIN, 0);
           frames++;
           g->n_nccl_ranges++;
         }
@@ -1998,7 +2003,7 @@ parse_args (int argc, char **argv, Options *o)
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0;
   gboolean nccl = FALSE, no_gpu = FALSE;
-  gboolean no_domain_names = FALSE;
+  gboolean no_domain_names = FALSE, mixed_names = FALSE;
   char *truth = NULL;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
@@ -2016,6 +2021,7 @@ parse_args (int argc, char **argv, Options *o)
     { "gap-ns", 0, 0, G_OPTION_ARG_INT64, &gap, "GPU idle gap planted between iterations (default 0)", "NS" },
     { "bad-rows", 0, 0, G_OPTION_ARG_INT64, &bad, "Rows of each bad kind (end < start, dangling string id) in KERNEL and RUNTIME", "N" },
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu, "CPU-only profile: no CUDA tables", NULL },
+    { "mixed-name-storage", 0, 0, G_OPTION_ARG_NONE, &mixed_names, "Store every other NCCL range name inline (text) instead of by textId", NULL },
     { "no-domain-names", 0, 0, G_OPTION_ARG_NONE, &no_domain_names, "Leave out the NVTX domain-create rows (NCCL's ranges keep their domain id, as in sliced captures)", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { NULL }
@@ -2060,6 +2066,7 @@ parse_args (int argc, char **argv, Options *o)
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
   o->nccl = nccl; o->no_gpu = no_gpu;
   o->no_domain_names = no_domain_names;
+  o->mixed_names = mixed_names;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
