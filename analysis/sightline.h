@@ -8,6 +8,7 @@
 #include "sl-format.h"
 #include "sl-lanes.h"
 #include "sl-time-range.h"
+#include "sl-nvtx-name.h"
 /* loader/: reading an export */
 #include "sl-profile-loader.h"
 #include "sl-kernel-details.h"

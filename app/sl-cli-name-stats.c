@@ -18,6 +18,13 @@ int
 sl_cli_name_stats_run (const char *name, const char *summary, gboolean with_names,
                        SlCliShowFunc show, int argc, char **argv)
 {
+  return sl_cli_name_stats_run_full (name, summary, with_names, FALSE, show, argc, argv);
+}
+
+int
+sl_cli_name_stats_run_full (const char *name, const char *summary, gboolean with_names,
+                            gboolean with_exact_names, SlCliShowFunc show, int argc, char **argv)
+{
   const SlCliSpec spec = {
     .name = name, .parameter = N_("PROFILE"), .summary = summary,
     .wrong_args = N_("expected one PROFILE (see --help)"),
@@ -27,9 +34,14 @@ sl_cli_name_stats_run (const char *name, const char *summary, gboolean with_name
   GOptionEntry entries[] = {
     { "names", 0, 0, G_OPTION_ARG_STRING, &o.names, N_("Kernel names: short (default) or demangled"), "short|demangled" },
     { "top", 0, 0, G_OPTION_ARG_STRING, &o.top_text, N_("Only the K largest"), "K" },
+    { NULL },
     { NULL }
   };
+  GOptionEntry exact = { "exact-names", 0, 0, G_OPTION_ARG_NONE, &o.exact_names,
+                         N_("Keep NVTX names apart that differ only by PyTorch's op_id, seq or sizes"), NULL };
 
+  if (with_exact_names)
+    entries[2] = exact;
   return sl_cli_run (&spec, with_names ? entries : entries + 1, &o, argc, argv);
 }
 

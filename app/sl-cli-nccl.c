@@ -37,7 +37,11 @@ print_nvtx_calls (const SlNccl *nccl)
   for (guint n = 0; n < nccl->n_nvtx; n++)
     {
       const SlNcclNvtxRow *row = &nccl->nvtx[n];
-      sl_cli_table_add (t, g_strdup (row->name), g_strdup (row->domain),
+      /* sliced captures may lack the row that names the domain */
+      char *domain = row->domain[0] != '\0' ? g_strdup (row->domain)
+                     : g_strdup_printf (_("unnamed (id %u)"), row->domain_id);
+
+      sl_cli_table_add (t, g_strdup (row->name), domain,
                         sl_format_count ((gint64) row->stats.count), sl_format_duration_precise (row->stats.total),
                         sl_format_duration_precise (sl_round_ns (row->stats.avg)),
                         sl_format_duration_precise (row->stats.min), sl_format_duration_precise (row->stats.max));

@@ -22,7 +22,8 @@ static int
 show (const SlCliRun *run, gpointer data)
 {
   SlCliNameOptions *o = data;
-  g_autoptr(SlNvtxSummary) s = sl_nvtx_summary_compute (run->profile, run->common.filter, o->top);
+  g_autoptr(SlNvtxSummary) s = sl_nvtx_summary_compute_names (run->profile, run->common.filter, o->top,
+                                                              o->exact_names);
 
   if (run->common.json)
     sl_cli_print_json (sl_nvtx_summary_to_json (s));
@@ -36,6 +37,7 @@ show (const SlCliRun *run, gpointer data)
 int
 sl_cli_nvtx (int argc, char **argv)
 {
-  return sl_cli_name_stats_run ("nvtx", N_("CPU time and GPU projection per NVTX range name, largest first."),
-                                FALSE, show, argc, argv);
+  return sl_cli_name_stats_run_full ("nvtx", N_("CPU time and GPU projection per NVTX range name, largest first; "
+                                        "names that differ only by PyTorch's op_id, seq or sizes are grouped."),
+                                     FALSE, TRUE, show, argc, argv);
 }

@@ -9,6 +9,7 @@ typedef struct {
   char   *min_dur_text;
   guint   depth;
   gint64  min_dur;
+  gboolean exact_names;
 } Options;
 
 /* One printed line; the label is indented and valid UTF-8. */
@@ -79,7 +80,7 @@ show (const SlCliRun *run, gpointer data)
   if (!sl_cli_parse_count (run->command, "--depth", o->depth_text, &o->depth)
       || !sl_cli_parse_dur (run->command, "--min-dur", o->min_dur_text, &o->min_dur))
     return SL_CLI_USAGE;
-  tree = sl_tree_compute (run->profile, run->common.filter);
+  tree = sl_tree_compute_names (run->profile, run->common.filter, o->exact_names);
   if (run->common.json)
     {
       sl_cli_print_json (sl_tree_to_json (tree, o->depth, o->min_dur));
@@ -107,6 +108,8 @@ sl_cli_tree (int argc, char **argv)
   GOptionEntry entries[] = {
     { "depth", 0, 0, G_OPTION_ARG_STRING, &o.depth_text, N_("Show N levels (default: all)"), "N" },
     { "min-dur", 0, 0, G_OPTION_ARG_STRING, &o.min_dur_text, N_("Hide nodes shorter than D"), "D" },
+    { "exact-names", 0, 0, G_OPTION_ARG_NONE, &o.exact_names,
+      N_("Keep NVTX names apart that differ only by PyTorch's op_id, seq or sizes"), NULL },
     { NULL }
   };
 

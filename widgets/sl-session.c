@@ -24,6 +24,7 @@ struct _SlSession {
   SlScope          scope;
   SlTimeRange     *bookmark_range;
   char            *search;
+  gboolean         exact_names;
 
   GArray          *back;       /* ViewState, oldest first */
   GArray          *forward;    /* ViewState, next first at the end */
@@ -38,6 +39,7 @@ enum {
   PROP_SCOPE,
   PROP_BOOKMARK_RANGE,
   PROP_SEARCH,
+  PROP_EXACT_NAMES,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
   N_PROPS
@@ -164,6 +166,17 @@ sl_session_set_search (SlSession *self, const char *search)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH]);
 }
 
+void
+sl_session_set_exact_names (SlSession *self, gboolean exact_names)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  if (self->exact_names == !!exact_names)
+    return;
+  self->exact_names = !!exact_names;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXACT_NAMES]);
+}
+
 /* ---- getters -------------------------------------------------------------- */
 
 SlTimelineModel *
@@ -220,6 +233,13 @@ sl_session_get_search (SlSession *self)
 {
   g_return_val_if_fail (SL_IS_SESSION (self), "");
   return self->search;
+}
+
+gboolean
+sl_session_get_exact_names (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+  return self->exact_names;
 }
 
 gboolean
@@ -421,6 +441,9 @@ sl_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_SEARCH:
       g_value_set_string (value, self->search);
       break;
+    case PROP_EXACT_NAMES:
+      g_value_set_boolean (value, self->exact_names);
+      break;
     case PROP_CAN_GO_BACK:
       g_value_set_boolean (value, sl_session_can_go_back (self));
       break;
@@ -460,6 +483,9 @@ sl_session_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_SEARCH:
       sl_session_set_search (self, g_value_get_string (value));
+      break;
+    case PROP_EXACT_NAMES:
+      sl_session_set_exact_names (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -510,6 +536,7 @@ sl_session_class_init (SlSessionClass *klass)
   properties[PROP_SCOPE] =
     g_param_spec_enum ("scope", NULL, NULL, SL_TYPE_SCOPE, SL_SCOPE_WHOLE, rw);
   properties[PROP_SEARCH] = g_param_spec_string ("search", NULL, NULL, "", rw);
+  properties[PROP_EXACT_NAMES] = g_param_spec_boolean ("exact-names", NULL, NULL, FALSE, rw);
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -73,6 +73,13 @@ const char        *sl_session_get_search         (SlSession         *self);
 void               sl_session_set_search         (SlSession         *self,
                                                   const char        *search);
 
+/* Whether views that aggregate NVTX ranges by name keep names apart that
+ * differ only by PyTorch's op ids and argument lists (sl-nvtx-name.h);
+ * FALSE (the default) groups them. */
+gboolean           sl_session_get_exact_names    (SlSession         *self);
+void               sl_session_set_exact_names    (SlSession         *self,
+                                                  gboolean           exact_names);
+
 /* History of view states (visible range, selected range and event).
  * push_history records the current state before a jump; navigate_to does
  * that and shows @visible.  Going back or forward restores a state. */

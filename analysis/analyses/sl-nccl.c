@@ -78,8 +78,38 @@ compare_nvtx (gconstpointer a, gconstpointer b)
   return sl_rank_compare (x->stats.total, x->name, y->stats.total, y->name);
 }
 
-/* Which (pid, domain) pairs are NCCL's, by the domain name.  Ranges come in
- * runs of one domain: the last answer is checked before the table. */
+gboolean
+sl_nccl_is_api_name (const char *name)
+{
+  /* NCCL names its NVTX ranges after its API calls: "ncclAllReduce",
+   * "ncclGroupStart", "ncclCommInitRank"… */
+  return name != NULL && g_str_has_prefix (name, "nccl") && g_ascii_isupper (name[4]);
+}
+
+/* TRUE when a range of @pid in @domain is named like an NCCL API call. */
+static gboolean
+domain_has_nccl_calls (const SlProfile *profile, guint32 pid, guint32 domain)
+{
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      const SlNvtxRanges *sets[] = { &thread->nvtx, &thread->nvtx_startend };
+
+      if (thread->pid != pid)
+        continue;
+      for (guint k = 0; k < G_N_ELEMENTS (sets); k++)
+        for (guint i = 0; i < sets[k]->spans.n; i++)
+          if (sets[k]->domain[i] == domain
+              && sl_nccl_is_api_name (sl_strings_get (profile->strings, sets[k]->name[i])))
+            return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether (pid, domain) is NCCL's: by the domain's name, or, when no
+ * domain-create row names it (sliced captures), by the names of its ranges.
+ * The default domain is the application's.  Ranges come in runs of one
+ * domain: the last answer is checked before the table. */
 typedef struct {
   GHashTable *ok;          /* gint64 key -> verdict */
   gint64      last_key;    /* -1: none yet */
@@ -97,8 +127,10 @@ domain_is_nccl (DomainCache *cache, const SlProfile *profile, guint32 pid, guint
   if (!g_hash_table_lookup_extended (cache->ok, &dkey, NULL, &ok))
     {
       const char *dname = sl_profile_domain_name (profile, pid, domain);
+      gboolean unnamed = domain != 0 && (dname == NULL || dname[0] == '\0');
 
-      ok = GINT_TO_POINTER (dname != NULL && strcasestr (dname, "nccl") != NULL);
+      ok = GINT_TO_POINTER ((dname != NULL && strcasestr (dname, "nccl") != NULL)
+                            || (unnamed && domain_has_nccl_calls (profile, pid, domain)));
       g_hash_table_insert (cache->ok, g_memdup2 (&dkey, sizeof dkey), ok);
     }
   cache->last_key = dkey;
@@ -125,6 +157,7 @@ nvtx_row_key (SlNccl *self, GHashTable *per_name, SlStatsTable *table, const cha
   memset (&self->nvtx[n], 0, sizeof (SlNcclNvtxRow));
   self->nvtx[n].name = g_strdup (name);
   self->nvtx[n].domain = g_strdup (sl_profile_domain_name (profile, pid, domain));
+  self->nvtx[n].domain_id = domain;
   self->n_nvtx = n + 1;
   return n;
 }
@@ -296,6 +329,7 @@ add_nvtx_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
   json_builder_begin_object (b);
   sl_json_member_string (b, "name", row->name);
   sl_json_member_string (b, "domain", row->domain);
+  sl_json_member_int (b, "domain_id", row->domain_id);
   sl_stats_add_json_named (b, &row->stats, &basic_stats);
   json_builder_end_object (b);
 }

@@ -28,6 +28,9 @@ gboolean          sl_nccl_is_nccl_name     (const char *name);
 /* Per kernel function: 1 when its short or demangled name is NCCL.
  * (transfer full), profile->n_funcs entries (NULL when none). */
 guint8           *sl_nccl_func_mask        (const SlProfile *profile);
+/* TRUE when an NVTX range name is that of an NCCL API call: "nccl" then a
+ * capital ("ncclAllReduce", "ncclGroupStart"); not PyTorch's "nccl:all_reduce". */
+gboolean          sl_nccl_is_api_name      (const char *name);
 /* The collective named in a kernel name ("ncclDevKernel_AllReduce_Sum_f32_RING_LL"). */
 SlNcclCollective  sl_nccl_collective_of    (const char *name);
 /* "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce", "SendRecv",
@@ -45,7 +48,8 @@ typedef struct {
 
 typedef struct {
   char    *name;                 /* "ncclAllReduce", "ncclGroupStart", ... */
-  char    *domain;
+  char    *domain;               /* its name, "" when no row names it */
+  guint32  domain_id;            /* domainId of the first range seen */
   SlStats  stats;                /* of CPU durations; median not computed */
 } SlNcclNvtxRow;
 
@@ -62,7 +66,7 @@ SlNccl   *sl_nccl_compute (const SlProfile *profile, const SlFilter *filter);
 void      sl_nccl_free    (SlNccl *nccl);
 /* {"total_ns", "count", "collectives": [{"device", "pid", "stream", "collective",
  *  "count", "total_ns", "avg_ns", "min_ns", "max_ns", "time_pct"}],
- *  "nvtx": [{"name", "domain", "count", "total_ns", "avg_ns", "min_ns", "max_ns"}]} */
+ *  "nvtx": [{"name", "domain", "domain_id", "count", "total_ns", "avg_ns", "min_ns", "max_ns"}]} */
 JsonNode *sl_nccl_to_json (const SlNccl *nccl);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNccl, sl_nccl_free)

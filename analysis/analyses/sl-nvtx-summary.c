@@ -2,12 +2,14 @@
 /* sl-nvtx-summary.c: CPU time and GPU projection per NVTX range name. */
 #include "sl-nvtx-summary.h"
 #include "sl-attribution.h"
+#include "sl-nvtx-name.h"
 #include "sl-json.h"
 
 typedef struct {
   const SlProfile *profile;
   const SlFilter  *filter;
   const gboolean  *thread_ok;
+  SlNvtxNaming     naming;     /* grouped or exact names */
   SlNameKeys       keys;
   SlStatsTable     table;
   gint64          *gpu_total;
@@ -34,7 +36,7 @@ scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs
           if (!sl_filter_match_time (sc->filter, r->spans.start[i])
               || (!startend && !sl_profile_range_kept (profile, t, i)))
             continue;
-          k = sl_name_keys_get (&sc->keys, r->name[i]);
+          k = sl_name_keys_get (&sc->keys, sl_nvtx_naming_key (&sc->naming, r->name[i]));
           if (pass == PASS_KEYS)
             continue;
           sl_stats_table_visit (&sc->table, k, sl_spans_dur (&r->spans, i));
@@ -92,7 +94,7 @@ gather (Scan *sc, const SlAttribution *attr, const Projection *pr)
 static void
 fill_rows (SlNvtxSummary *self, const SlProfile *profile, const Scan *sc, const SlStats *stats, guint top)
 {
-  g_autofree guint *order = sl_name_keys_rank (profile->strings, &sc->keys, stats, NULL, &self->n_names);
+  g_autofree guint *order = sl_name_keys_rank (sc->naming.strings, &sc->keys, stats, NULL, &self->n_names);
 
   self->n_rows = sl_rank_keep (self->n_names, top);
   self->rows = g_new0 (SlNvtxRow, MAX (self->n_rows, 1));
@@ -103,7 +105,7 @@ fill_rows (SlNvtxSummary *self, const SlProfile *profile, const Scan *sc, const 
       guint k = order[r];
 
       row->name_id = g_array_index (sc->keys.ids, guint32, k);
-      row->name = g_strdup (sl_strings_get (profile->strings, row->name_id));
+      row->name = g_strdup (sl_strings_get (sc->naming.strings, row->name_id));
       row->stats = stats[k];
       row->time_pct = sl_percent (stats[k].total, self->total_ns);
       row->gpu_total_ns = sc->gpu_total[k];
@@ -113,6 +115,13 @@ fill_rows (SlNvtxSummary *self, const SlProfile *profile, const Scan *sc, const 
 
 SlNvtxSummary *
 sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
+{
+  return sl_nvtx_summary_compute_names (profile, filter, top, TRUE);
+}
+
+SlNvtxSummary *
+sl_nvtx_summary_compute_names (const SlProfile *profile, const SlFilter *filter, guint top,
+                               gboolean exact_names)
 {
   SlNvtxSummary *self = g_new0 (SlNvtxSummary, 1);
   const SlAttribution *attr = sl_attribution_get (profile);
@@ -124,7 +133,9 @@ sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint
   for (guint t = 0; t < profile->n_threads; t++)
     thread_ok[t] = sl_filter_match_thread (filter, profile, t);
   sl_attribution_project (profile, filter, &pr.gs, &pr.ge, &pr.ses, &pr.see, &pr.owned);
-  sl_name_keys_init (&sc.keys, sl_strings_count (profile->strings));
+  self->exact_names = exact_names;
+  sc.naming = sl_nvtx_naming (profile, exact_names);
+  sl_name_keys_init (&sc.keys, sl_strings_count (sc.naming.strings));
   stats = gather (&sc, attr, &pr);
   fill_rows (self, profile, &sc, stats, top);
 
@@ -163,6 +174,7 @@ sl_nvtx_summary_to_json (const SlNvtxSummary *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
+  sl_json_member_boolean (b, "exact_names", self->exact_names);
   sl_json_member_array (b, "ranges", self->rows, self->n_rows, sizeof (SlNvtxRow), add_row_json,
                         &self->total_ns);
   json_builder_end_object (b);

@@ -12,8 +12,8 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char    *name;
-  guint32  name_id;
+  char    *name;           /* the group name (sl-nvtx-name.h) unless exact names */
+  guint32  name_id;        /* id in the naming's string table */
   SlStats  stats;          /* of CPU durations */
   double   time_pct;       /* share of all range time in the filter (nested ranges count twice) */
   gint64   gpu_total_ns;   /* sum over instances of their GPU projection (last end - first start) */
@@ -26,13 +26,19 @@ typedef struct {
   guint      n_rows;
   SlNvtxRow *rows;         /* by total descending, then name */
   guint      n_names;
+  gboolean   exact_names;
 } SlNvtxSummary;
 
 /* Push/pop and start/end ranges of the threads in @filter started inside its
- * window.  With GPUs in @filter, the projections count GPU work on those GPUs. */
+ * window.  With GPUs in @filter, the projections count GPU work on those GPUs.
+ * Rows are per group of names (sl-nvtx-name.h: PyTorch's op ids and argument
+ * lists dropped), or per distinct name with @exact_names. */
+SlNvtxSummary *sl_nvtx_summary_compute_names (const SlProfile *profile, const SlFilter *filter, guint top,
+                                              gboolean exact_names);
+/* The same with exact names. */
 SlNvtxSummary *sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top);
 void           sl_nvtx_summary_free    (SlNvtxSummary *summary);
-/* {"ranges": [{"name", "instances", "total_ns", "avg_ns", "med_ns", "min_ns",
+/* {"exact_names": bool, "ranges": [{"name", "instances", "total_ns", "avg_ns", "med_ns", "min_ns",
  *  "max_ns", "stddev_ns", "time_pct", "gpu_total_ns"}]} */
 JsonNode      *sl_nvtx_summary_to_json (const SlNvtxSummary *summary);
 

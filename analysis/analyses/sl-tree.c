@@ -2,13 +2,16 @@
 /* sl-tree.c: the NVTX hierarchy with kernels as leaves. */
 #include "sl-tree.h"
 #include "sl-attribution.h"
+#include "sl-nvtx-name.h"
 #include "sl-stats.h"
 
 #include <string.h>
 
 struct _SlTree {
   SlProfile           *profile;     /* a reference */
+  gboolean             exact_names;
   SlFilter            *filter;
+  SlNvtxNaming         naming;      /* range names: grouped or exact */
   const SlAttribution *attr;
   gint64              *gpu_start;   /* projections under the GPU filter */
   gint64              *gpu_end;
@@ -16,6 +19,8 @@ struct _SlTree {
   gint64              *se_end;
   gboolean             owned;
   gboolean            *thread_ok;
+  /* per global range: 1 when a kernel of the filter hangs in its subtree */
+  guint8              *holds;
   /* kernels per range (CSR over global range ids), packed stream << 32 | index */
   guint               *first;       /* n_ranges + 1 */
   guint64             *kernels;
@@ -53,12 +58,17 @@ compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
   return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
 }
 
-/* Ranges are kept when they overlap the window (so that the path to a kernel
- * in it stays visible); kernels when they start in it. */
+/* Kernels are kept when their GPU start is in the window; ranges when they
+ * hold such a kernel (the GPU runs behind the CPU, so a kernel's whole path
+ * may have begun and ended before the window), or overlap the window on the
+ * CPU. */
 static gboolean
-range_in_window (const SlFilter *filter, const SlSpans *spans, guint i)
+range_kept (const SlTree *self, guint32 thread, guint i)
 {
-  if (filter == NULL || !filter->has_range)
+  const SlSpans *spans = &self->profile->threads[thread].nvtx.spans;
+  const SlFilter *filter = self->filter;
+
+  if (filter == NULL || !filter->has_range || self->holds[self->attr->range_base[thread] + i])
     return TRUE;
   return spans->start[i] < filter->range_end && sl_spans_end (spans, i) > filter->range_start;
 }
@@ -70,6 +80,20 @@ range_in_scope (const SlTree *self, guint thread, guint i)
 {
   return sl_profile_range_kept (self->profile, thread, i)
          || self->gpu_start[self->attr->range_base[thread] + i] != SL_NO_GPU_START;
+}
+
+/* Marks global range @r and its ancestors as holding a kernel; stops at the
+ * first one already marked, so marking costs O(ranges) in all. */
+static void
+mark_path (SlTree *self, guint32 r)
+{
+  guint local;
+  guint32 t = sl_attribution_range_thread (self->attr, r, &local);
+  const SlNvtxRanges *ranges = &self->profile->threads[t].nvtx;
+  guint base = self->attr->range_base[t];
+
+  for (guint32 i = local; i != SL_NONE && !self->holds[base + i]; i = ranges->parent[i])
+    self->holds[base + i] = 1;
 }
 
 /* Natural merge sort: the nodes come as a few sorted runs (one per stream or
@@ -171,7 +195,10 @@ scan_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gb
                 }
             }
           else if (cursor == NULL)
-            self->first[r + 1]++;
+            {
+              self->first[r + 1]++;
+              mark_path (self, r);
+            }
           else
             self->kernels[cursor[r]++] = pack (s, i);
         }
@@ -186,6 +213,7 @@ index_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, g
   g_autofree guint *cursor = NULL;
 
   self->first = g_new0 (guint, n_ranges + 1);
+  self->holds = g_new0 (guint8, MAX (n_ranges, 1));
   scan_kernels (self, profile, filter, all_threads, NULL);
   for (guint r = 0; r < n_ranges; r++)
     self->first[r + 1] += self->first[r];
@@ -204,7 +232,7 @@ add_root_ranges (SlTree *self, const SlProfile *profile)
       if (!self->thread_ok[t] || r->n_depths == 0)
         continue;
       for (guint i = r->depth_first[0]; i < r->depth_first[1]; i++)
-        if (range_in_window (self->filter, &r->spans, i) && range_in_scope (self, t, i))
+        if (range_kept (self, t, i) && range_in_scope (self, t, i))
           {
             SlTreeNode node = { SL_TREE_RANGE, t, i };
             g_array_append_val (self->roots, node);
@@ -215,10 +243,18 @@ add_root_ranges (SlTree *self, const SlProfile *profile)
 SlTree *
 sl_tree_compute (const SlProfile *profile, const SlFilter *filter)
 {
+  return sl_tree_compute_names (profile, filter, TRUE);
+}
+
+SlTree *
+sl_tree_compute_names (const SlProfile *profile, const SlFilter *filter, gboolean exact_names)
+{
   SlTree *self = g_new0 (SlTree, 1);
   gboolean all_threads;
 
   self->profile = sl_profile_ref ((SlProfile *) profile);
+  self->exact_names = exact_names;
+  self->naming = sl_nvtx_naming (profile, exact_names);
   self->filter = sl_filter_copy (filter);
   self->attr = sl_attribution_get (profile);
   sl_attribution_project (profile, filter, &self->gpu_start, &self->gpu_end,
@@ -245,6 +281,7 @@ sl_tree_free (SlTree *self)
     }
   g_free (self->thread_ok);
   g_free (self->first);
+  g_free (self->holds);
   g_free (self->kernels);
   g_array_unref (self->roots);
   sl_filter_free (self->filter);
@@ -289,7 +326,7 @@ sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
       gint64 end = sl_spans_end (&r->spans, node->index);
 
       for (guint i = lo; i < r->depth_first[depth + 2] && r->spans.start[i] < end; i++)
-        if (r->parent[i] == node->index && range_in_window (self->filter, &r->spans, i)
+        if (r->parent[i] == node->index && range_kept (self, node->owner, i)
             && range_in_scope (self, node->owner, i))
           {
             SlTreeNode child = { SL_TREE_RANGE, node->owner, i };
@@ -318,7 +355,7 @@ sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *in
       const SlNvtxRanges *r = &thread->nvtx;
       guint global = self->attr->range_base[node->owner] + node->index;
 
-      info->name = sl_strings_get (profile->strings, r->name[node->index]);
+      info->name = sl_nvtx_naming_get (&self->naming, r->name[node->index]);
       info->start_ns = r->spans.start[node->index];
       info->end_ns = sl_spans_end (&r->spans, node->index);
       info->has_gpu = self->gpu_start[global] != SL_NO_GPU_START;
@@ -465,6 +502,8 @@ sl_tree_to_json (const SlTree *self, guint max_depth, gint64 min_dur_ns)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "exact_names");
+  json_builder_add_boolean_value (b, self->exact_names);
   json_builder_set_member_name (b, "roots");
   json_builder_begin_array (b);
   sl_tree_walk (self, max_depth, min_dur_ns, enter_json, leave_json, b);

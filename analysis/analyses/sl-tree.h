@@ -27,7 +27,7 @@ typedef struct {
 } SlTreeNode;
 
 typedef struct {
-  const char *name;        /* points into the profile */
+  const char *name;        /* points into the profile (or its NVTX name groups) */
   gint64      start_ns;    /* range: CPU interval; kernel: GPU interval */
   gint64      end_ns;
   gboolean    has_gpu;
@@ -48,8 +48,14 @@ typedef struct _SlTree SlTree;
 typedef void (*SlTreeVisitFunc) (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level,
                                  gpointer user_data);
 
-/* Ranges overlapping the window of @filter, of threads in it; kernels starting
- * in the window, on its GPUs and processes. (transfer full) */
+/* Kernels starting (on the GPU) in the window of @filter, on its GPUs and
+ * processes, each under its whole NVTX path as computed on the whole profile:
+ * the ranges of the filter's threads that hold such a kernel, wherever their
+ * CPU interval lies, and those overlapping the window.  Range names are
+ * grouped (sl-nvtx-name.h: PyTorch's op ids and argument lists dropped), or
+ * exact with @exact_names. (transfer full) */
+SlTree     *sl_tree_compute_names (const SlProfile *profile, const SlFilter *filter, gboolean exact_names);
+/* The same with exact names. */
 SlTree     *sl_tree_compute       (const SlProfile *profile, const SlFilter *filter);
 void        sl_tree_free          (SlTree *tree);
 guint       sl_tree_get_n_roots   (const SlTree *tree);
@@ -63,7 +69,7 @@ void        sl_tree_get_info      (const SlTree *tree, const SlTreeNode *node, S
  * subtrees.  The one walk behind sl_tree_to_json() and the CLI's text tree. */
 void        sl_tree_walk          (const SlTree *tree, guint max_depth, gint64 min_dur_ns,
                                    SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data);
-/* The whole tree as {"roots": [node...]}; a node is {"kind": "range"|"kernel",
+/* The whole tree as {"exact_names": bool, "roots": [node...]}; a node is {"kind": "range"|"kernel",
  * "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "pid", "tid",
  * "children": [...]}, kernels add "device", "stream", "correlation_id".
  * @max_depth > 0 stops after that many levels; nodes shorter than

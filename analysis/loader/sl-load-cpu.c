@@ -145,6 +145,8 @@ enum { N_START, N_END, N_TYPE, N_TEXT, N_TEXT_ID, N_TID, N_COLOR, N_DOMAIN, N_N 
 typedef struct {
   GString *last_text;
   guint32  last_id;
+  gint64   last_text_id;      /* the last textId and its interned string id */
+  guint32  last_text_id_id;
 } NvtxNames;
 
 /* The profile's id of text of @len bytes, interned (and made valid UTF-8). */
@@ -176,10 +178,20 @@ nvtx_name (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, 
     }
   if (!_sl_is_null (nulls, N_TEXT_ID))
     {
-      guint32 id = _sl_loader_map_string (loader, v[N_TEXT_ID]);
+      guint32 id;
+
+      if (names->last_text_id_id != SL_NONE && names->last_text_id == v[N_TEXT_ID])
+        return names->last_text_id_id;
+      id = _sl_loader_map_string (loader, v[N_TEXT_ID]);
       if (id == SL_NONE)
-        *dangling = TRUE;
-      return id;
+        {
+          *dangling = TRUE;
+          return id;
+        }
+      /* one id per name, whether inline text or textId stores it */
+      names->last_text_id = v[N_TEXT_ID];
+      names->last_text_id_id = _sl_strings_intern_id (loader->profile->strings, id);
+      return names->last_text_id_id;
     }
   /* An unnamed range is legal NVTX; it shows as an empty label. */
   return _sl_strings_intern (loader->profile->strings, "");
@@ -281,7 +293,7 @@ load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
     "start", "end", "eventType", "text", "textId", "globalTid", "color", "domainId",
   };
   const SlTableRead read = { "NVTX_EVENTS", columns, N_N, _("the NVTX events") };
-  NvtxNames names = { g_string_new (NULL), SL_NONE };
+  NvtxNames names = { g_string_new (NULL), SL_NONE, -1, SL_NONE };
   gboolean ok;
 
   if (!_sl_loader_has_column (loader, read.table, "eventType"))

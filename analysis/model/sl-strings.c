@@ -82,6 +82,22 @@ _sl_strings_intern (SlStrings *strings, const char *value)
 }
 
 guint32
+_sl_strings_intern_id (SlStrings *strings, guint32 id)
+{
+  const char *value;
+  gpointer found;
+
+  if (id >= strings->n)
+    return id;
+  value = strings->blob + strings->offsets[id];
+  found = g_hash_table_lookup (strings->interned, value);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  g_hash_table_insert (strings->interned, g_strdup (value), GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+guint32
 _sl_strings_intern_len (SlStrings *strings, const char *value, gsize len)
 {
   if (value == NULL)

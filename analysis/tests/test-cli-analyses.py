@@ -64,7 +64,7 @@ def shape_api(j, w):
 
 
 def shape_nvtx(j, w):
-    keys_are(j, {"ranges"}, w)
+    keys_are(j, {"ranges", "exact_names"}, w)
     for r in j["ranges"]:
         keys_are(r, STATS | {"gpu_total_ns"}, w)
         ints(r, {"gpu_total_ns", "instances", "total_ns"}, w)
@@ -199,7 +199,7 @@ def shape_tree_node(node, w, depth=0):
 
 
 def shape_tree(j, w):
-    keys_are(j, {"roots"}, w)
+    keys_are(j, {"roots", "exact_names"}, w)
     for r in j["roots"]:
         shape_tree_node(r, w)
 

@@ -106,6 +106,17 @@ show_details_changed (GSimpleAction *action, GVariant *state, gpointer data)
   gtk_widget_set_visible (self->details_scroller, g_variant_get_boolean (state));
 }
 
+/* The session's "exact-names" follows the action; views read the session. */
+static void
+exact_names_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  SlWindow *self = data;
+
+  g_simple_action_set_state (action, state);
+  if (self->session != NULL)
+    sl_session_set_exact_names (self->session, g_variant_get_boolean (state));
+}
+
 static void
 export_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -127,11 +138,13 @@ static const GActionEntry win_entries[] = {
   { "go-forward", go_forward_action },
   { "absolute-time", NULL, NULL, "false", absolute_time_changed },
   { "show-details", NULL, NULL, "true", show_details_changed },
+  { "exact-names", NULL, NULL, "false", exact_names_changed },
 };
 
 /* Actions that act on the profile shown. */
 static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
+  "exact-names",
 };
 
 static void
@@ -169,6 +182,17 @@ _sl_window_bind_history (SlWindow *self)
       else
         g_simple_action_set_enabled (G_SIMPLE_ACTION (action), FALSE);
     }
+}
+
+/* A new session (another profile) starts with the window's choice. */
+void
+_sl_window_sync_exact_names (SlWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "exact-names");
+  g_autoptr(GVariant) state = g_action_get_state (action);
+
+  if (self->session != NULL)
+    sl_session_set_exact_names (self->session, g_variant_get_boolean (state));
 }
 
 void

@@ -83,6 +83,8 @@ void        _sl_window_add_actions   (SlWindow   *self);
 void        _sl_window_update_actions (SlWindow  *self,
                                        const char *page);
 void        _sl_window_bind_history  (SlWindow   *self);
+/* Gives a new session the state of the "exact-names" action. */
+void        _sl_window_sync_exact_names (SlWindow *self);
 
 /* sl-window-dnd.c */
 void        _sl_window_add_drop_target (SlWindow *self);

@@ -172,6 +172,7 @@ _sl_window_set_session (SlWindow *self, SlSession *session)
   sl_details_pane_set_session (SL_DETAILS_PANE (self->details), session);
   sl_timeline_legend_set_model (SL_TIMELINE_LEGEND (self->legend), session ? sl_session_get_model (session) : NULL);
   _sl_window_bind_history (self);
+  _sl_window_sync_exact_names (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 

@@ -51,6 +51,8 @@ typedef struct {
   char       *slow_kernel;    /* --slow-kernel NAME=F: this short name's durations times slow_factor */
   double      slow_factor;
   int         async_ranges, graph_nodes, graph_launches;
+  gboolean    no_domain_names;   /* no NvtxDomainCreate rows, as in sliced captures */
+  gboolean    mixed_names;       /* every other NCCL range names itself inline, not by textId */
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -321,6 +323,7 @@ typedef struct {
   /* truth counters */
   gint64 n_kernels, n_memcpy, n_memset, n_api, n_api_rows, n_backtrace, n_syncs;
   gint64 n_pushpop, n_startend, n_marks, n_domains;
+  gint64 n_nccl_ranges;
   gint64 bad_kernel_time, bad_kernel_str, bad_api_time, bad_api_str;
   gint64 t_min, t_max;
   guint32 callchain_next;
@@ -686,11 +689,12 @@ describe_args (const Options *o)
   return g_strdup_printf ("--layout %s --gpus %d --streams %d --processes %d --threads %d --iterations %d "
                           "--kernels %" G_GINT64_FORMAT " --nvtx-depth %d%s --memcpy %" G_GINT64_FORMAT
                           " --memset %" G_GINT64_FORMAT " --seed %" G_GUINT64_FORMAT " --gap-ns %" G_GINT64_FORMAT
-                          " --bad-rows %" G_GINT64_FORMAT "%s%s",
+                          " --bad-rows %" G_GINT64_FORMAT "%s%s%s%s",
                           layouts[o->layout], o->gpus, o->streams, o->processes, o->threads, o->iterations,
                           o->kernels, o->nvtx_depth, o->nccl ? " --nccl" : "", o->memcpy, o->memset,
                           o->seed, o->gap_ns, o->bad_rows, o->no_gpu ? " --no-gpu" : "",
-                          copy);
+                          copy, o->no_domain_names ? " --no-domain-names" : "",
+                          o->mixed_names ? " --mixed-name-storage" : "");
 }
 
 /* describe_args () with the steps options, when any is set (other outputs keep their bytes). */
@@ -1290,8 +1294,12 @@ emit_op (Gen *g, Proc *pc, Thread *th, const Op *op, gint64 u, int iter)
       /* NCCL annotates its own calls, in its own domain, whatever the app's depth. */
       if (g->o.nvtx_depth > 0)
         {
-          nvtx_push (g, th, 0, NULL, s_nccl_allreduce, NCCL_DOMAIN, 0);
+          if (g->o.mixed_names && g->n_nccl_ranges % 2 == 1)
+            nvtx_push (g, th, 0, "ncclAllReduce", 0, NCCL_DOMAIN, 0);
+          else
+            nvtx_push (g, th, 0, NULL, s_nccl_allreduce, NCCL_DOMAIN, 0);
           frames++;
+          g->n_nccl_ranges++;
         }
     }
   else
@@ -1718,7 +1726,7 @@ run_setup (Gen *g, gint64 t0)
           /* Something must be first: a CPU-only profile starts with a mark. */
           nvtx_mark (g, th, "startup");
         }
-      if (g->o.nccl)
+      if (g->o.nccl && !g->o.no_domain_names)
         nvtx_domain_create (g, th, "NCCL", NCCL_DOMAIN);
       for (int t = 1; t < pc->n_threads; t++)
         pc->th[t].cpu = th->cpu;
@@ -2043,6 +2051,7 @@ write_truth (Gen *g)
   CNT ("nvtx_startend", g->n_startend);
   CNT ("nvtx_marks", g->n_marks);
   CNT ("nvtx_domain_creates", g->n_domains);
+  CNT ("nvtx_nccl_ranges", g->n_nccl_ranges);
   CNT ("kernels_linked", g->n_kernels);
   CNT ("kernel_rows", g->n_kernels + g->bad_kernel_time + g->bad_kernel_str);
   CNT ("runtime_rows", g->n_api_rows);
@@ -2363,6 +2372,7 @@ parse_args (int argc, char **argv, Options *o)
   int gpus = 2, streams = 2, processes = 1, threads = 2, iterations = 10, depth = 5;
   gint64 kernels = 10000, n_memcpy = 0, n_memset = 0, bad = 0, gap = 0, copy_ns = 0;
   gboolean nccl = FALSE, no_gpu = FALSE, scope_ranges = FALSE;
+  gboolean no_domain_names = FALSE, mixed_names = FALSE;
   char *truth = NULL, *slow = NULL, *graph = NULL;
   int async_ranges = 0;
   GOptionEntry entries[] = {
@@ -2385,6 +2395,8 @@ parse_args (int argc, char **argv, Options *o)
     { "copy-ns", 0, 0, G_OPTION_ARG_INT64, &copy_ns, "A host-to-device copy this long per GPU before each step (a copy-bound GPU; default 0)", "NS" },
     { "async-ranges", 0, 0, G_OPTION_ARG_INT, &async_ranges, "K overlapping start/end ranges, then K end to end, on the first main thread (K lanes)", "K" },
     { "cuda-graph", 0, 0, G_OPTION_ARG_STRING, &graph, "A CUDA graph of N kernels launched M times in NVTX range graph_replay", "NxM" },
+    { "mixed-name-storage", 0, 0, G_OPTION_ARG_NONE, &mixed_names, "Store every other NCCL range name inline (text) instead of by textId", NULL },
+    { "no-domain-names", 0, 0, G_OPTION_ARG_NONE, &no_domain_names, "Leave out the NVTX domain-create rows (NCCL's ranges keep their domain id, as in sliced captures)", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { "slow-kernel", 0, 0, G_OPTION_ARG_STRING, &slow, "Multiply the durations of kernels of this short name by F", "NAME=F" },
     { NULL }
@@ -2440,6 +2452,8 @@ parse_args (int argc, char **argv, Options *o)
   o->copy_ns = copy_ns;
   if (!parse_graph_arg (graph, async_ranges, o))
     return FALSE;
+  o->no_domain_names = no_domain_names;
+  o->mixed_names = mixed_names;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;

@@ -157,6 +157,13 @@ test_scope (Fixture *f, gconstpointer data)
   g_object_set (f->session, "search", "gemm", NULL);
   g_assert_cmpstr (sl_session_get_search (f->session), ==, "gemm");
   g_assert_cmpuint (notified (f, "search"), ==, 1);
+
+  /* NVTX names grouped by default; the toggle notifies once per change */
+  g_assert_false (sl_session_get_exact_names (f->session));
+  g_object_set (f->session, "exact-names", TRUE, NULL);
+  sl_session_set_exact_names (f->session, TRUE);
+  g_assert_true (sl_session_get_exact_names (f->session));
+  g_assert_cmpuint (notified (f, "exact-names"), ==, 1);
 }
 
 static void
