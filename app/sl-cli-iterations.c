@@ -106,6 +106,67 @@ print_table (const SlIterations *its)
 }
 
 static int
+by_count_then_name (gconstpointer a, gconstpointer b, gpointer counts)
+{
+  const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+  guint cx = GPOINTER_TO_UINT (g_hash_table_lookup (counts, x));
+  guint cy = GPOINTER_TO_UINT (g_hash_table_lookup (counts, y));
+
+  return cx != cy ? (cx > cy ? -1 : 1) : g_strcmp0 (x, y);
+}
+
+/* "step # (12), warmup (1), …": the outermost push/pop range names, digit
+ * runs as '#', most frequent first; what --name / --step-range can name. */
+static char *
+list_top_level_names (const SlProfile *profile)
+{
+  g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  GString *s = g_string_new (NULL);
+  GHashTableIter iter;
+  gpointer key;
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlNvtxRanges *r = &profile->threads[t].nvtx;
+      for (guint i = 0; r->n_depths > 0 && i < r->depth_first[1]; i++)
+        {
+          char *name = sl_iterations_normalize_name (sl_strings_get (profile->strings, r->name[i]));
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, name));
+          g_hash_table_replace (counts, name, GUINT_TO_POINTER (n + 1));
+        }
+    }
+  names = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort_with_data (names, by_count_then_name, counts);
+  for (guint i = 0; i < names->len && i < 20; i++)
+    g_string_append_printf (s, "%s%s (%u)", i > 0 ? ", " : "", (const char *) names->pdata[i],
+                            GPOINTER_TO_UINT (g_hash_table_lookup (counts, names->pdata[i])));
+  if (names->len > 20)
+    g_string_append_printf (s, _(" … (%u in all)"), names->len);
+  if (names->len == 0)
+    g_string_append (s, _("none"));
+  return g_string_free (s, FALSE);
+}
+
+/* --name / --step-range that names no range of the profile: a usage error
+ * that lists the names there are. */
+static gboolean
+check_named (const SlCliRun *run, const Options *o, const SlIterations *its)
+{
+  g_autofree char *list = NULL;
+
+  if ((o->name == NULL && o->step_range == NULL) || its->n_named > 0)
+    return TRUE;
+  list = list_top_level_names (run->profile);
+  sl_cli_error (run->command, _("%s “%s” matches no NVTX range; the outermost range names are: %s"),
+                o->name != NULL ? "--name" : "--step-range", o->name != NULL ? o->name : o->step_range, list);
+  return FALSE;
+}
+
+static int
 show (const SlCliRun *run, gpointer data)
 {
   Options *o = data;
@@ -128,6 +189,8 @@ show (const SlCliRun *run, gpointer data)
       sl_cli_error (run->command, _("--name: %s"), error->message);
       return SL_CLI_USAGE;
     }
+  if (!check_named (run, o, its))
+    return SL_CLI_USAGE;
   if (run->common.json)
     sl_cli_print_json (sl_iterations_to_json (its));
   else if (its->n_iterations == 0 && its->n_partial > 0)

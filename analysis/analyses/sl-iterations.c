@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-iterations.c: training / inference steps from NVTX or from GPU idle gaps. */
 #include "sl-iterations.h"
+#include "sl-gpu-busy.h"
 #include "sl-iterations-private.h"
 #include "sl-attribution.h"
 #include "sl-gpu-ops.h"
@@ -286,7 +287,8 @@ sl_iter_acc_op (SlIteration *it, Acc *acc, SlGpuOpType type, gboolean nccl, gint
   it->ops++;
   if (type == SL_GPU_OP_KERNEL)
     it->kernels++;
-  sl_union_add (&acc->busy, s, e);
+  if (sl_gpu_busy_counts (type, FALSE))   /* busy is compute, as in `gaps` */
+    sl_union_add (&acc->busy, s, e);
   if (nccl)
     sl_union_add (&acc->nccl, s, e);
 }
@@ -848,6 +850,7 @@ find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter 
   if (regex == NULL)
     return FALSE;
   collect_regex (profile, filter, thread_ok, regex, found);
+  self->n_named = found->len;
   self->name = g_strdup (o->name_regex != NULL ? o->name_regex : o->step_range);
   launches = launch_times (profile, filter);
   share = found->len > 0 ? ranges_share (profile, launches, found) : -1;

@@ -67,6 +67,7 @@ typedef struct {
   gint64            period_median_ns, period_p10_ns, period_p90_ns;
   double            confidence;    /* 0..1 */
   char             *reason;        /* why this method and how sure (English, for JSON) */
+  guint             n_named;       /* --name / --step-range: outermost ranges it matched */
 } SlIterations;
 
 typedef struct {

@@ -309,6 +309,12 @@ with tempfile.TemporaryDirectory() as tmp:
         check(p.returncode == 0 and "No " in p.stdout and "[1000000000, 2000000000) ns" in p.stdout,
               f"{cmd} --range 1s 2s: {p.returncode} {p.stdout[:120]!r}")
         j = run_json([cmd, "--json", "--range", "1s", "2s", gen], f"{cmd} empty filter")
+    # a range name that names nothing: exit 1, the outermost names listed (the generator's are
+    # iteration_N and layer_N_backward)
+    for opt in ("--name", "--step-range"):
+        p = run("iterations", opt, "no_such_range", gen)
+        one_line_error(p, 1, f"iterations {opt} no_such_range")
+        check("iteration_#" in p.stderr and "layer_#_backward" in p.stderr, f"iterations {opt} lists names: {p.stderr!r}")
     j = run_json(["kernels", "--json", "--range", "1s", "2s", gen], "kernels --range 1s 2s --json")
     check(j == {"total_ns": 0, "kernels": []}, f"kernels --range 1s 2s --json: {j}")
 

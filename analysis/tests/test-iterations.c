@@ -184,12 +184,14 @@ per_device_union (sqlite3 *db, const char *sql)
 }
 
 /* One process driving two GPUs: busy and NCCL time are per-device unions of
- * the iteration's GPU work, summed over the devices. */
+ * the iteration's kernels (copies are not compute, as in `gaps`), summed over
+ * the devices. */
 static void
 test_multi_gpu (void)
 {
-  const SlTestFixture *f = sl_test_fixture ("multi", "--gpus 2 --streams 2 --processes 1 --threads 2 "
-                                                     "--iterations 4 --kernels 3000 --nccl --gap-ns 1000000 --seed 12");
+  const SlTestFixture *f = sl_test_fixture ("multi-copies", "--gpus 2 --streams 2 --processes 1 --threads 2 "
+                                                     "--iterations 4 --kernels 3000 --nccl --gap-ns 1000000 --seed 12 "
+                                                     "--memcpy 400 --memset 100");
   g_autoptr(SlProfile) profile = sl_test_load (f->path);
   g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
   sqlite3 *db = sl_test_db_open (f->path);
@@ -202,7 +204,7 @@ test_multi_gpu (void)
       g_autofree char *busy = g_strdup_printf (
         "SELECT g.device, g.start, g.end FROM t_gpu g JOIN t_api a ON a.pid = g.pid AND a.corr = g.corr "
         "WHERE g.pid = %u AND a.start >= %" G_GINT64_FORMAT " AND a.start < %" G_GINT64_FORMAT
-        " ORDER BY g.device, g.start", it->pid, it->cpu_start_ns, it->cpu_end_ns);
+        " AND g.kind = 0 ORDER BY g.device, g.start", it->pid, it->cpu_start_ns, it->cpu_end_ns);
       g_autofree char *nccl = g_strdup_printf (
         "SELECT g.device, g.start, g.end FROM t_gpu g JOIN t_api a ON a.pid = g.pid AND a.corr = g.corr "
         "WHERE g.pid = %u AND a.start >= %" G_GINT64_FORMAT " AND a.start < %" G_GINT64_FORMAT
