@@ -349,10 +349,13 @@ def test_real(tmp):
         try:
             s = app.wait(lambda s: s['page'] in ('profile', 'error'))
             if check(s is not None and s['page'] == 'profile', f'{name} opens'):
-                time.sleep(0.5)
                 if os.path.join(PROFILES, name) == REAL:
-                    check_rows_drawn(app, app.state(), 'real')
+                    # the page shows before the timeline has laid out its rows: on a
+                    # loaded machine that can take a while, so wait for the rows
+                    app.wait(lambda t: track_rows(t, ('stream', 'api', 'nvtx')), 60)
+                    check_rows_drawn(app, app.settle(), 'real')
                 else:
+                    time.sleep(0.5)
                     screenshot(s['xid'], os.path.join(OUT, 'real-' + name[:-7] + '.png'))
         finally:
             app.close()
