@@ -11,15 +11,11 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import sl_cli_test
+from sl_cli_test import check, failures, run
 
 CLI, GEN = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sl_cli_test.CLI = CLI
 
 
 def nccl_calls(path):

@@ -16,22 +16,12 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import sl_cli_test
+from sl_cli_test import check, failures, run, run_json
 
 CLI, PROFILES, GEN = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
+sl_cli_test.CLI = CLI
 ARGS = re.compile(r"^(.+?)(?:, (?:(?:stashed )?seq|op_id) = -?\d+|, (?:sizes|input_op_ids) = \[.*\])+$")
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run_json(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True)
-    check(p.returncode == 0, f"{args}: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout) if p.returncode == 0 else None
 
 
 def group(name):

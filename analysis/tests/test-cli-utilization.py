@@ -17,27 +17,11 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import sl_cli_test
+from sl_cli_test import check, failures, run, run_json
 
 CLI, PROFILES, GEN = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True)
-    check(p.returncode >= 0, f"{args}: killed by signal {-p.returncode}")
-    return p
-
-
-def run_json(*args):
-    p = run(*args)
-    check(p.returncode == 0, f"{args}: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout) if p.returncode == 0 else None
+sl_cli_test.CLI = CLI
 
 
 def table_exists(db, name):

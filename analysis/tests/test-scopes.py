@@ -18,28 +18,12 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+import sl_cli_test
+from sl_cli_test import check, failures, run
 
 CLI, GEN = sys.argv[1], sys.argv[2]
+sl_cli_test.CLI = CLI
 PROFILES = sys.argv[3] if len(sys.argv) > 3 else None
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True)
-    check(p.returncode >= 0, f"{args}: killed by signal {-p.returncode}")
-    return p
-
-
-def run_json(*args):
-    p = run(*args, "--json")
-    check(p.returncode == 0, f"{args}: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout) if p.returncode == 0 else {}
 
 
 # Every GPU operation with its launching call and the names of the push/pop
@@ -93,6 +77,10 @@ FROM nv a
 # The planted kernels' categories (tests/gen/sl-gen.c ktypes), by short name prefix.
 CATEGORY_OF = [("ampere_bf16_s16816gemm", "gemm"), ("nvjet_", "gemm"), ("sm90_xmma_gemm", "gemm"),
                ("softmax_warp_", "softmax"), ("ncclDevKernel", "communication")]
+
+
+def run_json(*args):
+    return sl_cli_test.run_json(*args, "--json") or {}
 
 
 def category(name):
