@@ -978,6 +978,37 @@ record_gpu (Gen *g, Proc *pc, Lane *ln, int stream, gint64 s, gint64 e, int kind
   see_time (g, s, e);
 }
 
+/* The CUPTI_ACTIVITY_KIND_KERNEL row of one kernel of type @kt. */
+static void
+kernel_row (Gen *g, Proc *pc, Lane *ln, int stream, int kt, guint64 corr, gint64 start, gint64 end)
+{
+  const KernelType *k = &ktypes[kt];
+  BVal *r = batch_row (g, &g->b_kernel);
+
+  R64 (r, 1, start);
+  R64 (r, 2, end);
+  R64 (r, 3, ln->device);
+  R64 (r, 4, ln->context);
+  R64 (r, 5, ln->stream_id[stream]);
+  R64 (r, 6, corr);
+  R64 (r, 7, pc->gpid);
+  R64 (r, 8, g->kt_dem[kt]);
+  R64 (r, 9, g->kt_short[kt]);
+  if (g->o.layout != LAYOUT_2020)
+    R64 (r, 10, g->kt_mang[kt]);
+  R64 (r, 11, k->regs);
+  R64 (r, 12, k->grid[0]);
+  R64 (r, 13, k->grid[1]);
+  R64 (r, 14, k->grid[2]);
+  R64 (r, 15, k->block[0]);
+  R64 (r, 16, k->block[1]);
+  R64 (r, 17, k->block[2]);
+  R64 (r, 18, k->static_smem);
+  R64 (r, 19, k->dyn_smem);
+  R64 (r, 20, ++pc->grid_id);
+  R64 (r, 21, k->dyn_smem + k->static_smem > 0 ? 233472 : 32768);
+}
+
 static void
 launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gboolean wait_nccl, int iter)
 {
@@ -1002,29 +1033,7 @@ launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gbool
   gint64 end = start + dur;
   ln->stream_free[stream] = end;
 
-  BVal *r = batch_row (g, &g->b_kernel);
-  R64 (r, 1, start);
-  R64 (r, 2, end);
-  R64 (r, 3, ln->device);
-  R64 (r, 4, ln->context);
-  R64 (r, 5, ln->stream_id[stream]);
-  R64 (r, 6, corr);
-  R64 (r, 7, pc->gpid);
-  R64 (r, 8, g->kt_dem[kt]);
-  R64 (r, 9, g->kt_short[kt]);
-  if (g->o.layout != LAYOUT_2020)
-    R64 (r, 10, g->kt_mang[kt]);
-  R64 (r, 11, k->regs);
-  R64 (r, 12, k->grid[0]);
-  R64 (r, 13, k->grid[1]);
-  R64 (r, 14, k->grid[2]);
-  R64 (r, 15, k->block[0]);
-  R64 (r, 16, k->block[1]);
-  R64 (r, 17, k->block[2]);
-  R64 (r, 18, k->static_smem);
-  R64 (r, 19, k->dyn_smem);
-  R64 (r, 20, ++pc->grid_id);
-  R64 (r, 21, k->dyn_smem + k->static_smem > 0 ? 233472 : 32768);
+  kernel_row (g, pc, ln, stream, kt, corr, start, end);
 
   if (k->nccl)
     emit_api (g, pc, th, api_s, api_e, 1, corr, s_nccl_launch, 0);
@@ -1836,31 +1845,8 @@ run_async_ranges (Gen *g, gint64 t)
 static void
 emit_graph_kernel (Gen *g, Proc *pc, Lane *ln, int kt, guint64 corr, gint64 start, gint64 end)
 {
-  const KernelType *k = &ktypes[kt];
-  BVal *r = batch_row (g, &g->b_kernel);
+  kernel_row (g, pc, ln, 0, kt, corr, start, end);
 
-  R64 (r, 1, start);
-  R64 (r, 2, end);
-  R64 (r, 3, ln->device);
-  R64 (r, 4, ln->context);
-  R64 (r, 5, ln->stream_id[0]);
-  R64 (r, 6, corr);
-  R64 (r, 7, pc->gpid);
-  R64 (r, 8, g->kt_dem[kt]);
-  R64 (r, 9, g->kt_short[kt]);
-  if (g->o.layout != LAYOUT_2020)
-    R64 (r, 10, g->kt_mang[kt]);
-  R64 (r, 11, k->regs);
-  R64 (r, 12, k->grid[0]);
-  R64 (r, 13, k->grid[1]);
-  R64 (r, 14, k->grid[2]);
-  R64 (r, 15, k->block[0]);
-  R64 (r, 16, k->block[1]);
-  R64 (r, 17, k->block[2]);
-  R64 (r, 18, k->static_smem);
-  R64 (r, 19, k->dyn_smem);
-  R64 (r, 20, ++pc->grid_id);
-  R64 (r, 21, k->dyn_smem + k->static_smem > 0 ? 233472 : 32768);
   g_array_append_val (ln->track[0], ((KInterval) { start, end, IV_COMPUTE }));
   ln->stream_used[0] = TRUE;
   see_time (g, start, end);
