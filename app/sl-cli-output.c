@@ -84,10 +84,40 @@ describe_filter (const SlFilter *f)
   return g_string_free (s, FALSE);
 }
 
+/* " · --nvtx forward · --exclude-category gemm": the scope options in use. */
+static void
+append_scope (GString *s)
+{
+  static const char *const members[] = { "nvtx", "exclude_nvtx", "category", "exclude_category", "stream" };
+  static const char *const options[] = { "--nvtx", "--exclude-nvtx", "--category", "--exclude-category", "--stream" };
+  JsonObject *scope = json_scope != NULL ? json_node_get_object (json_scope) : NULL;
+
+  for (guint m = 0; scope != NULL && m < G_N_ELEMENTS (members); m++)
+    {
+      JsonArray *values = json_object_has_member (scope, members[m])
+                          ? json_object_get_array_member (scope, members[m]) : NULL;
+      for (guint i = 0; values != NULL && i < json_array_get_length (values); i++)
+        {
+          JsonNode *v = json_array_get_element (values, i);
+          if (s->len)
+            g_string_append (s, " · ");
+          if (json_node_get_value_type (v) == G_TYPE_STRING)
+            g_string_append_printf (s, "%s %s", options[m], json_node_get_string (v));
+          else
+            g_string_append_printf (s, "%s %" G_GINT64_FORMAT, options[m], json_node_get_int (v));
+        }
+    }
+}
+
 void
 sl_cli_print_empty (const SlFilter *filter, const char *what)
 {
   g_autofree char *described = describe_filter (filter);
+  GString *full = g_string_new (described);
+
+  append_scope (full);
+  g_free (described);
+  described = g_string_free (full, FALSE);
 
   if (*described == '\0')
     printf (_("No %s in this profile.\n"), what);

@@ -228,6 +228,10 @@ def check_errors(path):
     check(p.returncode == 1 and "--stream" in p.stderr, f"bad --stream: {p.stderr.strip()}")
     p = run("compare", "--nvtx", "nothing_here", path, path)
     check(p.returncode == 1 and "warmup" in p.stderr, f"compare --nvtx matching nothing: {p.stderr.strip()}")
+    # valid parts that together keep nothing: an empty result that names the scope, exit 0
+    p = run("kernels", "--category", "gemm", "--exclude-category", "gemm", path)
+    check(p.returncode == 0 and "--category gemm · --exclude-category gemm" in p.stdout,
+          f"empty scope names itself: exit {p.returncode}, {p.stdout.strip()}")
 
 
 def check_every_command(path):
