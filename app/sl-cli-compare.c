@@ -190,6 +190,10 @@ print_verdict (const SlCompare *cmp, double threshold)
     printf (_("Verdict: %s (the first profile's calls at each one's time per call %+.1f %%, threshold ±%g %%)\n"),
             sl_compare_verdict_name (cmp->verdict), cmp->verdict_change_pct, threshold * 100);
   printf (_("Comparability: %.2f (%s)\n"), cmp->comparability, reasons);
+  /* A verdict on captures of different work is the confident wrong answer
+   * users act on: say so where they read it. */
+  if (cmp->comparability < 0.5)
+    printf (_("These captures ran different work: the verdict says little.\n"));
 }
 
 static int

@@ -285,6 +285,15 @@ with tempfile.TemporaryDirectory() as tmp:
         shape_compare(j, "compare three", 3)
         check(all(k["status"] == "same" for k in j["kernels"]), "compare A B A: last vs first is the same")
 
+    # captures of different work: the table says the verdict says little; a self-compare does not
+    fuser, h100 = (os.path.join(PROFILES, n) for n in ("fuser-report2-h100.sqlite", "nsysai-h100-2gpu-1s.sqlite"))
+    if os.path.exists(fuser) and os.path.exists(h100):
+        p = run("compare", fuser, h100)
+        check(p.returncode == 0 and "verdict says little" in p.stdout, f"compare fuser h100: {p.stdout[-300:]!r}")
+        p = run("compare", h100, h100)
+        check(p.returncode == 0 and "verdict says little" not in p.stdout and "same capture" in p.stdout,
+              f"compare h100 h100: {p.stdout[-300:]!r}")
+
     # a gputrc2graph model per profile: A llama, B ds (everything misc)
     j = run_json(["compare", "--json", "--rules", rules, "--model", "A=llama", "--model", "B=ds", gen, gen],
                  "compare models")
