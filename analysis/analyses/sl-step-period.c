@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-step-period.c: the repeating unit of a kernel sequence (see the header). */
 #include "sl-step-period.h"
+#include "sl-step-anchor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,14 @@
 #define SAMPLES         2048   /* positions compared per lag in the first look */
 #define MIN_MATCH       0.8
 #define MATCH_SLACK     0.02
+/* Anchored steps (sl-step-anchor.h): the share of kernels whose names must
+ * be in most steps, when no exact period exists, and when one does (a
+ * shorter anchored step then replaces it only if no kind of kernel is
+ * missing from most of them: a few more kernels in some steps make an
+ * exact period of several steps, but once-per-step work such as an
+ * optimizer after several micro-batches must keep the longer one). */
+#define ANCHOR_PRESENCE        0.95
+#define ANCHOR_PRESENCE_EXACT  0.999
 
 /* Dense ids 0..m-1 for @seq (into @dense); returns m. */
 static guint
@@ -222,24 +231,36 @@ step_boundaries (const guint32 *dense, guint n, guint L, guint j, GArray *out)
     }
 }
 
-void
-sl_step_period_find (const guint32 *seq, const gint64 *gap_before, guint n, SlStepPeriod *out)
+/* Steps from a once-per-step anchor, when there is no exact period, or in
+ * place of an exact step period no more than 10 % shorter (a multiple of
+ * the anchored steps, or the same period whose repeats drift by a block of
+ * kernels the positional boundaries cannot follow).  Blocks stay as they are. */
+static void
+prefer_anchored_steps (const guint32 *dense, guint m, const gint64 *gap_before, guint n, SlStepPeriod *out)
 {
-  g_autofree guint32 *dense = NULL;
-  g_autofree guint *count = NULL;
-  g_autoptr(GArray) cands = NULL;
-  guint m;
+  SlStepAnchor a;
 
-  memset (out, 0, sizeof *out);
-  out->boundaries = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (n < 2 * MIN_PERIOD)
+  if (out->unit == SL_STEP_UNIT_BLOCK)
     return;
-  dense = g_new (guint32, n);
-  m = densify (seq, n, dense);
-  count = g_new0 (guint, m);
-  for (guint i = 0; i < n; i++)
-    count[dense[i]]++;
-  cands = candidate_periods (dense, n);
+  if (sl_step_anchor_find (dense, m, gap_before, n, out->period == 0 ? ANCHOR_PRESENCE : ANCHOR_PRESENCE_EXACT, &a)
+      && (out->period == 0 || a.period * 10 <= out->period * 11))
+    {
+      out->unit = SL_STEP_UNIT_STEP;
+      out->period = a.period;
+      out->match = a.similarity;
+      out->repeats = n / a.period;
+      g_array_unref (out->boundaries);
+      out->boundaries = g_steal_pointer (&a.boundaries);
+    }
+  sl_step_anchor_clear (&a);
+}
+
+/* The exact period of @dense (positional matches). */
+static void
+exact_period (const guint32 *dense, const gint64 *gap_before, guint n, const guint *count, SlStepPeriod *out)
+{
+  g_autoptr(GArray) cands = candidate_periods (dense, n);
+
   out->period = best_period (dense, n, cands, &out->match);
   if (out->period == 0)
     return;
@@ -251,6 +272,26 @@ sl_step_period_find (const guint32 *seq, const gint64 *gap_before, guint n, SlSt
       out->unit = SL_STEP_UNIT_STEP;
       step_boundaries (dense, n, out->period, step_phase (gap_before, n, out->period), out->boundaries);
     }
+}
+
+void
+sl_step_period_find (const guint32 *seq, const gint64 *gap_before, guint n, SlStepPeriod *out)
+{
+  g_autofree guint32 *dense = NULL;
+  g_autofree guint *count = NULL;
+  guint m;
+
+  memset (out, 0, sizeof *out);
+  out->boundaries = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (n < 2 * MIN_PERIOD)
+    return;
+  dense = g_new (guint32, n);
+  m = densify (seq, n, dense);
+  count = g_new0 (guint, m);
+  for (guint i = 0; i < n; i++)
+    count[dense[i]]++;
+  exact_period (dense, gap_before, n, count, out);
+  prefer_anchored_steps (dense, m, gap_before, n, out);
 }
 
 void

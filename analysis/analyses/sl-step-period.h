@@ -14,7 +14,11 @@
  * boundaries are then where those rare kernels cluster.  Otherwise each
  * repeat is a step, cut where the idle time before a position of the period
  * is the longest in median over the repeats (a stall in one step does not
- * move it). */
+ * move it).
+ *
+ * Steps that do not launch exactly the same kernels (a few more in some, an
+ * extra block in one) have no exact period, or one of several steps: a
+ * once-per-step anchor (sl-step-anchor.h) then gives the steps. */
 #pragma once
 
 #include <glib.h>

@@ -119,14 +119,17 @@ test_gpu_gaps_generated (void)
 {
   const SlTestFixture *f = sl_test_fixture ("plain", PLAIN_ARGS);
   g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-  g_autoptr(SlIterations) fixed = sl_iterations_compute (profile, NULL, NULL, 1000000, NULL);
-  g_autoptr(SlIterations) huge = sl_iterations_compute (profile, NULL, NULL, 3600 * G_GINT64_CONSTANT (1000000000), NULL);
+  /* its steps are found by the kernels method too (test_plain_off_by_one) */
+  SlIterationsOptions gaps = { .method = SL_ITERATIONS_GPU_GAPS };
+  SlIterationsOptions gaps_1ms = { .method = SL_ITERATIONS_GPU_GAPS, .min_gap_ns = 1000000 };
+  SlIterationsOptions gaps_1h = { .method = SL_ITERATIONS_GPU_GAPS, .min_gap_ns = 3600 * G_GINT64_CONSTANT (1000000000) };
+  g_autoptr(SlIterations) its = sl_iterations_compute_with (profile, NULL, &gaps, NULL);
+  g_autoptr(SlIterations) fixed = sl_iterations_compute_with (profile, NULL, &gaps_1ms, NULL);
+  g_autoptr(SlIterations) huge = sl_iterations_compute_with (profile, NULL, &gaps_1h, NULL);
 
   g_assert_cmpint (its->method, ==, SL_ITERATIONS_GPU_GAPS);
   g_assert_null (its->name);
   check_against_truth (f, its, FALSE);
-  assert_same_durations (profile, its);
   /* an explicit --min-gap below the planted gap finds the same split */
   check_against_truth (f, fixed, FALSE);
   /* one above every gap leaves one iteration per process */
@@ -465,6 +468,64 @@ test_step_lengths (void)
   check_steps_truth (f, its);
 }
 
+/* Steps whose kernel counts differ (issue 9 item 1, follow-up): step i
+ * launches i % 3 extra kernels after its forward pass, and NVTX has only
+ * per-op ranges.  Every 3 steps repeat exactly (a 3-step period that must
+ * not be taken for the step); the planted 16 steps, exactly. */
+static void
+test_step_jitter (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("jitter", STEP_ARGS " --nvtx-style per-op --step-jitter 3");
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+
+  check_steps_truth (f, its);
+}
+
+/* One step (4) launches an extra block of 26 ops (an evaluation or
+ * logging block): the steps after it stay aligned. */
+static void
+test_extra_block (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("extra-block", STEP_ARGS " --nvtx-depth 0 --extra-block-step 4");
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+
+  check_steps_truth (f, its);
+}
+
+/* The plain fixture: 4000 kernels over 6 x 2 cells, so some steps get one
+ * op more (333 or 334, SQL: 247 or 248 kernels on the main stream).  Its
+ * steps are real: the kernels method finds all 12 (the truth), each with
+ * as many kernels as planted (memcpys before a step's first kernel count
+ * in the step before: the kernels method cuts at kernels). */
+static void
+test_plain_off_by_one (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("plain", PLAIN_ARGS);
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+  JsonObject *steps = json_object_get_object_member (f->truth, "steps");
+  JsonArray *procs = json_object_get_array_member (f->truth, "processes");
+
+  g_assert_cmpint (its->method, ==, SL_ITERATIONS_KERNELS);
+  g_assert_cmpint (its->period_unit, ==, SL_STEP_UNIT_STEP);
+  g_assert_cmpuint (its->n_iterations, ==, json_object_get_int_member (steps, "count"));
+  assert_same_durations (profile, its);
+  for (guint p = 0; p < json_array_get_length (procs); p++)
+    {
+      JsonObject *proc = json_array_get_object_element (procs, p);
+      JsonArray *list = json_object_get_array_member (proc, "iterations");
+      for (guint i = 0; i < json_array_get_length (list); i++)
+        {
+          JsonObject *t = json_array_get_object_element (list, i);
+          const SlIteration *it = find (its, json_object_get_int_member (proc, "pid"), i);
+          g_assert_nonnull (it);
+          g_assert_cmpint ((gint64) it->kernels, ==, json_object_get_int_member (t, "kernels"));
+        }
+    }
+}
+
 /* The h100 window holds the end of one FSDP forward (encoder blocks 15-23)
  * and the start of the next (FSDP::inputs_to_device at 156.066 s, blocks
  * 0-14): no full step.  SQL on the export: the GPU of each rank repeats a
@@ -525,6 +586,9 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/iterations/stall", test_stall);
   g_test_add_func ("/analysis/iterations/step-lengths", test_step_lengths);
   g_test_add_func ("/analysis/iterations/h100-window", test_h100_window);
+  g_test_add_func ("/analysis/iterations/step-jitter", test_step_jitter);
+  g_test_add_func ("/analysis/iterations/extra-block", test_extra_block);
+  g_test_add_func ("/analysis/iterations/plain-off-by-one", test_plain_off_by_one);
   status = g_test_run ();
   sl_test_cleanup ();
   return status;

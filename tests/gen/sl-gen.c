@@ -53,6 +53,9 @@ typedef struct {
   int         async_ranges, graph_nodes, graph_launches;
   gboolean    no_domain_names;   /* no NvtxDomainCreate rows, as in sliced captures */
   gboolean    mixed_names;       /* every other NCCL range names itself inline, not by textId */
+  /* steps whose kernel counts differ: step i launches i % step_jitter extra
+   * small kernels mid-step; step extra_block_step an extra block of ops */
+  int         step_jitter, extra_block_step;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -710,6 +713,10 @@ describe_all_args (const Options *o)
     g_string_append_printf (s, " --stall-ns %" G_GINT64_FORMAT " --stall-step %d", o->stall_ns, o->stall_step);
   for (int i = 0; i < o->n_step_pct; i++)
     g_string_append_printf (s, "%s%d", i == 0 ? " --step-lengths " : ",", o->step_pct[i]);
+  if (o->step_jitter > 1)
+    g_string_append_printf (s, " --step-jitter %d", o->step_jitter);
+  if (o->extra_block_step >= 0)
+    g_string_append_printf (s, " --extra-block-step %d", o->extra_block_step);
   return g_string_free (s, FALSE);
 }
 
@@ -1384,6 +1391,20 @@ run_phase (Gen *g, Proc *pc, Thread *th, int phase, gint64 u0, gint64 n, int ite
     }
 }
 
+/* Ops beyond the quota that make steps differ in kernel count: @n_small
+ * data-dependent ops (one small kernel per lane each), or a block of
+ * @n_block forward ops (an evaluation / logging block). */
+static void
+emit_extra_ops (Gen *g, Proc *pc, Thread *th, int iter, int n_small, int n_block)
+{
+  static const Op nonzero = { "aten::nonzero", { NULL, NULL }, K_REDUCE, ST_MAIN };
+
+  for (int k = 0; k < n_small; k++)
+    emit_op (g, pc, th, &nonzero, 0, iter);
+  for (int k = 0; k < n_block; k++)
+    emit_op (g, pc, th, &fwd_ops[k % G_N_ELEMENTS (fwd_ops)], 0, iter);
+}
+
 /* Runs iteration @iter of process @pc from time @t0; returns its CPU end. */
 static gint64
 run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
@@ -1461,6 +1482,9 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
   run_phase (g, pc, main_th, PH_FWD, 0, Uf, iter);
   nvtx_pop (g, main_th);
 
+  if (g->o.step_jitter > 1 || g->o.extra_block_step >= 0)
+    emit_extra_ops (g, pc, main_th, iter, g->o.step_jitter > 1 ? iter % g->o.step_jitter : 0,
+                    iter == g->o.extra_block_step ? 26 : 0);
   if (iter == g->o.stall_step)
     main_th->cpu += g->o.stall_ns;   /* a data-loader stall in the middle of one step */
   nvtx_push (g, main_th, 1, "backward", 0, 0, COLOR_BWD);
@@ -2251,10 +2275,10 @@ write_truth (Gen *g)
 typedef struct {
   char  *nvtx_style, *step_lengths;
   gint64 stall_ns;
-  int    stall_step;
+  int    stall_step, step_jitter, extra_block_step;
 } StepArgs;
 
-static StepArgs step_args = { NULL, NULL, 0, -1 };
+static StepArgs step_args = { NULL, NULL, 0, -1, 0, -1 };
 
 static void
 add_step_options (GOptionContext *ctx)
@@ -2266,6 +2290,10 @@ add_step_options (GOptionContext *ctx)
     { "stall-step", 0, 0, G_OPTION_ARG_INT, &step_args.stall_step, "Step that stalls (default none)", "K" },
     { "step-lengths", 0, 0, G_OPTION_ARG_STRING, &step_args.step_lengths,
       "Kernel durations of step i scaled by P[i % n] percent", "P1,P2,..." },
+    { "step-jitter", 0, 0, G_OPTION_ARG_INT, &step_args.step_jitter,
+      "Step i launches i % K extra small kernels after its forward pass", "K" },
+    { "extra-block-step", 0, 0, G_OPTION_ARG_INT, &step_args.extra_block_step,
+      "Step that launches an extra block of 26 ops after its forward pass (default none)", "S" },
     { NULL }
   };
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -2279,6 +2307,8 @@ parse_step_options (Options *o)
   o->per_op_nvtx = step_args.nvtx_style != NULL && g_str_equal (step_args.nvtx_style, "per-op");
   o->stall_ns = step_args.stall_ns;
   o->stall_step = step_args.stall_step;
+  o->step_jitter = step_args.step_jitter;
+  o->extra_block_step = step_args.extra_block_step;
   for (int i = 0; pct[i] != NULL && pct[i][0] != '\0'; i++)
     {
       gint64 v = g_ascii_strtoll (pct[i], NULL, 10);
@@ -2290,7 +2320,7 @@ parse_step_options (Options *o)
       o->step_pct[o->n_step_pct++] = (int) v;
     }
   if ((step_args.nvtx_style != NULL && !o->per_op_nvtx && !g_str_equal (step_args.nvtx_style, "steps"))
-      || o->stall_ns < 0)
+      || o->stall_ns < 0 || o->step_jitter < 0)
     {
       g_printerr ("sightline-gen: --nvtx-style is steps or per-op, --stall-ns >= 0\n");
       return FALSE;

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-step-anchor.c: steps from a once-per-step anchor (see the header). */
+#include "sl-step-anchor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_PERIOD        4      /* as sl-step-period.c: kernels per step at least */
+#define MAX_GRAM          3      /* anchors are runs of 1 to 3 names */
+#define NAME_BITS         20     /* names per gram key: 3 x 20 bits */
+#define MAX_EVALUATED     64     /* anchors whose segments are compared */
+#define MIN_SIMILARITY    0.8
+#define SIMILARITY_SLACK  0.02
+#define MOST_SEGMENTS     0.8    /* a name "in most segments" */
+
+typedef struct {
+  guint64 key;             /* gram length and names */
+  guint   pos;             /* where it starts */
+} Gram;
+
+typedef struct {
+  const guint *pos;        /* occurrences (into the sorted grams: see anchor_positions) */
+  guint        count;
+  guint        period;     /* median distance between occurrences */
+  guint        deviation;  /* largest distance from the period */
+  double       similarity;
+} Anchor;
+
+static int
+compare_gram (const void *a, const void *b)
+{
+  const Gram *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int
+compare_uint (const void *a, const void *b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_int64 (const void *a, const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Every gram of 1 to MAX_GRAM names, sorted by key then position; *len set. */
+static Gram *
+sorted_grams (const guint32 *dense, guint n, guint *len)
+{
+  Gram *g = g_new (Gram, (gsize) n * MAX_GRAM);
+  guint k = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 key = 0;
+      for (guint j = 0; j < MAX_GRAM && i + j < n; j++)
+        {
+          key |= (guint64) dense[i + j] << (NAME_BITS * j);
+          g[k].key = key | (guint64) (j + 1) << 62;
+          g[k++].pos = i;
+        }
+    }
+  qsort (g, k, sizeof (Gram), compare_gram);
+  *len = k;
+  return g;
+}
+
+/* Whether @c occurrences @pos are evenly spaced and span the sequence: the
+ * period @a->period (median distance) at least MIN_PERIOD, every distance in
+ * [0.6, 1.6] periods and 80 % within a tenth of it (2 kernels at least), and
+ * no more than 1.6 periods before the first or after the last.  @d: scratch. */
+static gboolean
+regular (const guint *pos, guint c, guint n, guint *d, Anchor *a)
+{
+  guint near = 0, tol;
+
+  if (c < 3)
+    return FALSE;
+  for (guint j = 0; j + 1 < c; j++)
+    d[j] = pos[j + 1] - pos[j];
+  qsort (d, c - 1, sizeof (guint), compare_uint);
+  a->period = d[(c - 2) / 2];
+  if (a->period < MIN_PERIOD || d[0] * 10 < a->period * 6 || d[c - 2] * 10 > a->period * 16
+      || pos[0] * 10 >= a->period * 16 || (n - pos[c - 1]) * 10 > a->period * 16)
+    return FALSE;
+  tol = MAX (a->period / 10, 2);
+  a->deviation = MAX (a->period - d[0], d[c - 2] - a->period);
+  for (guint j = 0; j + 1 < c; j++)
+    near += d[j] + tol >= a->period && d[j] <= a->period + tol;
+  return near * 10 >= (c - 1) * 8;
+}
+
+static int
+compare_anchor_count (gconstpointer a, gconstpointer b)
+{
+  guint x = ((const Anchor *) a)->count, y = ((const Anchor *) b)->count;
+  return x < y ? -1 : x > y;
+}
+
+/* Regular grams, the least deviating one per occurrence count (the same
+ * count splits the sequence the same way), fewest occurrences first (at
+ * most MAX_EVALUATED).  Their positions point into @pos (grams' positions). */
+static GArray *
+regular_anchors (const Gram *g, guint len, guint n, guint *pos)
+{
+  g_autoptr(GHashTable) by_count = g_hash_table_new (NULL, NULL);
+  g_autofree guint *d = g_new (guint, MAX (n, 1));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (Anchor));
+
+  for (guint i = 0; i < len; i++)
+    pos[i] = g[i].pos;
+  for (guint i = 0, j; i < len; i = j)
+    {
+      Anchor a = { .pos = pos + i };
+      gpointer at;
+      for (j = i + 1; j < len && g[j].key == g[i].key; j++)
+        ;
+      a.count = j - i;
+      if (!regular (a.pos, a.count, n, d, &a))
+        continue;
+      if (!g_hash_table_lookup_extended (by_count, GUINT_TO_POINTER (a.count), NULL, &at))
+        {
+          g_hash_table_insert (by_count, GUINT_TO_POINTER (a.count), GUINT_TO_POINTER (out->len));
+          g_array_append_val (out, a);
+        }
+      else if (a.deviation < g_array_index (out, Anchor, GPOINTER_TO_UINT (at)).deviation)
+        g_array_index (out, Anchor, GPOINTER_TO_UINT (at)) = a;
+    }
+  g_array_sort (out, compare_anchor_count);
+  if (out->len > MAX_EVALUATED)
+    g_array_set_size (out, MAX_EVALUATED);
+  return out;
+}
+
+/* Scratch of segment comparisons, one counter per name. */
+typedef struct {
+  guint *prev, *cur;       /* counts in the previous and current segment */
+  guint *seen;             /* last segment + 1 in which a name was seen */
+  guint *segments;         /* segments holding the name */
+} Tally;
+
+/* Histogram overlap of the segment [lo, hi) with the previous one (in
+ * t->prev, of @prev_len kernels), counting it into t->cur and t->segments. */
+static double
+segment_overlap (const guint32 *dense, guint lo, guint hi, guint prev_len, guint seg, Tally *t)
+{
+  guint64 common = 0;
+
+  for (guint i = lo; i < hi; i++)
+    t->cur[dense[i]]++;
+  for (guint i = lo; i < hi; i++)
+    if (t->seen[dense[i]] != seg + 1)
+      {
+        t->seen[dense[i]] = seg + 1;
+        t->segments[dense[i]]++;
+        common += MIN (t->prev[dense[i]], t->cur[dense[i]]);
+      }
+  return (double) common / (double) MAX (MAX (hi - lo, prev_len), 1);
+}
+
+/* Mean histogram overlap of consecutive segments between @a's occurrences,
+ * or 0 when fewer than @min_presence of their kernels have names found in
+ * most segments (blocks of a step: once-per-step work is missing from most). */
+static double
+anchor_similarity (const guint32 *dense, guint m, const Anchor *a, double min_presence, Tally *t)
+{
+  guint segs = a->count - 1, total = a->pos[a->count - 1] - a->pos[0];
+  guint64 present = 0;
+  double sum = 0;
+
+  memset (t->prev, 0, m * sizeof (guint));
+  memset (t->cur, 0, m * sizeof (guint));
+  memset (t->seen, 0, m * sizeof (guint));
+  memset (t->segments, 0, m * sizeof (guint));
+  for (guint s = 0; s < segs; s++)
+    {
+      guint lo = a->pos[s], hi = a->pos[s + 1], prev_len = s > 0 ? lo - a->pos[s - 1] : 0;
+      double overlap = segment_overlap (dense, lo, hi, prev_len, s, t);
+      if (s > 0)
+        {
+          sum += overlap;
+          for (guint i = a->pos[s - 1]; i < lo; i++)
+            t->prev[dense[i]] = 0;
+        }
+      for (guint i = lo; i < hi; i++)
+        t->prev[dense[i]] = t->cur[dense[i]];
+      for (guint i = lo; i < hi; i++)
+        t->cur[dense[i]] = 0;
+    }
+  for (guint i = a->pos[0]; i < a->pos[a->count - 1]; i++)
+    present += t->segments[dense[i]] >= MOST_SEGMENTS * segs;
+  if ((double) present < min_presence * total)
+    return 0;
+  return sum / (segs - 1);
+}
+
+/* The anchor of the steps (see the header), NULL when none passes. */
+static const Anchor *
+step_anchor (const guint32 *dense, guint m, GArray *anchors, double min_presence)
+{
+  Tally t = { g_new (guint, m), g_new (guint, m), g_new (guint, m), g_new (guint, m) };
+  const Anchor *best = NULL;
+  double top = 0;
+
+  for (guint i = 0; i < anchors->len; i++)
+    {
+      Anchor *a = &g_array_index (anchors, Anchor, i);
+      a->similarity = anchor_similarity (dense, m, a, min_presence, &t);
+      top = MAX (top, a->similarity);
+    }
+  for (guint i = 0; i < anchors->len; i++)
+    {
+      const Anchor *a = &g_array_index (anchors, Anchor, i);
+      if (a->similarity >= MIN_SIMILARITY && a->similarity >= top - SIMILARITY_SLACK
+          && (best == NULL || a->period < best->period))
+        best = a;
+    }
+  g_free (t.prev);
+  g_free (t.cur);
+  g_free (t.seen);
+  g_free (t.segments);
+  return best;
+}
+
+/* The position of [lo, hi) ∩ [0, n) with the longest idle time before it
+ * (position 0: none), nearest @x on ties; G_MAXUINT when the range is empty. */
+static guint
+longest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, gint64 x)
+{
+  guint best = G_MAXUINT;
+  gint64 best_gap = -1;
+
+  for (gint64 i = MAX (lo, 0); i < MIN (hi, (gint64) n); i++)
+    {
+      gint64 gap = i == 0 ? 0 : gap_before[i];
+      if (gap > best_gap || (gap == best_gap && ABS (i - x) < ABS ((gint64) best - x)))
+        {
+          best = (guint) i;
+          best_gap = gap;
+        }
+    }
+  return best;
+}
+
+/* Median offset from the anchor of each step's longest idle time. */
+static guint
+median_offset (const gint64 *gap_before, guint n, const Anchor *a)
+{
+  g_autofree guint *off = g_new (guint, a->count);
+  guint k = 0;
+
+  for (guint s = 0; s + 1 < a->count; s++)
+    off[k++] = longest_gap_in (gap_before, n, a->pos[s], a->pos[s + 1], a->pos[s]) - a->pos[s];
+  qsort (off, k, sizeof (guint), compare_uint);
+  return off[(k - 1) / 2];
+}
+
+/* Cuts within an eighth of a period of each anchor occurrence (and one
+ * and two periods before the first and after the last) plus the median offset, at
+ * the longest idle time there; kept when that idle time is at least half
+ * the median one of the cuts between occurrences (no cut beside a partial
+ * step's end), and at least half a period after the previous cut. */
+static void
+place_cuts (const gint64 *gap_before, guint n, const Anchor *a, GArray *out)
+{
+  gint64 off = median_offset (gap_before, n, a), L = a->period, tol = MAX (L / 8, 1);
+  guint nw = a->count + 4;
+  g_autofree guint *cut = g_new (guint, nw);
+  g_autofree gint64 *gap = g_new (gint64, nw);
+  g_autofree gint64 *inner = g_new (gint64, nw);
+  gint64 threshold;
+  guint k = 0;
+
+  for (guint w = 0; w < nw; w++)
+    {
+      gint64 x = off + (w < 2 ? (gint64) a->pos[0] - (2 - w) * L
+                        : w >= a->count + 2 ? (gint64) a->pos[a->count - 1] + (w - a->count - 1) * L
+                        : a->pos[w - 2]);
+      cut[w] = longest_gap_in (gap_before, n, x - tol, x + tol + 1, x);
+      gap[w] = cut[w] == G_MAXUINT ? -1 : cut[w] == 0 ? 0 : gap_before[cut[w]];
+      if (w >= 2 && w < a->count + 1 && cut[w] != G_MAXUINT)
+        inner[k++] = gap[w];
+    }
+  qsort (inner, k, sizeof (gint64), compare_int64);
+  threshold = k > 0 ? inner[(k - 1) / 2] / 2 : 0;
+  for (guint w = 0; w < nw; w++)
+    if (cut[w] != G_MAXUINT && gap[w] >= threshold
+        && (out->len == 0 || (gint64) cut[w] >= (gint64) g_array_index (out, guint, out->len - 1) + L / 2))
+      g_array_append_val (out, cut[w]);
+}
+
+/* The kernels before the first cut (after the last) are a full step when
+ * as many as a full step's, within a fiftieth of a period: 0 (n) is then a
+ * boundary too. */
+static void
+close_ends (guint n, guint period, GArray *cuts)
+{
+  guint lo = G_MAXUINT, hi = 0, tol = MAX (period / 50, 1), head, tail;
+
+  if (cuts->len < 2)
+    return;
+  for (guint i = 0; i + 1 < cuts->len; i++)
+    {
+      guint len = g_array_index (cuts, guint, i + 1) - g_array_index (cuts, guint, i);
+      lo = MIN (lo, len);
+      hi = MAX (hi, len);
+    }
+  head = g_array_index (cuts, guint, 0);
+  tail = n - g_array_index (cuts, guint, cuts->len - 1);
+  if (head > 0 && head + tol >= lo && head <= hi + tol)
+    {
+      guint zero = 0;
+      g_array_prepend_val (cuts, zero);
+    }
+  if (tail > 0 && tail + tol >= lo && tail <= hi + tol)
+    g_array_append_val (cuts, n);
+}
+
+gboolean
+sl_step_anchor_find (const guint32 *dense, guint m, const gint64 *gap_before, guint n, double min_presence,
+                     SlStepAnchor *out)
+{
+  g_autofree Gram *grams = NULL;
+  g_autofree guint *pos = NULL;
+  g_autoptr(GArray) anchors = NULL;
+  const Anchor *best;
+  guint len;
+
+  memset (out, 0, sizeof *out);
+  out->boundaries = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (n < 3 * MIN_PERIOD || m >= 1u << NAME_BITS)
+    return FALSE;
+  grams = sorted_grams (dense, n, &len);
+  pos = g_new (guint, len);
+  anchors = regular_anchors (grams, len, n, pos);
+  best = step_anchor (dense, m, anchors, min_presence);
+  if (best == NULL)
+    return FALSE;
+  out->period = best->period;
+  out->similarity = best->similarity;
+  place_cuts (gap_before, n, best, out->boundaries);
+  close_ends (n, best->period, out->boundaries);
+  if (out->boundaries->len >= 3)
+    return TRUE;
+  g_array_set_size (out->boundaries, 0);
+  return FALSE;
+}
+
+void
+sl_step_anchor_clear (SlStepAnchor *anchor)
+{
+  if (anchor->boundaries != NULL)
+    g_array_unref (anchor->boundaries);
+  anchor->boundaries = NULL;
+}
