@@ -657,6 +657,10 @@ drag_end_cb (SlTimeline     *self,
              double          oy,
              GtkGestureDrag *gesture)
 {
+  /* The release carries the pointer's last position, which a busy main loop
+   * may not have delivered as motion: without it a quick pan ends short. */
+  if (ox != 0 || oy != 0)
+    drag_update_cb (self, ox, oy, gesture);
   self->drag_mode = DRAG_NONE;
 }
 
