@@ -20,6 +20,12 @@
  * optimizer after several micro-batches must keep the longer one). */
 #define ANCHOR_PRESENCE        0.95
 #define ANCHOR_PRESENCE_EXACT  0.999
+/* An exact period is a step only when this share of its kernels have names
+ * found in at least MOST_REPEATS of its repeats: a step holds every kind
+ * of its work, a block of one (a layer's ops) lacks the others (the
+ * backward's kernels in a forward block, the optimizer's in most blocks). */
+#define STEP_PRESENCE          0.99
+#define MOST_REPEATS           0.8
 
 /* Dense ids 0..m-1 for @seq (into @dense); returns m. */
 static guint
@@ -234,16 +240,20 @@ step_boundaries (const guint32 *dense, guint n, guint L, guint j, GArray *out)
 /* Steps from a once-per-step anchor, when there is no exact period, or in
  * place of an exact step period no more than 10 % shorter (a multiple of
  * the anchored steps, or the same period whose repeats drift by a block of
- * kernels the positional boundaries cannot follow).  Blocks stay as they are. */
+ * kernels the positional boundaries cannot follow), or of a block that
+ * lacks names (no boundaries yet) by at least two of its repeats.  Blocks
+ * of rare kernels' boundaries stay as they are. */
 static void
 prefer_anchored_steps (const guint32 *dense, guint m, const gint64 *gap_before, guint n, SlStepPeriod *out)
 {
+  gboolean block = out->unit == SL_STEP_UNIT_BLOCK;
   SlStepAnchor a;
 
-  if (out->unit == SL_STEP_UNIT_BLOCK)
+  if (block && out->boundaries->len > 0)
     return;
-  if (sl_step_anchor_find (dense, m, gap_before, n, out->period == 0 ? ANCHOR_PRESENCE : ANCHOR_PRESENCE_EXACT, &a)
-      && (out->period == 0 || a.period * 10 <= out->period * 11))
+  if (sl_step_anchor_find (dense, m, gap_before, n,
+                           out->period == 0 || block ? ANCHOR_PRESENCE : ANCHOR_PRESENCE_EXACT, &a)
+      && (out->period == 0 || (block ? a.period >= 2 * out->period : a.period * 10 <= out->period * 11)))
     {
       out->unit = SL_STEP_UNIT_STEP;
       out->period = a.period;
@@ -255,9 +265,32 @@ prefer_anchored_steps (const guint32 *dense, guint m, const gint64 *gap_before, 
   sl_step_anchor_clear (&a);
 }
 
-/* The exact period of @dense (positional matches). */
+/* Whether STEP_PRESENCE of the kernels in the full repeats of @L have
+ * names found in at least MOST_REPEATS of them (see STEP_PRESENCE). */
+static gboolean
+repeats_hold_all_names (const guint32 *dense, guint m, guint n, guint L)
+{
+  g_autofree guint *seen = g_new0 (guint, m);      /* last repeat + 1 holding the name */
+  g_autofree guint *repeats = g_new0 (guint, m);   /* repeats holding the name */
+  guint full = n / L;
+  guint64 present = 0;
+
+  for (guint i = 0; i < full * L; i++)
+    if (seen[dense[i]] != i / L + 1)
+      {
+        seen[dense[i]] = i / L + 1;
+        repeats[dense[i]]++;
+      }
+  for (guint i = 0; i < full * L; i++)
+    present += repeats[dense[i]] >= MOST_REPEATS * full;
+  return (double) present >= STEP_PRESENCE * (double) (full * L);
+}
+
+/* The exact period of @dense (positional matches).  A block that lacks
+ * names gets no boundaries here (prefer_anchored_steps looks for its step). */
 static void
-exact_period (const guint32 *dense, const gint64 *gap_before, guint n, const guint *count, SlStepPeriod *out)
+exact_period (const guint32 *dense, guint m, const gint64 *gap_before, guint n, const guint *count,
+              SlStepPeriod *out)
 {
   g_autoptr(GArray) cands = candidate_periods (dense, n);
 
@@ -265,7 +298,7 @@ exact_period (const guint32 *dense, const gint64 *gap_before, guint n, const gui
   if (out->period == 0)
     return;
   out->repeats = n / out->period;
-  if (rare_boundaries (dense, gap_before, n, count, out))
+  if (rare_boundaries (dense, gap_before, n, count, out) || !repeats_hold_all_names (dense, m, n, out->period))
     out->unit = SL_STEP_UNIT_BLOCK;
   else
     {
@@ -290,7 +323,7 @@ sl_step_period_find (const guint32 *seq, const gint64 *gap_before, guint n, SlSt
   count = g_new0 (guint, m);
   for (guint i = 0; i < n; i++)
     count[dense[i]]++;
-  exact_period (dense, gap_before, n, count, out);
+  exact_period (dense, m, gap_before, n, count, out);
   prefer_anchored_steps (dense, m, gap_before, n, out);
 }
 

@@ -11,10 +11,14 @@
  *
  * When some names occur in fewer than half the repeats (the once-per-step
  * work around a model's repeated blocks), the period is a "block": step
- * boundaries are then where those rare kernels cluster.  Otherwise each
- * repeat is a step, cut where the idle time before a position of the period
- * is the longest in median over the repeats (a stall in one step does not
- * move it).
+ * boundaries are then where those rare kernels cluster.  It is a block too
+ * when its repeats lack some kinds of kernels (names found in 80 % of them
+ * cover less than 99 % of its kernels: a layer's cycle of ops inside a
+ * forward pass lacks the backward's); a once-per-step anchor at least two
+ * blocks long then gives the steps, else there is no step boundary.
+ * Otherwise each repeat is a step, cut where the idle time before a
+ * position of the period is the longest in median over the repeats (a
+ * stall in one step does not move it).
  *
  * Steps that do not launch exactly the same kernels (a few more in some, an
  * extra block in one) have no exact period, or one of several steps: a
