@@ -954,10 +954,10 @@ compute (const SlProfile *profile, const SlFilter *filter, const SlIterationsOpt
     nvtx_iterations (profile, filter, is_nccl, found, gpu_work, its);
   else if (self->method == SL_ITERATIONS_KERNELS)
     kernel_iterations (self, profile, filter, is_nccl, its, partial);
-  if (self->method == SL_ITERATIONS_GPU_GAPS
+  if (self->method == SL_ITERATIONS_GAPS
       || (auto_method && self->method == SL_ITERATIONS_KERNELS && self->period_unit == SL_STEP_UNIT_NONE))
     {
-      self->method = SL_ITERATIONS_GPU_GAPS;
+      self->method = SL_ITERATIONS_GAPS;
       gpu_gaps_iterations (self, profile, filter, is_nccl, o->min_gap_ns, its);
       self->confidence = its->len > 0 ? 0.3 : 0;
       g_free (self->reason);

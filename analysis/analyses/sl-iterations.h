@@ -23,20 +23,18 @@ G_BEGIN_DECLS
 
 typedef enum {
   SL_ITERATIONS_NVTX,
-  SL_ITERATIONS_GPU_GAPS,  /* "gaps" */
+  SL_ITERATIONS_GAPS,      /* GPU activity split at large idle gaps */
   SL_ITERATIONS_KERNELS,   /* the period of the kernel sequence */
   SL_ITERATIONS_AUTO,      /* only as a request: nvtx, else kernels, else gaps */
 } SlIterationMethod;
 
-#define SL_ITERATIONS_GAPS SL_ITERATIONS_GPU_GAPS
-
 typedef struct {
   guint    index;          /* from 0 within its process, by start */
   guint32  pid;
-  char    *name;           /* the range's own name; NULL for gpu-gaps */
+  char    *name;           /* the range's own name; NULL for gaps */
   guint32  thread;         /* NVTX: thread index and local range index, else SL_NONE */
   guint32  range;
-  gboolean has_cpu;        /* gpu-gaps: FALSE when no launching API call was found */
+  gboolean has_cpu;        /* gaps: FALSE when no launching API call was found */
   gint64   cpu_start_ns;
   gint64   cpu_end_ns;
   gboolean has_gpu;
@@ -46,13 +44,13 @@ typedef struct {
   guint64  ops;            /* kernels + memcpy + memset */
   gint64   gpu_busy_ns;    /* union of its GPU operations on each device, summed over devices */
   gint64   nccl_ns;        /* same for its NCCL kernels */
-  gint64   dur_ns;         /* NVTX: CPU duration; gpu-gaps: GPU span */
+  gint64   dur_ns;         /* NVTX: CPU duration; kernels and gaps: GPU span */
 } SlIteration;
 
 typedef struct {
   SlIterationMethod method;
-  char             *name;          /* chosen normalised name or the regex; NULL for gpu-gaps */
-  gint64            gap_threshold_ns; /* gpu-gaps: gaps of at least this split iterations */
+  char             *name;          /* chosen normalised name or the regex; NULL for gaps */
+  gint64            gap_threshold_ns; /* gaps: gaps of at least this split iterations */
   guint             n_iterations;
   SlIteration      *iterations;    /* by pid, then index */
   SlStats           summary;       /* of dur_ns */
@@ -86,7 +84,7 @@ typedef struct {
 SlIterations *sl_iterations_compute_with (const SlProfile *profile, const SlFilter *filter,
                                           const SlIterationsOptions *options, GError **error);
 /* @name_regex (nullable) overrides the choice of name (a GRegex, unanchored).
- * @min_gap_ns > 0 fixes the gpu-gaps split threshold, else it is found from
+ * @min_gap_ns > 0 fixes the gaps split threshold, else it is found from
  * the distribution of gaps.  Returns NULL with @error only for a bad regex. */
 SlIterations *sl_iterations_compute  (const SlProfile *profile, const SlFilter *filter,
                                       const char *name_regex, gint64 min_gap_ns, GError **error);

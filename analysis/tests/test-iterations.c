@@ -120,14 +120,14 @@ test_gpu_gaps_generated (void)
   const SlTestFixture *f = sl_test_fixture ("plain", PLAIN_ARGS);
   g_autoptr(SlProfile) profile = sl_test_load (f->path);
   /* its steps are found by the kernels method too (test_plain_off_by_one) */
-  SlIterationsOptions gaps = { .method = SL_ITERATIONS_GPU_GAPS };
-  SlIterationsOptions gaps_1ms = { .method = SL_ITERATIONS_GPU_GAPS, .min_gap_ns = 1000000 };
-  SlIterationsOptions gaps_1h = { .method = SL_ITERATIONS_GPU_GAPS, .min_gap_ns = 3600 * G_GINT64_CONSTANT (1000000000) };
+  SlIterationsOptions gaps = { .method = SL_ITERATIONS_GAPS };
+  SlIterationsOptions gaps_1ms = { .method = SL_ITERATIONS_GAPS, .min_gap_ns = 1000000 };
+  SlIterationsOptions gaps_1h = { .method = SL_ITERATIONS_GAPS, .min_gap_ns = 3600 * G_GINT64_CONSTANT (1000000000) };
   g_autoptr(SlIterations) its = sl_iterations_compute_with (profile, NULL, &gaps, NULL);
   g_autoptr(SlIterations) fixed = sl_iterations_compute_with (profile, NULL, &gaps_1ms, NULL);
   g_autoptr(SlIterations) huge = sl_iterations_compute_with (profile, NULL, &gaps_1h, NULL);
 
-  g_assert_cmpint (its->method, ==, SL_ITERATIONS_GPU_GAPS);
+  g_assert_cmpint (its->method, ==, SL_ITERATIONS_GAPS);
   g_assert_null (its->name);
   check_against_truth (f, its, FALSE);
   /* an explicit --min-gap below the planted gap finds the same split */
