@@ -248,28 +248,63 @@ longest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, gint64 
   return best;
 }
 
-/* Median offset from the anchor of each step's longest idle time. */
+/* How long the idle time at @off from the anchor is across the steps: the
+ * lower median over segments of the longest idle time within @tol of it
+ * (with 2 segments the shorter, so a stall in one step scores low). */
+static gint64
+offset_score (const gint64 *gap_before, guint n, const Anchor *a, gint64 off, gint64 tol, gint64 *scratch)
+{
+  guint segs = a->count - 1;
+
+  for (guint s = 0; s < segs; s++)
+    {
+      gint64 x = (gint64) a->pos[s] + off;
+      guint at = longest_gap_in (gap_before, n, x - tol, x + tol + 1, x);
+      scratch[s] = at == G_MAXUINT || at == 0 ? 0 : gap_before[at];
+    }
+  qsort (scratch, segs, sizeof (gint64), compare_int64);
+  return scratch[(segs - 1) / 2];
+}
+
+/* The offset from the anchor of the step boundaries: of each step's
+ * longest idle time's offset, the one whose idle time is long in most
+ * steps (offset_score), the median offset on ties.  A stall, long in its
+ * own step only, never wins (the median offset alone would take it with
+ * 2 segments, the lower of two). */
 static guint
-median_offset (const gint64 *gap_before, guint n, const Anchor *a)
+boundary_offset (const gint64 *gap_before, guint n, const Anchor *a)
 {
   g_autofree guint *off = g_new (guint, a->count);
-  guint k = 0;
+  g_autofree gint64 *scratch = g_new (gint64, a->count);
+  gint64 tol = MAX (a->period / 8, 1), best_score;
+  guint k = 0, best;
 
   for (guint s = 0; s + 1 < a->count; s++)
     off[k++] = longest_gap_in (gap_before, n, a->pos[s], a->pos[s + 1], a->pos[s]) - a->pos[s];
   qsort (off, k, sizeof (guint), compare_uint);
-  return off[(k - 1) / 2];
+  best = off[(k - 1) / 2];
+  best_score = offset_score (gap_before, n, a, best, tol, scratch);
+  for (guint i = 0; i < k; i++)
+    {
+      gint64 score = i > 0 && off[i] == off[i - 1] ? -1 : offset_score (gap_before, n, a, off[i], tol, scratch);
+      if (score > best_score)
+        {
+          best = off[i];
+          best_score = score;
+        }
+    }
+  return best;
 }
 
 /* Cuts within an eighth of a period of each anchor occurrence (and one
- * and two periods before the first and after the last) plus the median offset, at
+ * and two periods before the first and after the last) plus the boundary offset, at
  * the longest idle time there; kept when that idle time is at least half
  * the median one of the cuts between occurrences (no cut beside a partial
  * step's end), and at least half a period after the previous cut. */
 static void
 place_cuts (const gint64 *gap_before, guint n, const Anchor *a, GArray *out)
 {
-  gint64 off = median_offset (gap_before, n, a), L = a->period, tol = MAX (L / 8, 1);
+  gint64 off = boundary_offset (gap_before, n, a), L = a->period, tol = MAX (L / 8, 1);
   guint nw = a->count + 4;
   g_autofree guint *cut = g_new (guint, nw);
   g_autofree gint64 *gap = g_new (gint64, nw);

@@ -14,7 +14,8 @@
  * similarity is within 0.02 of the best is the step (a name occurring every
  * second step is not).  Step boundaries are then placed where the idle time
  * before a kernel is the longest, at the same offset from the anchor in
- * every step (the median offset, so a stall in one step does not move it).
+ * every step: of each step's longest idle time's offset, the one whose idle
+ * time is long in most steps (a stall, long in one step only, never is).
  * O(n log n). */
 #pragma once
 

@@ -44,7 +44,9 @@ check_against_truth (const SlTestFixture *f, const SlIterations *its, gboolean n
           g_assert_cmpint (it->gpu_start_ns, ==, json_object_get_int_member (t, "gpu_start"));
           g_assert_cmpint (it->gpu_end_ns, ==, json_object_get_int_member (t, "gpu_end"));
           g_assert_cmpint ((gint64) it->kernels, ==, json_object_get_int_member (t, "kernels"));
-          g_assert_cmpint (it->gpu_busy_ns, <=, it->gpu_end_ns - it->gpu_start_ns);
+          /* busy is summed over the process's devices (README) */
+          g_assert_cmpint (it->gpu_busy_ns, <=, (it->gpu_end_ns - it->gpu_start_ns)
+                           * (gint64) json_array_get_length (json_object_get_array_member (proc, "devices")));
           g_assert_cmpint (it->gpu_busy_ns, >, 0);
           if (nvtx)
             {
@@ -457,6 +459,26 @@ test_stall (void)
   check_steps_truth (f, its);
 }
 
+/* Only 3 steps, the middle one stalling 40 ms (one or two GPUs): the
+ * once-per-step anchor has 2 segments, and the stall (the longest idle time
+ * in one of them) must not become the boundary of every step. */
+static void
+test_stall_three_steps (void)
+{
+  const char *variants[][2] = {
+    { "stall-3-steps", "--iterations 3 --kernels 4000 --nvtx-depth 0 --stall-ns 40000000 --stall-step 1" },
+    { "stall-3-steps-1gpu", "--gpus 1 --iterations 3 --kernels 4000 --nvtx-depth 0 --stall-ns 40000000 --stall-step 1" } };
+
+  for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+    {
+      const SlTestFixture *f = sl_test_fixture (variants[v][0], variants[v][1]);
+      g_autoptr(SlProfile) profile = sl_test_load (f->path);
+      g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+
+      check_steps_truth (f, its);
+    }
+}
+
 /* Steps of 3 different lengths (kernel durations 100 %, 170 %, 260 %). */
 static void
 test_step_lengths (void)
@@ -628,6 +650,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/iterations/real", test_real);
   g_test_add_func ("/analysis/iterations/per-op-ranges", test_per_op_ranges);
   g_test_add_func ("/analysis/iterations/stall", test_stall);
+  g_test_add_func ("/analysis/iterations/stall-three-steps", test_stall_three_steps);
   g_test_add_func ("/analysis/iterations/step-lengths", test_step_lengths);
   g_test_add_func ("/analysis/iterations/h100-window", test_h100_window);
   g_test_add_func ("/analysis/iterations/step-jitter", test_step_jitter);
