@@ -230,8 +230,8 @@ step_anchor (const guint32 *dense, guint m, GArray *anchors, double min_presence
 
 /* The position of [lo, hi) ∩ [0, n) with the longest idle time before it
  * (position 0: none), nearest @x on ties; G_MAXUINT when the range is empty. */
-static guint
-longest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, gint64 x)
+guint
+sl_step_longest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, gint64 x)
 {
   guint best = G_MAXUINT;
   gint64 best_gap = -1;
@@ -259,7 +259,7 @@ offset_score (const gint64 *gap_before, guint n, const Anchor *a, gint64 off, gi
   for (guint s = 0; s < segs; s++)
     {
       gint64 x = (gint64) a->pos[s] + off;
-      guint at = longest_gap_in (gap_before, n, x - tol, x + tol + 1, x);
+      guint at = sl_step_longest_gap_in (gap_before, n, x - tol, x + tol + 1, x);
       scratch[s] = at == G_MAXUINT || at == 0 ? 0 : gap_before[at];
     }
   qsort (scratch, segs, sizeof (gint64), compare_int64);
@@ -280,7 +280,7 @@ boundary_offset (const gint64 *gap_before, guint n, const Anchor *a)
   guint k = 0, best;
 
   for (guint s = 0; s + 1 < a->count; s++)
-    off[k++] = longest_gap_in (gap_before, n, a->pos[s], a->pos[s + 1], a->pos[s]) - a->pos[s];
+    off[k++] = sl_step_longest_gap_in (gap_before, n, a->pos[s], a->pos[s + 1], a->pos[s]) - a->pos[s];
   qsort (off, k, sizeof (guint), compare_uint);
   best = off[(k - 1) / 2];
   best_score = offset_score (gap_before, n, a, best, tol, scratch);
@@ -317,7 +317,7 @@ place_cuts (const gint64 *gap_before, guint n, const Anchor *a, GArray *out)
       gint64 x = off + (w < 2 ? (gint64) a->pos[0] - (2 - w) * L
                         : w >= a->count + 2 ? (gint64) a->pos[a->count - 1] + (w - a->count - 1) * L
                         : a->pos[w - 2]);
-      cut[w] = longest_gap_in (gap_before, n, x - tol, x + tol + 1, x);
+      cut[w] = sl_step_longest_gap_in (gap_before, n, x - tol, x + tol + 1, x);
       gap[w] = cut[w] == G_MAXUINT ? -1 : cut[w] == 0 ? 0 : gap_before[cut[w]];
       if (w >= 2 && w < a->count + 1 && cut[w] != G_MAXUINT)
         inner[k++] = gap[w];

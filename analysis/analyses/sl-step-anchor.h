@@ -39,4 +39,9 @@ gboolean sl_step_anchor_find  (const guint32 *dense, guint m, const gint64 *gap_
                                double min_presence, SlStepAnchor *out);
 void     sl_step_anchor_clear (SlStepAnchor *anchor);
 
+/* The position of [lo, hi) ∩ [0, n) with the longest idle time before it
+ * (@gap_before[i]; position 0 counts as none), nearest @x on ties;
+ * G_MAXUINT when the range is empty.  Step boundaries go there. */
+guint    sl_step_longest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, gint64 x);
+
 G_END_DECLS

@@ -126,23 +126,6 @@ best_period (const guint32 *dense, guint n, GArray *cands, double *match)
   return best;
 }
 
-/* The position of [lo, hi) ∩ [1, n) with the longest idle time before it
- * (the first on ties), @fallback when the range is empty. */
-static guint
-largest_gap_in (const gint64 *gap_before, guint n, gint64 lo, gint64 hi, guint fallback)
-{
-  guint best = fallback;
-  gint64 best_gap = -1;
-
-  for (gint64 i = MAX (lo, 1); i < MIN (hi, (gint64) n); i++)
-    if (gap_before[i] > best_gap)
-      {
-        best = (guint) i;
-        best_gap = gap_before[i];
-      }
-  return best;
-}
-
 /* Block periods: a step boundary where kernels that occur in fewer than
  * half the repeats cluster (within one period of each other), moved to the
  * longest idle time within half a period of the cluster's start.  FALSE
@@ -162,7 +145,10 @@ rare_boundaries (const guint32 *dense, const gint64 *gap_before, guint n, const 
         continue;
       if (last_rare == G_MAXUINT || i - last_rare >= L)
         {
-          guint b = largest_gap_in (gap_before, n, (gint64) i - L / 2, (gint64) i + L / 2 + 1, i);
+          gint64 lo = MAX ((gint64) i - L / 2, 1);      /* first on ties: nearest lo */
+          guint b = sl_step_longest_gap_in (gap_before, n, lo, (gint64) i + L / 2 + 1, lo);
+          if (b == G_MAXUINT)
+            b = i;
           g_array_append_val (out->boundaries, b);
         }
       last_rare = i;

@@ -434,6 +434,18 @@ check_steps_truth (const SlTestFixture *f, const SlIterations *its)
   check_against_truth (f, its, FALSE);
 }
 
+/* Generates fixture @name from @args and checks its iterations against the
+ * planted steps. */
+static void
+assert_planted_steps (const char *name, const char *args)
+{
+  const SlTestFixture *f = sl_test_fixture (name, args);
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+
+  check_steps_truth (f, its);
+}
+
 /* Only emit_nvtx-style per-op ranges ("aten::mm, op_id = 12"): none is a
  * step; the kernel sequence's period finds the planted steps. */
 static void
@@ -452,11 +464,7 @@ test_per_op_ranges (void)
 static void
 test_stall (void)
 {
-  const SlTestFixture *f = sl_test_fixture ("stall", STEP_ARGS " --nvtx-depth 0 --stall-ns 40000000 --stall-step 3");
-  g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-
-  check_steps_truth (f, its);
+  assert_planted_steps ("stall", STEP_ARGS " --nvtx-depth 0 --stall-ns 40000000 --stall-step 3");
 }
 
 /* Only 3 steps, the middle one stalling 40 ms (one or two GPUs): the
@@ -470,24 +478,14 @@ test_stall_three_steps (void)
     { "stall-3-steps-1gpu", "--gpus 1 --iterations 3 --kernels 4000 --nvtx-depth 0 --stall-ns 40000000 --stall-step 1" } };
 
   for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
-    {
-      const SlTestFixture *f = sl_test_fixture (variants[v][0], variants[v][1]);
-      g_autoptr(SlProfile) profile = sl_test_load (f->path);
-      g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-
-      check_steps_truth (f, its);
-    }
+    assert_planted_steps (variants[v][0], variants[v][1]);
 }
 
 /* Steps of 3 different lengths (kernel durations 100 %, 170 %, 260 %). */
 static void
 test_step_lengths (void)
 {
-  const SlTestFixture *f = sl_test_fixture ("lengths", STEP_ARGS " --nvtx-depth 0 --step-lengths 100,170,260");
-  g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-
-  check_steps_truth (f, its);
+  assert_planted_steps ("lengths", STEP_ARGS " --nvtx-depth 0 --step-lengths 100,170,260");
 }
 
 /* Steps whose kernel counts differ (issue 9 item 1, follow-up): step i
@@ -497,11 +495,7 @@ test_step_lengths (void)
 static void
 test_step_jitter (void)
 {
-  const SlTestFixture *f = sl_test_fixture ("jitter", STEP_ARGS " --nvtx-style per-op --step-jitter 3");
-  g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-
-  check_steps_truth (f, its);
+  assert_planted_steps ("jitter", STEP_ARGS " --nvtx-style per-op --step-jitter 3");
 }
 
 /* One step (4) launches an extra block of 26 ops (an evaluation or
@@ -509,11 +503,7 @@ test_step_jitter (void)
 static void
 test_extra_block (void)
 {
-  const SlTestFixture *f = sl_test_fixture ("extra-block", STEP_ARGS " --nvtx-depth 0 --extra-block-step 4");
-  g_autoptr(SlProfile) profile = sl_test_load (f->path);
-  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-
-  check_steps_truth (f, its);
+  assert_planted_steps ("extra-block", STEP_ARGS " --nvtx-depth 0 --extra-block-step 4");
 }
 
 /* Long steps made of repeating layer blocks (issue 9 item 1, follow-up):
@@ -536,13 +526,7 @@ test_long_steps (void)
                                 { "long-steps-drift", LONG_STEP_ARGS " --iterations 6 --kernels 8000" } };
 
   for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
-    {
-      const SlTestFixture *f = sl_test_fixture (variants[v][0], variants[v][1]);
-      g_autoptr(SlProfile) profile = sl_test_load (f->path);
-      g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
-
-      check_steps_truth (f, its);
-    }
+    assert_planted_steps (variants[v][0], variants[v][1]);
 }
 
 /* One such long step alone: its block repeats, the step does not (a step
