@@ -647,7 +647,19 @@ gpu_gaps_iterations (SlIterations *self, const SlProfile *profile, const SlFilte
                         its, &self->gap_threshold_ns);
 }
 
-/* Launch times (API start) of the kernels of each process, sorted: pid -> GArray of gint64. */
+/* Appends to @times the launch times (API start) of @n operations whose
+ * launching calls are @api[]. */
+static void
+append_launches (const SlProfile *profile, const SlFilter *filter, const guint32 *api, guint n, GArray *times)
+{
+  for (guint i = 0; i < n; i++)
+    if (api[i] != SL_NONE && sl_filter_match_time (filter, profile->api.spans.start[api[i]]))
+      g_array_append_val (times, profile->api.spans.start[api[i]]);
+}
+
+/* Launch times (API start) of the GPU work of each process (kernels, copies
+ * and memsets: a range that launches the kernels but none of the copies
+ * that dominate the step is not the step), sorted: pid -> GArray of gint64. */
 static GHashTable *
 launch_times (const SlProfile *profile, const SlFilter *filter)
 {
@@ -666,9 +678,9 @@ launch_times (const SlProfile *profile, const SlFilter *filter)
           times = g_array_new (FALSE, FALSE, sizeof (gint64));
           g_hash_table_insert (out, GUINT_TO_POINTER (st->pid), times);
         }
-      for (guint i = 0; i < st->kernels.spans.n; i++)
-        if (st->kernels.api[i] != SL_NONE && sl_filter_match_time (filter, profile->api.spans.start[st->kernels.api[i]]))
-          g_array_append_val (times, profile->api.spans.start[st->kernels.api[i]]);
+      append_launches (profile, filter, st->kernels.api, st->kernels.spans.n, times);
+      append_launches (profile, filter, st->memcpy.api, st->memcpy.spans.n, times);
+      append_launches (profile, filter, st->memset.api, st->memset.spans.n, times);
     }
   g_hash_table_iter_init (&iter, out);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -715,9 +727,9 @@ median_of (gint64 *v, guint n)
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The share of the processes' launched kernels inside the ranges @found,
- * or -1 when an instance launches less than a quarter of the median
- * instance's kernels (per-op ranges, syncs, one-off setup). */
+/* The share of the processes' launched GPU operations inside the ranges
+ * @found, or -1 when an instance launches less than a quarter of the median
+ * instance's operations (per-op ranges, syncs, one-off setup). */
 static double
 ranges_share (const SlProfile *profile, GHashTable *launches, GArray *found)
 {
@@ -812,7 +824,7 @@ find_step_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *
         {
           self->name = g_strdup (name);
           self->confidence = MIN (1.0, share);
-          self->reason = g_strdup_printf ("NVTX ranges \"%s\" launch %.0f%% of the kernels, a similar share each",
+          self->reason = g_strdup_printf ("NVTX ranges \"%s\" launch %.0f%% of the GPU operations, a similar share each",
                                           name, 100 * share);
           return;
         }
@@ -855,7 +867,7 @@ find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter 
   launches = launch_times (profile, filter);
   share = found->len > 0 ? ranges_share (profile, launches, found) : -1;
   self->confidence = share < 0 ? 0.2 : MIN (1.0, share);
-  self->reason = g_strdup_printf ("NVTX ranges named by the user (%.0f%% of the kernels)", MAX (share, 0) * 100);
+  self->reason = g_strdup_printf ("NVTX ranges named by the user (%.0f%% of the GPU operations)", MAX (share, 0) * 100);
   return TRUE;
 }
 

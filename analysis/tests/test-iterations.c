@@ -417,6 +417,26 @@ test_real (void)
 
 /* ---- steps that are steps (issue 9 item 1) ---- */
 
+/* pipit's MPI saxpy loop (SQL: 5 kernels, 15 copies, in 5 clusters 250 ms
+ * apart): each "saxpy" NVTX range launches the one kernel of its loop
+ * iteration but none of the 3 copies that take most of its GPU time, so it
+ * is not the step (it lasts 42 µs); each step holds its kernel and copies. */
+static void
+test_pipit_copies (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SL_PROFILES_DIR"), "pipit-saxpy-mpi-rank0.sqlite", NULL);
+  g_autoptr(SlProfile) profile = sl_test_load (path);
+  g_autoptr(SlIterations) its = sl_iterations_compute (profile, NULL, NULL, 0, NULL);
+
+  g_assert_cmpint (its->method, !=, SL_ITERATIONS_NVTX);
+  g_assert_cmpuint (its->n_iterations, ==, 5);
+  for (guint i = 0; i < its->n_iterations; i++)
+    {
+      g_assert_cmpuint (its->iterations[i].kernels, ==, 1);
+      g_assert_cmpuint (its->iterations[i].ops, ==, 4);
+    }
+}
+
 #define STEP_ARGS "--gpus 2 --streams 2 --processes 2 --threads 2 --iterations 8 --kernels 3200 " \
                   "--nccl --gap-ns 1500000 --seed 5"
 
@@ -642,6 +662,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/iterations/plain-off-by-one", test_plain_off_by_one);
   g_test_add_func ("/analysis/iterations/long-steps", test_long_steps);
   g_test_add_func ("/analysis/iterations/long-step-single", test_long_step_single);
+  g_test_add_func ("/analysis/iterations/pipit-copies", test_pipit_copies);
   status = g_test_run ();
   sl_test_cleanup ();
   return status;
