@@ -115,7 +115,7 @@ def check_info(path, t, label):
     check((j["start_ns"], j["end_ns"]) == (t.start, t.end),
           f"{label} info: [{j['start_ns']}, {j['end_ns']}] != plausible [{t.start}, {t.end}]")
     check(j["duration_ns"] == t.end - t.start, f"{label} info: duration_ns {j['duration_ns']}")
-    said = [w for w in j["warnings"] if "impossible times" in w]
+    said = [w for w in j["warnings"] if "impossible time" in w]
     if t.impossible:
         check(len(said) == 1 and f"Skipped {t.impossible} " in said[0],
               f"{label} info: {t.impossible} impossible times, warnings {j['warnings']}")
