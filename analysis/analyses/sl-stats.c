@@ -291,7 +291,7 @@ add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 
   b1 = bin_of_rank (h, r1, &below1);
   if (b0 == b1)
     push_selection (table, owner, 0, MAX (a->min, (gint64) log_bin_start (b0)),
-                    MIN (a->max, (gint64) log_bin_start (b0 + 1) - 1), r0 - below0, r1 - below0, h[b0]);
+                    MIN (a->max, (gint64) (log_bin_start (b0 + 1) - 1)), r0 - below0, r1 - below0, h[b0]);
   else
     {
       /* the two middles in different bins: one window over both bins and
@@ -302,7 +302,7 @@ add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 
       for (guint b = b0; b <= b1; b++)
         count += h[b];
       push_selection (table, owner, 0, MAX (a->min, (gint64) log_bin_start (b0)),
-                      MIN (a->max, (gint64) log_bin_start (b1 + 1) - 1), r0 - below0, r1 - below0, count);
+                      MIN (a->max, (gint64) (log_bin_start (b1 + 1) - 1)), r0 - below0, r1 - below0, count);
     }
 }
 
@@ -479,8 +479,8 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
 {
   SlStatsAcc *a = &table->acc[key];
   guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
-  gint64 total = 0, ref, min, max;
-  __int128 sumsq = 0;
+  gint64 ref, min, max;
+  __int128 total = 0, sumsq = 0;
 
   if (n == 0)
     return;
@@ -489,11 +489,11 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   max = a->count > 0 ? a->max : values[0];
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i], d = v - ref;
+      gint64 v = values[i], d = sl_sat_sub (v, ref);
       min = MIN (min, v);
       max = MAX (max, v);
       total += v;
-      sumsq += (__int128) d * d;
+      sumsq = _sl_sumsq_add (sumsq, d);
       if (h != NULL)
         h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
     }
@@ -502,7 +502,8 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   a->max = max;
   a->count += n;
   a->total += total;
-  a->sumsq += sumsq;
+  if (__builtin_add_overflow (a->sumsq, sumsq, &a->sumsq))
+    a->sumsq = ~((unsigned __int128) 1 << 127);   /* saturated, see _sl_sumsq_add */
 }
 
 static void
@@ -763,11 +764,11 @@ median_of (gint64 *v, gsize n)
  * (n S2 - S1^2) / (n (n - 1)) with S1 = sum (x - ref); exact in 128 bits
  * while n * (max - min) < 2^62, in long double beyond (durations of days). */
 static void
-finish_one (guint64 count, gint64 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, SlStats *out)
+finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, SlStats *out)
 {
   memset (out, 0, sizeof *out);
   out->count = count;
-  out->total = total;
+  out->total = sl_sat_from_i128 (total);   /* the average below stays exact */
   if (count == 0)
     return;
   out->min = min;
@@ -808,18 +809,18 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
 void
 sl_stats_compute (gint64 *values, gsize n, SlStats *out)
 {
-  gint64 total = 0, min = 0, max = 0, ref = n > 0 ? values[0] : 0;
-  __int128 sumsq = 0;
+  gint64 min = 0, max = 0, ref = n > 0 ? values[0] : 0;
+  __int128 total = 0, sumsq = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i], d = v - ref;
+      gint64 v = values[i], d = sl_sat_sub (v, ref);
       if (i == 0 || v < min)
         min = v;
       if (i == 0 || v > max)
         max = v;
       total += v;
-      sumsq += (__int128) d * d;
+      sumsq = _sl_sumsq_add (sumsq, d);
     }
   finish_one (n, total, min, max, ref, sumsq, out);
   out->median = median_of (values, n);
@@ -828,6 +829,10 @@ sl_stats_compute (gint64 *values, gsize n, SlStats *out)
 gint64
 sl_round_ns (double value)
 {
+  /* llround's result is unspecified beyond the gint64 range, where the
+   * mean of absurd durations can be */
+  if (!(value > -9.2233720368547758e18 && value < 9.2233720368547758e18))
+    return value > 0 ? G_MAXINT64 : value < 0 ? G_MININT64 : 0;
   return (gint64) llround (value);
 }
 
@@ -932,7 +937,7 @@ sl_stats_sum_keys (const SlStats *stats, const guint *order, guint n, gint64 *to
   *count = 0;
   for (guint r = 0; r < n; r++)
     {
-      *total += stats[order[r]].total;
+      *total = sl_sat_add (*total, stats[order[r]].total);
       *count += stats[order[r]].count;
     }
 }

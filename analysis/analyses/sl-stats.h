@@ -9,6 +9,7 @@
 #include <glib.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
+#include "sl-int.h"
 #include "sl-json.h"
 #include "sl-profile.h"
 
@@ -24,15 +25,16 @@ typedef struct {
   double  stddev;          /* sample standard deviation, 0 when count < 2 */
 } SlStats;
 
-/* Running sums of one key: exact 64-bit total, and the 128-bit sum of
- * squares of (value - ref), ref being the key's first value, so that the
- * squares stay small when values are large but close together. */
+/* Running sums of one key: exact 128-bit total (2^64 values below 2^63
+ * cannot overflow it), and the 128-bit sum of squares of (value - ref),
+ * ref being the key's first value, so that the squares stay small when
+ * values are large but close together. */
 typedef struct {
   guint64  count;
-  gint64   total;
   gint64   min;
   gint64   max;
   gint64   ref;
+  __int128 total;
   __int128 sumsq;
 } SlStatsAcc;
 
@@ -169,6 +171,19 @@ _sl_key_select_visit (SlKeySelect *s, gint64 v)
 
 void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
 
+/* @sumsq + @d * @d, saturated: only values spread over more than 2^63
+ * (absurd durations) get there, and then the standard deviation is a
+ * lower bound instead of undefined behaviour. */
+static inline __int128
+_sl_sumsq_add (__int128 sumsq, gint64 d)
+{
+  __int128 r;
+
+  if (G_UNLIKELY (__builtin_add_overflow (sumsq, (__int128) d * d, &r)))
+    return ~((unsigned __int128) 1 << 127);
+  return r;
+}
+
 /* One value into a key's sums (and its log-scale bins when @fused). */
 static inline void
 _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
@@ -182,8 +197,8 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
   else if (value > a->max)
     a->max = value;
   a->total += value;
-  d = value - a->ref;
-  a->sumsq += (__int128) d * d;
+  d = sl_sat_sub (value, a->ref);
+  a->sumsq = _sl_sumsq_add (a->sumsq, d);
   if (fused != NULL)
     fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
 }
