@@ -34,6 +34,17 @@ sl_sat_sub (gint64 a, gint64 b)
   return r;
 }
 
+/* a * b, clamped to the gint64 range. */
+static inline gint64
+sl_sat_mul (gint64 a, gint64 b)
+{
+  gint64 r;
+
+  if (G_UNLIKELY (__builtin_mul_overflow (a, b, &r)))
+    return (a < 0) != (b < 0) ? G_MININT64 : G_MAXINT64;
+  return r;
+}
+
 /* The length of [@start, @end]: @end - @start, clamped (a span of times the
  * loader did not check, such as a user's window, can exceed 2^63 ns). */
 static inline gint64
