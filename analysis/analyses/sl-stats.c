@@ -481,6 +481,7 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
   gint64 ref, min, max;
   __int128 total = 0, sumsq = 0;
+  guint64 wraps = 0;
 
   if (n == 0)
     return;
@@ -493,7 +494,7 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
       min = MIN (min, v);
       max = MAX (max, v);
       total += v;
-      sumsq = _sl_sumsq_add (sumsq, d);
+      _sl_sumsq_add (&sumsq, &wraps, d);
       if (h != NULL)
         h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
     }
@@ -502,8 +503,7 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   a->max = max;
   a->count += n;
   a->total += total;
-  if (__builtin_add_overflow (a->sumsq, sumsq, &a->sumsq))
-    a->sumsq = ~((unsigned __int128) 1 << 127);   /* saturated, see _sl_sumsq_add */
+  a->sumsq_wraps += wraps + __builtin_add_overflow (a->sumsq, sumsq, &a->sumsq);
 }
 
 static void
@@ -760,11 +760,12 @@ median_of (gint64 *v, gsize n)
   return ((double) a + (double) b) / 2.0;
 }
 
-/* @sumsq is the sum of (x - ref)^2.  The sample variance is
+/* @sumsq + @wraps 2^128 is the sum of (x - ref)^2.  The sample variance is
  * (n S2 - S1^2) / (n (n - 1)) with S1 = sum (x - ref); exact in 128 bits
  * while n * (max - min) < 2^62, in long double beyond (durations of days). */
 static void
-finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, SlStats *out)
+finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, guint64 wraps,
+            SlStats *out)
 {
   memset (out, 0, sizeof *out);
   out->count = count;
@@ -787,7 +788,8 @@ finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, _
       else
         {
           long double n = (long double) count, ls1 = (long double) s1;
-          long double num = n * (long double) sumsq - ls1 * ls1;
+          long double s2 = (long double) sumsq + (long double) wraps * 0x1p128L;
+          long double num = n * s2 - ls1 * ls1;
           out->stddev = num <= 0 ? 0 : (double) sqrtl (num / (n * (n - 1)));
         }
     }
@@ -800,7 +802,7 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
     {
       const SlStatsAcc *a = &table->acc[k];
 
-      finish_one (a->count, a->total, a->min, a->max, a->ref, a->sumsq, &out[k]);
+      finish_one (a->count, a->total, a->min, a->max, a->ref, a->sumsq, a->sumsq_wraps, &out[k]);
       if (table->medians && a->count > 0 && table->answers != NULL)
         out[k].median = ((double) table->answers[2 * k] + (double) table->answers[2 * k + 1]) / 2.0;
     }
@@ -811,6 +813,7 @@ sl_stats_compute (gint64 *values, gsize n, SlStats *out)
 {
   gint64 min = 0, max = 0, ref = n > 0 ? values[0] : 0;
   __int128 total = 0, sumsq = 0;
+  guint64 wraps = 0;
 
   for (gsize i = 0; i < n; i++)
     {
@@ -820,9 +823,9 @@ sl_stats_compute (gint64 *values, gsize n, SlStats *out)
       if (i == 0 || v > max)
         max = v;
       total += v;
-      sumsq = _sl_sumsq_add (sumsq, d);
+      _sl_sumsq_add (&sumsq, &wraps, d);
     }
-  finish_one (n, total, min, max, ref, sumsq, out);
+  finish_one (n, total, min, max, ref, sumsq, wraps, out);
   out->median = median_of (values, n);
 }
 

@@ -35,7 +35,8 @@ typedef struct {
   gint64   max;
   gint64   ref;
   __int128 total;
-  __int128 sumsq;
+  __int128 sumsq;          /* modulo 2^128, wrapped sumsq_wraps times */
+  guint64  sumsq_wraps;
 } SlStatsAcc;
 
 /* One or two neighbouring order statistics (ranks r0 <= r1 <= r0 + 1, the
@@ -171,17 +172,14 @@ _sl_key_select_visit (SlKeySelect *s, gint64 v)
 
 void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
 
-/* @sumsq + @d * @d, saturated: only values spread over more than 2^63
- * (absurd durations) get there, and then the standard deviation is a
- * lower bound instead of undefined behaviour. */
-static inline __int128
-_sl_sumsq_add (__int128 sumsq, gint64 d)
+/* *@sumsq += @d * @d (|d| <= 2^63: the square fits), counting in *@wraps
+ * the times the sum passes 2^127: only values spread over more than
+ * 2^63 / sqrt (n) ns (absurd durations) do, and finish_one() adds them
+ * back.  Signed overflow is undefined; the builtin wraps. */
+static inline void
+_sl_sumsq_add (__int128 *sumsq, guint64 *wraps, gint64 d)
 {
-  __int128 r;
-
-  if (G_UNLIKELY (__builtin_add_overflow (sumsq, (__int128) d * d, &r)))
-    return ~((unsigned __int128) 1 << 127);
-  return r;
+  *wraps += __builtin_add_overflow (*sumsq, (__int128) d * d, sumsq);
 }
 
 /* One value into a key's sums (and its log-scale bins when @fused). */
@@ -198,7 +196,7 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
     a->max = value;
   a->total += value;
   d = sl_sat_sub (value, a->ref);
-  a->sumsq = _sl_sumsq_add (a->sumsq, d);
+  _sl_sumsq_add (&a->sumsq, &a->sumsq_wraps, d);
   if (fused != NULL)
     fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
 }

@@ -19,6 +19,7 @@ import importlib.util
 import json
 import os
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -139,6 +140,9 @@ def check_kernels(path, t, label):
         check((k["min_ns"], k["max_ns"]) == (min(durs), max(durs)), f"{w}: min/max")
         check(abs(k["avg_ns"] - sum(durs) / len(durs)) <= max(1, 1e-12 * abs(sum(durs) / len(durs))),
               f"{w}: avg_ns {k['avg_ns']} != {sum(durs) / len(durs)}")
+        if len(durs) >= 2:
+            sd = statistics.stdev(durs)
+            check(abs(k["stddev_ns"] - sd) <= max(1, 1e-9 * sd), f"{w}: stddev_ns {k['stddev_ns']} != {sd}")
         check(0 <= k["time_pct"] <= 100, f"{w}: time_pct {k['time_pct']}")
 
 
