@@ -183,6 +183,21 @@ def check_every_command(path, base, t, label):
             quiet(run("search", "--range", "+0", "+1s", *js, pattern, path), f"{label}: search --range {pattern}")
         quiet(run("compare", *js, base, path), f"{label}: compare base {label}")
         quiet(run("compare", *js, path, base, path), f"{label}: compare {label} base {label}")
+    # Each command's own options, and scopes (NVTX, category, stream).
+    stream = str(t.kernels and sqlite3.connect(path).execute(
+        "SELECT streamId FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid LIMIT 1").fetchone()[0])
+    for argv in [["kernels", "--top", "3", "--names", "demangled"], ["gaps", "--count-copies"],
+                 ["gaps", "--min-gap", "1ms", "--top", "3"], ["iterations", "--method", "nvtx"],
+                 ["iterations", "--method", "kernels"], ["iterations", "--method", "gaps"],
+                 ["iterations", "--method", "gaps", "--min-gap", "1ms"], ["launch", "--names", "demangled"],
+                 ["tree", "--depth", "2", "--min-dur", "1us"], ["search", "--limit", "0", "kernel"],
+                 ["compare", "--top", "3", "--names", "demangled", base],
+                 ["kernels", "--nvtx", "iteration_*"], ["gaps", "--exclude-nvtx", "layer*"],
+                 ["nvtx", "--nvtx", "forward"], ["tree", "--nvtx", "iteration_*"], ["api", "--nvtx", "iteration_*"],
+                 ["categories", "--category", "gemm"], ["overlap", "--exclude-category", "gemm"],
+                 ["launch", "--stream", stream], ["iterations", "--stream", stream], ["memcpy", "--stream", stream]]:
+        for js in ([], ["--json"]):
+            quiet(run(*argv, *js, path), f"{label}: {' '.join(argv + js)}")
     # Windows at the ends of the clock: refused (exit 1) or answered, never wrong.
     for lo, hi in [("-9223372036854775808", "9223372036854775807"), ("+9223372036854775807ns", "+9223372036854775807ns"),
                    ("-9.3e18", "9.3e18"), ("+0", "+9223372036854775807ns"), ("+-9223372036854775807ns", "+0")]:
