@@ -7,6 +7,7 @@
  * by window totals, which only measure how long each capture ran. */
 #include "sl-compare.h"
 #include "sl-category-summary.h"
+#include "sl-int.h"
 #include "sl-iterations.h"
 #include "sl-json.h"
 #include "sl-stats.h"

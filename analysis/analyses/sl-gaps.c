@@ -4,6 +4,7 @@
 #include "sl-attribution.h"
 #include "sl-gpu-busy.h"
 #include "sl-gpu-ops.h"
+#include "sl-int.h"
 #include "sl-intervals.h"
 #include "sl-json.h"
 #include "sl-stats.h"

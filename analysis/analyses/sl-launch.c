@@ -2,6 +2,7 @@
 /* sl-launch.c: kernel launch overhead per kernel name. */
 #include "sl-launch.h"
 #include "sl-graph-launches.h"
+#include "sl-int.h"
 #include "sl-json.h"
 #include "sl-stats.h"
 

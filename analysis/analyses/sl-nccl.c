@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-nccl.c: NCCL kernels by device, stream and collective. */
 #include "sl-nccl.h"
+#include "sl-int.h"
 #include "sl-json.h"
 
 #include <string.h>

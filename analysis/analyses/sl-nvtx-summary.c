@@ -2,6 +2,7 @@
 /* sl-nvtx-summary.c: CPU time and GPU projection per NVTX range name. */
 #include "sl-nvtx-summary.h"
 #include "sl-attribution.h"
+#include "sl-int.h"
 #include "sl-nvtx-name.h"
 #include "sl-json.h"
 

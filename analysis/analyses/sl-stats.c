@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-stats.c: per-key duration statistics with exact sums and medians. */
 #include "sl-stats.h"
+#include "sl-int.h"
 
 #include <math.h>
 #include <string.h>
@@ -479,9 +480,10 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
 {
   SlStatsAcc *a = &table->acc[key];
   guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
-  gint64 ref, min, max;
-  __int128 total = 0, sumsq = 0;
-  guint64 wraps = 0;
+  gint64 total = 0, ref, min, max;
+  __int128 sumsq = 0;
+  gint32 total_wraps = 0;
+  guint32 sumsq_wraps = 0;
 
   if (n == 0)
     return;
@@ -490,11 +492,11 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   max = a->count > 0 ? a->max : values[0];
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i], d = sl_sat_sub (v, ref);
+      gint64 v = values[i], d = _sl_stats_dev (v, ref);
       min = MIN (min, v);
       max = MAX (max, v);
-      total += v;
-      _sl_sumsq_add (&sumsq, &wraps, d);
+      _sl_sum_add (&total, &total_wraps, v);
+      _sl_sumsq_add (&sumsq, &sumsq_wraps, d);
       if (h != NULL)
         h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
     }
@@ -502,8 +504,11 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   a->min = min;
   a->max = max;
   a->count += n;
-  a->total += total;
-  a->sumsq_wraps += wraps + __builtin_add_overflow (a->sumsq, sumsq, &a->sumsq);
+  _sl_sum_add (&a->total, &a->total_wraps, total);
+  a->total_wraps += total_wraps;
+  if (__builtin_add_overflow (a->sumsq, sumsq, &a->sumsq))
+    sumsq_wraps++;
+  a->sumsq_wraps += sumsq_wraps;
 }
 
 static void
@@ -760,11 +765,18 @@ median_of (gint64 *v, gsize n)
   return ((double) a + (double) b) / 2.0;
 }
 
+/* The exact sum that a wrapped @sum and its @wraps stand for (see _sl_sum_add). */
+static __int128
+exact_sum (gint64 sum, gint32 wraps)
+{
+  return (__int128) sum + (__int128) wraps * ((__int128) 1 << 64);
+}
+
 /* @sumsq + @wraps 2^128 is the sum of (x - ref)^2.  The sample variance is
  * (n S2 - S1^2) / (n (n - 1)) with S1 = sum (x - ref); exact in 128 bits
  * while n * (max - min) < 2^62, in long double beyond (durations of days). */
 static void
-finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, guint64 wraps,
+finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, guint32 wraps,
             SlStats *out)
 {
   memset (out, 0, sizeof *out);
@@ -802,7 +814,8 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
     {
       const SlStatsAcc *a = &table->acc[k];
 
-      finish_one (a->count, a->total, a->min, a->max, a->ref, a->sumsq, a->sumsq_wraps, &out[k]);
+      finish_one (a->count, exact_sum (a->total, a->total_wraps), a->min, a->max, a->ref, a->sumsq,
+                  a->sumsq_wraps, &out[k]);
       if (table->medians && a->count > 0 && table->answers != NULL)
         out[k].median = ((double) table->answers[2 * k] + (double) table->answers[2 * k + 1]) / 2.0;
     }
@@ -811,21 +824,22 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
 void
 sl_stats_compute (gint64 *values, gsize n, SlStats *out)
 {
-  gint64 min = 0, max = 0, ref = n > 0 ? values[0] : 0;
-  __int128 total = 0, sumsq = 0;
-  guint64 wraps = 0;
+  gint64 total = 0, min = 0, max = 0, ref = n > 0 ? values[0] : 0;
+  __int128 sumsq = 0;
+  gint32 total_wraps = 0;
+  guint32 sumsq_wraps = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i], d = sl_sat_sub (v, ref);
+      gint64 v = values[i], d = _sl_stats_dev (v, ref);
       if (i == 0 || v < min)
         min = v;
       if (i == 0 || v > max)
         max = v;
-      total += v;
-      _sl_sumsq_add (&sumsq, &wraps, d);
+      _sl_sum_add (&total, &total_wraps, v);
+      _sl_sumsq_add (&sumsq, &sumsq_wraps, d);
     }
-  finish_one (n, total, min, max, ref, sumsq, wraps, out);
+  finish_one (n, exact_sum (total, total_wraps), min, max, ref, sumsq, sumsq_wraps, out);
   out->median = median_of (values, n);
 }
 
