@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-int.h: saturating gint64 arithmetic for times, durations and their sums.
+/* sl-int.h: saturating gint64 arithmetic and conversions for times,
+ * durations and their sums.
  *
  * The loader keeps every time in [-2^62, 2^62), so the difference of two
  * times always fits in a gint64; a sum of many durations, a span plus a
@@ -68,8 +69,9 @@ sl_abs_u64 (gint64 v)
 }
 
 /* @v (a double computed from times: a pixel's time, a scaled duration)
- * truncated to a gint64 as a cast does, but clamped; NaN reads as 0.  Converting a double
- * outside the gint64 range is undefined, and a 2^63 ns span gets there. */
+ * truncated to a gint64 as a cast does, but clamped; NaN reads as 0.
+ * Converting a double outside the gint64 range is undefined, and a 2^63 ns
+ * span gets there. */
 static inline gint64
 sl_int64_from_double (double v)
 {
