@@ -236,7 +236,7 @@ warn_absurd_times (SlLoader *loader, gint absurd)
       return;
     }
   capture = sl_format_duration (loader->capture_ns);
-  /* TRANSLATORS: %s is the capture's duration, such as "2.20 s". */
+  /* Translators: %s is the capture's duration, such as "2.20 s". */
   _sl_loader_warn (loader, ngettext ("Skipped %d event with an impossible time (outside ±146 years or far longer than the %s capture).",
                                      "Skipped %d events with impossible times (outside ±146 years or far longer than the %s capture).",
                                      absurd),
