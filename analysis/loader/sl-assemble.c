@@ -779,4 +779,6 @@ _sl_profile_assemble (SlLoader *loader)
   link_gpu_work (loader);
   compute_time_range (profile);
   _sl_strings_seal (profile->strings);
+  _sl_profile_adopt_gpu_data (profile, _sl_profile_arena (profile));
+  _sl_profile_adopt_own (profile);
 }

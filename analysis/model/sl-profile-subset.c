@@ -156,6 +156,8 @@ sl_profile_new_subset (SlProfile      *parent,
   /* the CPU side, strings and lookups are the parent's, not copied */
   *subset = *parent;
   subset->ref_count = 1;
+  subset->arenas = g_ptr_array_new_with_free_func ((GDestroyNotify) _sl_arena_unref);
+  g_ptr_array_add (subset->arenas, _sl_arena_new ());
   subset->parent = sl_profile_ref (parent);
   subset->derived = NULL;
   subset->api_kept = subset->ranges_kept = NULL;
@@ -167,6 +169,7 @@ sl_profile_new_subset (SlProfile      *parent,
   subset->counts.kernels = subset->counts.memcpy = subset->counts.memset = 0;
   subset->counts.kernels_linked = 0;
   choose_gpu_work (subset, parent, keep, data);
+  _sl_profile_adopt_subset (subset);
   return subset;
 }
 

@@ -150,6 +150,20 @@ typedef struct {
 
 /* ---- the profile ------------------------------------------------------- */
 
+/* The parts of an export a profile holds: a command loads only what it
+ * needs (sightline-cli kernels reads the kernel table and the strings), and
+ * the application shows the GPU rows before the CPU side is in.  Arrays of
+ * a part that was not loaded are empty. */
+typedef enum {
+  SL_PART_KERNELS = 1 << 0,   /* CUPTI_ACTIVITY_KIND_KERNEL */
+  SL_PART_COPIES  = 1 << 1,   /* MEMCPY and MEMSET */
+  SL_PART_API     = 1 << 2,   /* CUDA runtime and driver calls; links GPU work to them */
+  SL_PART_NVTX    = 1 << 3,   /* NVTX ranges, marks, domains */
+  SL_PART_SYNCS   = 1 << 4,   /* SYNCHRONIZATION */
+  SL_PARTS_GPU    = SL_PART_KERNELS | SL_PART_COPIES,
+  SL_PARTS_ALL    = 0x1f,
+} SlParts;
+
 typedef struct {
   guint64 kernels;
   guint64 memcpy;
@@ -192,7 +206,10 @@ struct _SlProfile {
   SlCounts      counts;
   GPtrArray    *warnings;         /* char*, human-readable */
 
+  SlParts       parts;            /* what was loaded */
+
   /*< private >*/
+  GPtrArray    *arenas;           /* SlArena*: the memory of the arrays, [0] its own */
   SlProfile    *parent;           /* a subset's: the CPU side and strings are its */
   guint8       *api_kept;         /* a subset's CPU scope, per API call; NULL: all */
   guint8       *ranges_kept;      /* per push/pop range, thread after thread; NULL: all */
