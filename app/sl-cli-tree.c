@@ -103,6 +103,7 @@ sl_cli_tree (int argc, char **argv)
     .summary = N_("The NVTX range hierarchy with the kernels each range launched "
                   "as leaves; ranges show CPU time and their GPU projection."),
     .show = show,
+    .parts = SL_PARTS_GPU | SL_PART_API | SL_PART_NVTX,
   };
   Options o = { 0 };
   GOptionEntry entries[] = {

@@ -87,11 +87,18 @@ shrink_copies (SlCopies *c)
   c->api = g_new (guint32, n);
 }
 
+static GPtrArray *
+stream_builders (SlLoader *loader)
+{
+  return ((SlGpuChunk *) g_ptr_array_index (loader->gpu_chunks, 0))->stream_builders;
+}
+
 static void
 assemble_streams (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
-  GPtrArray *builders = loader->stream_builders;
+  GPtrArray *builders = stream_builders (loader);
+  SlGpuChunk *chunk = g_ptr_array_index (loader->gpu_chunks, 0);
 
   g_ptr_array_sort (builders, compare_stream_builders);
   profile->n_streams = builders->len;
@@ -107,9 +114,8 @@ assemble_streams (SlLoader *loader)
       profile->counts.memset += profile->streams[i].memset.spans.n;
     }
 
-  profile->n_funcs = loader->funcs->len;
-  profile->funcs = (SlKernelFunc *) g_array_free (loader->funcs, FALSE);
-  loader->funcs = NULL;
+  profile->n_funcs = chunk->funcs->len;
+  profile->funcs = (SlKernelFunc *) g_array_free (g_steal_pointer (&chunk->funcs), FALSE);
 }
 
 static int
@@ -366,14 +372,15 @@ sort_api (SlApiCalls *api)
 
 static void assemble_threads (SlLoader *loader);
 
-/* Called by the GPU worker once its tables are read, so that sorting and
- * moving the streams into the profile overlap with the CPU worker. */
 void
-_sl_streams_finish (SlLoader *loader)
+_sl_gpu_finish (SlLoader *loader)
 {
-  for (guint i = 0; i < loader->stream_builders->len; i++)
+  gint64 t0 = g_get_monotonic_time ();
+  GPtrArray *builders = stream_builders (loader);
+
+  for (guint i = 0; i < builders->len; i++)
     {
-      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, i);
+      SlStreamBuilder *b = g_ptr_array_index (builders, i);
       sort_kernels (b);
       sort_copies (&b->stream.memcpy);
       sort_copies (&b->stream.memset);
@@ -382,22 +389,32 @@ _sl_streams_finish (SlLoader *loader)
       shrink_copies (&b->stream.memset);
     }
   assemble_streams (loader);
+  assemble_gpus (loader->profile);
+  /* From here on the streams' data is fixed: a staged GPU profile may
+   * share it with the complete one. */
+  _sl_profile_adopt_gpu_data (loader->profile, loader->gpu_arena);
+  _sl_loader_phase (loader, "sort streams", t0);
+  if (loader->gpu_ready != NULL)
+    _sl_loader_hand_out_gpu (loader);
 }
 
-/* Called by the CPU worker: sorts calls and nests NVTX ranges per thread,
- * then lays out the profile's threads and API array. */
 void
-_sl_threads_finish (SlLoader *loader)
+_sl_cpu_finish (SlLoader *loader, sqlite3 *db)
 {
-  for (guint i = 0; i < loader->thread_builders->len; i++)
+  gint64 t0 = g_get_monotonic_time ();
+  GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
+
+  _sl_load_thread_names (loader, db);
+  for (guint i = 0; i < builders->len; i++)
     {
-      SlThreadBuilder *b = g_ptr_array_index (loader->thread_builders, i);
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
       sort_api (&b->api);
       nest_ranges (&b->nvtx, TRUE);
       nest_ranges (&b->startend, FALSE);
       sort_marks (&b->marks);
     }
   assemble_threads (loader);
+  _sl_loader_phase (loader, "sort and nest threads", t0);
 }
 
 /* Room in the profile's one API array for every thread's calls; returns
@@ -484,7 +501,7 @@ static void
 assemble_threads (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
-  GPtrArray *builders = loader->thread_builders;
+  GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
   guint64 total_api;
 
   g_ptr_array_sort (builders, compare_thread_builders);
@@ -507,10 +524,9 @@ compare_u32 (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-static void
-assemble_processes (SlLoader *loader)
+void
+_sl_assemble_processes (SlProfile *profile, GHashTable *process_names)
 {
-  SlProfile *profile = loader->profile;
   GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
   GHashTable *seen = g_hash_table_new (NULL, NULL);
 
@@ -530,7 +546,7 @@ assemble_processes (SlLoader *loader)
       SlProcess *process = &profile->processes[p];
       const char *name;
       process->pid = g_array_index (pids, guint32, p);
-      name = g_hash_table_lookup (loader->process_names, GUINT_TO_POINTER (process->pid));
+      name = g_hash_table_lookup (process_names, GUINT_TO_POINTER (process->pid));
       process->name = name != NULL ? _sl_strings_intern (profile->strings, name) : SL_NONE;
       GArray *threads = g_array_new (FALSE, FALSE, sizeof (guint32));
       for (guint t = 0; t < profile->n_threads; t++)
@@ -680,10 +696,15 @@ link_gpu_work (SlLoader *loader)
     {
       SlStream *stream = &profile->streams[s];
       const CorrIndex *index = find_corr_index (indexes, stream->pid);
-      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, s);
+      SlStreamBuilder *b = g_ptr_array_index (stream_builders (loader), s);
       /* Builders are in the streams' order (assemble_streams sorted both). */
       profile->counts.kernels_linked += link_ops (index, b->kernel_corr, stream->kernels.api, stream->kernels.spans.n);
-      keep_unlinked_corr (&stream->kernels, g_steal_pointer (&b->kernel_corr));
+      /* Without the API table no kernel is linked, and no correlation id
+       * is of use: keeping them all would cost 8 bytes a kernel. */
+      if (loader->parts & SL_PART_API)
+        keep_unlinked_corr (&stream->kernels, g_steal_pointer (&b->kernel_corr));
+      else
+        g_clear_pointer (&b->kernel_corr, g_free);
       link_ops (index, stream->memcpy.corr, stream->memcpy.api, stream->memcpy.spans.n);
       link_ops (index, stream->memset.corr, stream->memset.api, stream->memset.spans.n);
     }
@@ -722,8 +743,8 @@ assemble_syncs (SlProfile *profile)
   profile->counts.syncs = s->spans.n;
 }
 
-static void
-compute_time_range (SlProfile *profile)
+void
+_sl_assemble_time_range (SlProfile *profile)
 {
   gint64 first = G_MAXINT64, last = G_MININT64;
 
@@ -772,13 +793,12 @@ _sl_profile_assemble (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
 
-  /* Streams and threads were assembled by their workers. */
-  assemble_gpus (profile);
-  assemble_processes (loader);
+  /* Streams, GPUs and threads were assembled as their groups finished. */
+  _sl_assemble_processes (profile, loader->process_names);
   assemble_syncs (profile);
   link_gpu_work (loader);
-  compute_time_range (profile);
+  _sl_assemble_time_range (profile);
   _sl_strings_seal (profile->strings);
-  _sl_profile_adopt_gpu_data (profile, _sl_profile_arena (profile));
+  _sl_profile_share_arena (profile, loader->gpu_arena);
   _sl_profile_adopt_own (profile);
 }

@@ -4,6 +4,7 @@
  * keeps 24 bytes per kernel; these columns would triple that. */
 #include "sl-kernel-details.h"
 #include "sl-loader-private.h"
+#include "sl-fd-vfs.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -101,6 +102,7 @@ sl_kernel_details_read (const SlProfile *profile,
   SlLoader loader = { 0 };
   sqlite3 *db = NULL;
   gboolean ok = FALSE;
+  int rc;
 
   g_return_val_if_fail (profile != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -111,21 +113,26 @@ sl_kernel_details_read (const SlProfile *profile,
       return FALSE;
     }
 
+  if (profile->source_fd < 0)
+    {
+      g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
+                   _("The details of this kernel are not available: the profile was not read from a file."));
+      return FALSE;
+    }
   loader.display_path = profile->path;
-  loader.db_path = _sl_is_nsys_rep_path (profile->path) ? _sl_nsys_rep_convert (profile->path, NULL, error)
-                                                        : g_strdup (profile->path);
-  if (loader.db_path == NULL)
-    return FALSE;
   loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
-  db = _sl_loader_open_db (&loader, error);
-  if (db != NULL)
+  /* The descriptor the profile was loaded from: the same file, even if
+   * the path now names another. */
+  rc = _sl_fd_vfs_open (profile->source_fd, &db);
+  if (rc == SQLITE_OK)
     {
       read_kernel_columns (&loader, db);
       ok = query_details (&loader, db, profile->streams[stream].kernels.rowid[index], out, error);
-      sqlite3_close (db);
     }
+  else
+    _sl_loader_step_error (&loader, db, rc, _("the kernel details"), error);
+  sqlite3_close (db);
   g_hash_table_unref (loader.tables);
-  g_free (loader.db_path);
   return ok;
 }
 

@@ -22,11 +22,16 @@ void        _sl_nvtx_marks_clear      (SlNvtxMarks *marks);
 SlArena    *_sl_profile_arena         (SlProfile *profile);
 void        _sl_profile_share_arena   (SlProfile *profile, SlArena *arena);
 /* Hands the arrays of a heap-built profile to arenas: the streams' data as
- * read from the file (spans, functions, copies) and the kernel functions
- * to @arena; the rest (links to API calls, GPUs, the CPU side, the struct
- * arrays) to the profile's own arena.  Call each once, when it is built. */
+ * read from the file (spans, functions, copies), the kernel functions and
+ * the GPUs' names and stream lists to @arena; the rest (links to API
+ * calls, the CPU side, the struct arrays) to the profile's own arena.
+ * Call each once, when it is built. */
 void        _sl_profile_adopt_gpu_data (SlProfile *profile, SlArena *arena);
 void        _sl_profile_adopt_own      (SlProfile *profile);
+/* The descriptor of the file the profile was read from, kept open by
+ * @owner (released with @destroy along with the profile's own arena), for
+ * details read later. */
+void        _sl_profile_set_source     (SlProfile *profile, int fd, gpointer owner, GDestroyNotify destroy);
 /* A subset's own GPU work and struct arrays. */
 void        _sl_profile_adopt_subset   (SlProfile *subset);
 

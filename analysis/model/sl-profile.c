@@ -22,6 +22,7 @@ _sl_profile_new (const char *path)
   profile->arenas = g_ptr_array_new_with_free_func ((GDestroyNotify) _sl_arena_unref);
   g_ptr_array_add (profile->arenas, _sl_arena_new ());
   profile->parts = SL_PARTS_ALL;
+  profile->source_fd = -1;
   g_rec_mutex_init (&profile->derived_lock);
   return profile;
 }
@@ -36,6 +37,13 @@ void
 _sl_profile_share_arena (SlProfile *profile, SlArena *arena)
 {
   g_ptr_array_add (profile->arenas, _sl_arena_ref (arena));
+}
+
+void
+_sl_profile_set_source (SlProfile *profile, int fd, gpointer owner, GDestroyNotify destroy)
+{
+  profile->source_fd = fd;
+  _sl_arena_keep (_sl_profile_arena (profile), owner, destroy);
 }
 
 SlProfile *
@@ -139,6 +147,11 @@ _sl_profile_adopt_gpu_data (SlProfile *profile, SlArena *arena)
   for (guint i = 0; i < profile->n_streams; i++)
     adopt_stream_data (arena, &profile->streams[i]);
   _sl_arena_adopt (arena, profile->funcs);
+  for (guint i = 0; i < profile->n_gpus; i++)
+    {
+      _sl_arena_adopt (arena, profile->gpus[i].name);
+      _sl_arena_adopt (arena, profile->gpus[i].streams);
+    }
 }
 
 static void
@@ -194,11 +207,6 @@ _sl_profile_adopt_own (SlProfile *profile)
   for (guint i = 0; i < profile->n_streams; i++)
     adopt_stream_links (arena, &profile->streams[i]);
   _sl_arena_adopt (arena, profile->streams);
-  for (guint i = 0; i < profile->n_gpus; i++)
-    {
-      _sl_arena_adopt (arena, profile->gpus[i].name);
-      _sl_arena_adopt (arena, profile->gpus[i].streams);
-    }
   _sl_arena_adopt (arena, profile->gpus);
   adopt_cpu_side (arena, profile);
 }

@@ -210,6 +210,7 @@ struct _SlProfile {
 
   /*< private >*/
   GPtrArray    *arenas;           /* SlArena*: the memory of the arrays, [0] its own */
+  int           source_fd;        /* the file it was read from, for details; -1 when none */
   SlProfile    *parent;           /* a subset's: the CPU side and strings are its */
   guint8       *api_kept;         /* a subset's CPU scope, per API call; NULL: all */
   guint8       *ranges_kept;      /* per push/pop range, thread after thread; NULL: all */
@@ -237,6 +238,7 @@ typedef enum {
   SL_PROFILE_ERROR_CONVERT_FAILED, /* nsys export failed */
   SL_PROFILE_ERROR_CANCELLED,
   SL_PROFILE_ERROR_FAILED,
+  SL_PROFILE_ERROR_CHANGED,        /* written by someone else while it was read */
 } SlProfileError;
 
 #define SL_TYPE_PROFILE (sl_profile_get_type ())
