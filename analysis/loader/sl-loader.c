@@ -5,6 +5,7 @@
  * nobody wrote the file meanwhile. */
 #include "sl-loader-private.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <glib/gi18n-lib.h>
 
@@ -288,6 +289,9 @@ sl_profile_load_with (const char          *path,
   if (handler != 0)
     g_cancellable_disconnect (cancellable, handler);
   loader_clear (&loader);
+  /* The builders' doubling arrays and the parts merged away leave free
+   * memory in every worker's malloc arena: give it back (glibc). */
+  malloc_trim (0);
   if (!ok && profile != NULL)
     g_clear_pointer (&profile, sl_profile_unref);
   return profile;
