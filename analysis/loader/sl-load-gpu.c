@@ -31,6 +31,9 @@ _sl_gpu_chunk_new (void)
   chunk->funcs = g_array_new (FALSE, FALSE, sizeof (SlKernelFunc));
   sl_id_map_init (&chunk->stream_index, 64);
   sl_id_map_init (&chunk->func_index, 1024);
+  /* no file id is below -1: these slots match nothing */
+  for (guint i = 0; i < SL_CHUNK_CACHE; i++)
+    chunk->func_cache[i].short_id = G_MININT64;
   return chunk;
 }
 
@@ -70,14 +73,18 @@ static SlStreamBuilder *
 stream_builder (SlGpuChunk *chunk, guint32 pid, guint32 device, guint32 context, guint32 stream)
 {
   guint64 key = stream_key (pid, device, context, stream);
-  guint32 index = sl_id_map_lookup (&chunk->stream_index, key, SL_NONE);
+  SlStreamBuilder **cached = &chunk->stream_cache[(key ^ (key >> 29)) % SL_CHUNK_CACHE];
+  guint32 index;
   SlStreamBuilder *builder;
 
+  if (G_LIKELY (*cached != NULL && builder_is (*cached, pid, device, context, stream)))
+    return *cached;
+  index = sl_id_map_lookup (&chunk->stream_index, key, SL_NONE);
   if (index != SL_NONE)
     {
       builder = g_ptr_array_index (chunk->stream_builders, index);
       if (G_LIKELY (builder_is (builder, pid, device, context, stream)))
-        return builder;
+        return *cached = builder;
       for (guint i = 0; i < chunk->stream_builders->len; i++)
         {
           builder = g_ptr_array_index (chunk->stream_builders, i);
@@ -94,7 +101,7 @@ stream_builder (SlGpuChunk *chunk, guint32 pid, guint32 device, guint32 context,
   if (index == SL_NONE)
     sl_id_map_insert (&chunk->stream_index, key, chunk->stream_builders->len);
   g_ptr_array_add (chunk->stream_builders, builder);
-  return builder;
+  return *cached = builder;
 }
 
 static guint64
@@ -125,6 +132,11 @@ static guint32
 kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite3_int64 demangled_id,
              gboolean *dangling)
 {
+  SlFuncSlot *slot = &chunk->func_cache[(guint64) (short_id * 31 + demangled_id) % SL_CHUNK_CACHE];
+
+  if (G_LIKELY (slot->short_id == short_id && slot->demangled_id == demangled_id))
+    return slot->func;
+
   SlKernelFunc entry = {
     .short_name = _sl_loader_map_string (loader, short_id),
     .demangled_name = _sl_loader_map_string (loader, demangled_id),
@@ -139,7 +151,8 @@ kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite
     entry.short_name = entry.demangled_name;
   if (entry.demangled_name == SL_NONE)
     entry.demangled_name = entry.short_name;
-  return chunk_func (chunk, &entry);
+  *slot = (SlFuncSlot) { short_id, demangled_id, chunk_func (chunk, &entry) };
+  return slot->func;
 }
 
 /* ---- kernels ------------------------------------------------------------ */

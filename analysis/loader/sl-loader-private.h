@@ -21,6 +21,15 @@ typedef struct {
   guint    memset_cap;
 } SlStreamBuilder;
 
+/* A kernel row's names as ids in the file, and their function. */
+typedef struct {
+  gint64  short_id;
+  gint64  demangled_id;
+  guint32 func;
+} SlFuncSlot;
+
+#define SL_CHUNK_CACHE 256
+
 /* The GPU rows one job read (a part of a table): merged in file order
  * when the GPU tables are all in.  Kernel functions are numbered per chunk
  * and renumbered by the merge. */
@@ -29,6 +38,10 @@ typedef struct {
   SlIdMap    stream_index;     /* hash of (pid, device, context, stream) -> builder */
   SlIdMap    func_index;       /* (short, demangled) -> func */
   GArray    *funcs;            /* SlKernelFunc */
+  /* Rows of a few streams and kernels interleave: small direct-mapped
+   * caches in front of the hashes, the loader's hottest lookups. */
+  SlStreamBuilder *stream_cache[SL_CHUNK_CACHE];
+  SlFuncSlot       func_cache[SL_CHUNK_CACHE];
 } SlGpuChunk;
 
 /* One CPU thread being built. */
