@@ -762,6 +762,7 @@ test_extreme_times (void)
   th->marks.name = g_new0 (guint32, 2);
   th->marks.color = g_new0 (guint32, 2);
   th->marks.domain = g_new0 (guint16, 2);
+  profile_done (p);
 
   g_autoptr(SlTimelineModel) m = sl_timeline_model_new (p, NULL);
   SlTimelineLayout *l = sl_timeline_layout_new (m);
