@@ -197,7 +197,7 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
   guint32 func;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_is_null (nulls, K_END), &dur))
+  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_either_null (nulls, K_START, K_END), &dur))
     return;
   func = kernel_func (loader, rows->chunk, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
                       _sl_is_null (nulls, K_DEMANGLED) ? -1 : v[K_DEMANGLED], &dangling);
@@ -255,7 +255,7 @@ add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   SlStreamBuilder *b;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_is_null (nulls, C_END), &dur))
+  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_either_null (nulls, C_START, C_END), &dur))
     return;
   b = stream_builder (data, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
                       (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
@@ -314,7 +314,7 @@ add_sync_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   SlSyncs *s = &loader->profile->syncs;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_is_null (nulls, S_END), &dur))
+  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_either_null (nulls, S_START, S_END), &dur))
     return;
   if (_sl_spans_grow (&s->spans, &loader->sync_cap))
     {

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <glib/gi18n-lib.h>
 
+#include "sl-format.h"
+
 /* ---- shared by the workers ---------------------------------------------- */
 
 void
@@ -88,6 +90,7 @@ loader_init (SlLoader *loader, const char *path, const SlLoadOptions *options,
   loader->progress = progress;
   loader->progress_data = progress_data;
   g_mutex_init (&loader->progress_lock);
+  loader->max_event_ns = G_MAXINT64;   /* until the capture's duration is known */
   loader->tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
 }
 
@@ -118,11 +121,61 @@ loader_clear (SlLoader *loader)
   g_mutex_clear (&loader->progress_lock);
 }
 
+/* Slack on the capture's duration: an event far longer than the capture
+ * is damage, but ANALYSIS_DETAILS is metadata, not a measured span (its
+ * startTime is not even a safe origin), so it only bounds loosely. */
+#define SL_CAPTURE_SLACK_NS G_GINT64_CONSTANT (1000000000)
+
+/* ANALYSIS_DETAILS.duration, when the file has a plausible one, bounds
+ * how long an event can be: twice the capture plus a second. */
+static void
+read_capture_duration (SlLoader *loader, sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 capture = 0;
+
+  if (!_sl_loader_has_column (loader, "ANALYSIS_DETAILS", "duration"))
+    return;
+  if (sqlite3_prepare_v2 (db, "SELECT max(duration) FROM ANALYSIS_DETAILS", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+    capture = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  if (capture <= 0 || capture >= SL_MAX_ABS_TIME)
+    return;   /* damaged: no bound beyond ±2^62 ns */
+  loader->capture_ns = capture;
+  loader->max_event_ns = (guint64) MIN (2 * capture, G_MAXINT64 - SL_CAPTURE_SLACK_NS) + SL_CAPTURE_SLACK_NS;
+}
+
+/* "Skipped 3 events with impossible times (outside ±146 years or far
+ * longer than the 2.20 s capture)." */
+static void
+warn_absurd_times (SlLoader *loader, gint absurd)
+{
+  g_autofree char *capture = NULL;
+
+  if (absurd <= 0)
+    return;
+  if (loader->capture_ns <= 0)
+    {
+      _sl_loader_warn (loader, ngettext ("Skipped %d event with an impossible time (outside ±146 years).",
+                                         "Skipped %d events with impossible times (outside ±146 years).", absurd),
+                       absurd);
+      return;
+    }
+  capture = sl_format_duration (loader->capture_ns);
+  /* Translators: %s is the capture's duration, such as "2.20 s". */
+  _sl_loader_warn (loader, ngettext ("Skipped %d event with an impossible time (outside ±146 years or far longer than the %s capture).",
+                                     "Skipped %d events with impossible times (outside ±146 years or far longer than the %s capture).",
+                                     absurd),
+                   absurd, capture);
+}
+
 static void
 add_skip_warnings (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
   gint bad_time = g_atomic_int_get (&loader->skipped_bad_time);
+  gint absurd = g_atomic_int_get (&loader->skipped_absurd_time);
   gint bad_string = g_atomic_int_get (&loader->skipped_bad_string);
   gint unpaired = g_atomic_int_get (&loader->skipped_nvtx_unpaired);
 
@@ -130,6 +183,7 @@ add_skip_warnings (SlLoader *loader)
     _sl_loader_warn (loader, ngettext ("Skipped %d event whose end is before its start or missing.",
                                        "Skipped %d events whose end is before their start or missing.", bad_time),
                      bad_time);
+  warn_absurd_times (loader, absurd);
   if (bad_string > 0)
     _sl_loader_warn (loader, ngettext ("Skipped %d event naming a string missing from StringIds.",
                                        "Skipped %d events naming strings missing from StringIds.", bad_string),
@@ -138,7 +192,7 @@ add_skip_warnings (SlLoader *loader)
     _sl_loader_warn (loader, ngettext ("Skipped %d NVTX range without an end.",
                                        "Skipped %d NVTX ranges without an end.", unpaired),
                      unpaired);
-  profile->counts.skipped_rows = (guint64) bad_time + (guint64) bad_string + (guint64) unpaired;
+  profile->counts.skipped_rows = (guint64) bad_time + (guint64) absurd + (guint64) bad_string + (guint64) unpaired;
 
   if ((loader->parts & SL_PART_API) && profile->counts.kernels > 0 &&
       profile->counts.kernels_linked < profile->counts.kernels)
@@ -213,6 +267,7 @@ read_catalog (SlLoader *loader, GError **error)
   if (ok)
     {
       _sl_schema_read_meta (loader, db);
+      read_capture_duration (loader, db);
       _sl_schema_read_gpus (loader, db);
       _sl_load_process_names (loader, db);
       loader->rows_total = estimate_job_rows (loader, db);

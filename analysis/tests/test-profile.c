@@ -388,7 +388,11 @@ test_extra_columns_and_absurd_values (void)
   exec_sql (path,
             "CREATE TABLE MY_TOOL_NOTES(x INTEGER);"
             "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN annotation TEXT;"
-            /* a kernel lasting 30 s, one with a huge device id and a negative stream */
+            /* a kernel lasting 30 s (in a capture long enough to hold it:
+             * one far longer than the capture is skipped, see
+             * test-extreme-times.py), one with a huge device id and a
+             * negative stream */
+            "UPDATE ANALYSIS_DETAILS SET duration = 40000000000;"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + 30000000000 WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 9223372036854775807, streamId = -4 WHERE rowid = (SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);");
   profile = sl_profile_load (path, NULL, NULL, NULL, &error);
@@ -400,6 +404,32 @@ test_extra_columns_and_absurd_values (void)
       found_long |= sl_spans_dur (&profile->streams[s].kernels.spans, i) == G_GINT64_CONSTANT (30000000000);
   g_assert_true (found_long);
   g_assert_cmpint (profile->end_ns - profile->start_ns, >=, G_GINT64_CONSTANT (30000000000));
+}
+
+/* Issue 10: a kernel far longer than the capture (ANALYSIS_DETAILS says
+ * 1.87 s) and times beyond ±2^62 ns are skipped and counted, with a warning
+ * that says why. */
+static void
+test_impossible_times (void)
+{
+  g_autofree char *path = copy_profile ("nsysai-mock-rtx3080.sqlite", "impossible.sqlite");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlProfile) profile = NULL;
+  gboolean warned = FALSE;
+
+  exec_sql (path,
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + 30000000000 WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"
+            "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -4611686018427387904, end = 4611686018427387904 WHERE rowid = 1;"
+            "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = 9223372036854775000, end = 9223372036854775807 WHERE rowid = 2;");
+  profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (profile->counts.kernels, ==, 1);
+  g_assert_cmpint (profile->counts.skipped_rows, ==, 3);
+  g_assert_cmpint (profile->start_ns, >, 0);
+  for (guint i = 0; i < profile->warnings->len; i++)
+    warned |= g_str_equal (g_ptr_array_index (profile->warnings, i),
+                           "Skipped 3 events with impossible times (outside ±146 years or far longer than the 1.87 s capture).");
+  g_assert_true (warned);
 }
 
 static void
@@ -658,6 +688,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/profile/open-corrupt-pages", test_corrupt_pages);
   g_test_add_func ("/analysis/profile/bad-rows-skipped", test_bad_rows);
   g_test_add_func ("/analysis/profile/extra-columns-absurd-values", test_extra_columns_and_absurd_values);
+  g_test_add_func ("/analysis/profile/impossible-times", test_impossible_times);
   g_test_add_func ("/analysis/profile/no-gpu-activity", test_no_gpu_activity);
   g_test_add_func ("/analysis/profile/cancelled", test_cancelled);
   g_test_add_func ("/analysis/profile/progress", test_progress);
