@@ -83,7 +83,11 @@ _sl_loader_open_scan (SlLoader *loader, sqlite3 *db, const SlTableRead *read, GE
                                            read->n_columns, &local);
 
   if (scan == NULL)
-    _sl_loader_step_error (loader, db, sqlite3_errcode (db), read->what, error);
+    {
+      /* Name the table: the schema, not a page, is what is wrong here. */
+      g_autofree char *what = g_strdup_printf (_("%s (table %s)"), read->what, read->table);
+      _sl_loader_step_error (loader, db, sqlite3_errcode (db), what, error);
+    }
   return scan;
 }
 

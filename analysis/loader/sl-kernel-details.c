@@ -27,21 +27,6 @@ int_slot (SlKernelDetails *details, gsize column)
   return slots[column];
 }
 
-/* The kernel table's columns, so that the query names only columns this
- * nsys version wrote. */
-static void
-read_kernel_columns (SlLoader *loader, sqlite3 *db)
-{
-  GHashTable *columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  sqlite3_stmt *info = NULL;
-
-  if (sqlite3_prepare_v2 (db, "PRAGMA table_info(" KERNEL_TABLE ")", -1, &info, NULL) == SQLITE_OK)
-    while (sqlite3_step (info) == SQLITE_ROW)
-      g_hash_table_add (columns, g_strdup ((const char *) sqlite3_column_text (info, 1)));
-  sqlite3_finalize (info);
-  g_hash_table_insert (loader->tables, g_strdup (KERNEL_TABLE), columns);
-}
-
 static char *
 details_query (SlLoader *loader)
 {
@@ -91,6 +76,30 @@ details_reset (SlKernelDetails *out)
     *int_slot (out, i) = -1;
 }
 
+/* The SQLite file the profile was loaded from: the .nsys-rep's export, and
+ * for a profile with a -wal or a hot journal a private copy recovered
+ * again, as the load did (*@recovery owns it). */
+static char *
+details_db_path (const char *path, SlRecovery **recovery, GError **error)
+{
+  char *db_path = _sl_is_nsys_rep_path (path) ? _sl_nsys_rep_convert (path, NULL, error) : g_strdup (path);
+  GError *local = NULL;
+
+  if (db_path == NULL)
+    return NULL;
+  *recovery = _sl_recovery_new (db_path, path, NULL, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      g_free (db_path);
+      return NULL;
+    }
+  if (*recovery == NULL)
+    return db_path;
+  g_free (db_path);
+  return g_strdup (_sl_recovery_path (*recovery));
+}
+
 gboolean
 sl_kernel_details_read (const SlProfile *profile,
                         guint32          stream,
@@ -99,6 +108,7 @@ sl_kernel_details_read (const SlProfile *profile,
                         GError         **error)
 {
   SlLoader loader = { 0 };
+  g_autoptr(SlRecovery) recovery = NULL;
   sqlite3 *db = NULL;
   gboolean ok = FALSE;
 
@@ -111,16 +121,23 @@ sl_kernel_details_read (const SlProfile *profile,
       return FALSE;
     }
 
+  if (profile->streams[stream].kernels.rowid[index] == SL_NONE)
+    {
+      g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
+                   _("The launch details of this kernel cannot be read: in “%s” the kernel table is a view or a WITHOUT ROWID table, whose rows have no row id."),
+                   profile->path);
+      return FALSE;
+    }
   loader.display_path = profile->path;
-  loader.db_path = _sl_is_nsys_rep_path (profile->path) ? _sl_nsys_rep_convert (profile->path, NULL, error)
-                                                        : g_strdup (profile->path);
+  loader.db_path = details_db_path (profile->path, &recovery, error);
   if (loader.db_path == NULL)
     return FALSE;
   loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   db = _sl_loader_open_db (&loader, error);
   if (db != NULL)
     {
-      read_kernel_columns (&loader, db);
+      /* Only columns this nsys version wrote are named in the query. */
+      _sl_schema_read_table (&loader, db, KERNEL_TABLE);
       ok = query_details (&loader, db, profile->streams[stream].kernels.rowid[index], out, error);
       sqlite3_close (db);
     }

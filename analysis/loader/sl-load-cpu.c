@@ -78,7 +78,8 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
    * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
   if (!_sl_is_null (nulls, A_CLASS) && v[A_CLASS] != 0 && v[A_CLASS] != 1)
     return;
-  if (!_sl_loader_row_span (loader, v[A_START], v[A_END], _sl_is_null (nulls, A_END), &dur))
+  if (!_sl_loader_row_span (loader, v[A_START], v[A_END],
+                            _sl_is_null (nulls, A_START) || _sl_is_null (nulls, A_END), &dur))
     return;
   name = _sl_is_null (nulls, A_NAME) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
   if (G_UNLIKELY (name == SL_NONE))
@@ -219,11 +220,11 @@ add_nvtx_domain (SlLoader *loader, const gint64 *v, guint32 name)
 }
 
 static void
-add_nvtx_mark (SlLoader *loader, const gint64 *v, guint32 name)
+add_nvtx_mark (SlLoader *loader, const gint64 *v, guint64 nulls, guint32 name)
 {
   SlThreadBuilder *b;
 
-  if (G_UNLIKELY (v[N_START] < -SL_MAX_ABS_TIME || v[N_START] > SL_MAX_ABS_TIME))
+  if (G_UNLIKELY (_sl_is_null (nulls, N_START) || v[N_START] < -SL_MAX_ABS_TIME || v[N_START] > SL_MAX_ABS_TIME))
     {
       g_atomic_int_inc (&loader->skipped_bad_time);
       return;
@@ -245,7 +246,7 @@ add_nvtx_range (SlLoader *loader, const gint64 *v, guint64 nulls, guint32 name)
       g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
       return;
     }
-  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], FALSE, &dur))
+  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], _sl_is_null (nulls, N_START), &dur))
     return;
   b = thread_builder (loader, (guint64) v[N_TID]);
   if (v[N_TYPE] == NVTX_PUSHPOP)
@@ -278,7 +279,7 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
       sl_id_map_insert (&loader->thread_name_override, (guint64) v[N_TID], name);
       break;
     case NVTX_MARK:
-      add_nvtx_mark (loader, v, name);
+      add_nvtx_mark (loader, v, nulls, name);
       break;
     default: /* push/pop and start/end ranges */
       add_nvtx_range (loader, v, nulls, name);

@@ -71,19 +71,21 @@ stream_builder (SlLoader *loader, guint32 pid, guint32 device, guint32 context, 
   return builder;
 }
 
+/* The kernel function of a row, keyed by the profile's ids of its two
+ * names: StringIds ids are 64-bit, and an id missing from StringIds (even
+ * one equal to another name's id in its low 32 bits) names nothing. */
 static guint32
 kernel_func (SlLoader *loader, sqlite3_int64 short_id, sqlite3_int64 demangled_id, gboolean *dangling)
 {
-  guint64 key = ((guint64) (guint32) short_id << 32) | (guint32) demangled_id;
-  guint32 func = sl_id_map_lookup (&loader->func_index, key, SL_NONE);
-
-  if (G_LIKELY (func != SL_NONE))
-    return func;
-
   SlKernelFunc entry = {
     .short_name = _sl_loader_map_string (loader, short_id),
     .demangled_name = _sl_loader_map_string (loader, demangled_id),
   };
+  guint64 key = ((guint64) entry.short_name << 32) | entry.demangled_name;
+  guint32 func = sl_id_map_lookup (&loader->func_index, key, SL_NONE);
+
+  if (G_LIKELY (func != SL_NONE))
+    return func;
   /* One of the two names is enough to show the kernel. */
   if (entry.short_name == SL_NONE && entry.demangled_name == SL_NONE)
     {
@@ -105,7 +107,7 @@ kernel_func (SlLoader *loader, sqlite3_int64 short_id, sqlite3_int64 demangled_i
 enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
 static void
-append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
+append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, guint32 func)
 {
   SlKernels *k = &b->stream.kernels;
 
@@ -119,7 +121,9 @@ append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
   _sl_spans_append (&k->spans, v[K_START], dur);
   k->func[i] = func;
   b->kernel_corr[i] = (guint32) v[K_CORR];
-  k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
+  /* A view or a WITHOUT ROWID table has no rowid to fetch details by. */
+  k->rowid[i] = !_sl_is_null (nulls, K_ROWID) && v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32
+                ? (guint32) v[K_ROWID] : SL_NONE;
 }
 
 /* Kernels of one stream come in runs: the previous row's stream (@data) is
@@ -136,7 +140,8 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
   guint32 func;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_is_null (nulls, K_END), &dur))
+  if (!_sl_loader_row_span (loader, v[K_START], v[K_END],
+                            _sl_is_null (nulls, K_START) || _sl_is_null (nulls, K_END), &dur))
     return;
   func = kernel_func (loader, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
                       _sl_is_null (nulls, K_DEMANGLED) ? -1 : v[K_DEMANGLED], &dangling);
@@ -147,7 +152,7 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
     }
   if (*last == NULL || !builder_is (*last, pid, device, context, stream))
     *last = stream_builder (loader, pid, device, context, stream);
-  append_kernel (*last, v, dur, func);
+  append_kernel (*last, v, nulls, dur, func);
 }
 
 static gboolean
@@ -190,7 +195,8 @@ add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   SlStreamBuilder *b;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_is_null (nulls, C_END), &dur))
+  if (!_sl_loader_row_span (loader, v[C_START], v[C_END],
+                            _sl_is_null (nulls, C_START) || _sl_is_null (nulls, C_END), &dur))
     return;
   b = stream_builder (loader, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
                       (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
@@ -226,7 +232,8 @@ add_sync_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   SlSyncs *s = &loader->profile->syncs;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_is_null (nulls, S_END), &dur))
+  if (!_sl_loader_row_span (loader, v[S_START], v[S_END],
+                            _sl_is_null (nulls, S_START) || _sl_is_null (nulls, S_END), &dur))
     return;
   if (_sl_spans_grow (&s->spans, &loader->sync_cap))
     {

@@ -8,6 +8,7 @@
 #include "sl-profile-loader.h"
 #include "sl-idmap.h"
 #include "sl-table-scan.h"
+#include "sl-recovery.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,7 @@ typedef struct {
   /* fixed for the whole load */
   const char     *display_path;  /* the user's file, for messages */
   char           *db_path;       /* the SQLite file actually read */
+  SlRecovery     *recovery;      /* a private recovered copy (-wal, hot journal), or NULL */
   GCancellable   *cancellable;
   SlProgressFunc  progress;
   gpointer        progress_data;
@@ -107,6 +109,8 @@ gboolean     _sl_loader_finish_scan    (SlLoader *loader, SlTableScan *scan, con
 /* sl-schema.c: tables and columns, Nsight detection, metadata, GPUs. */
 /* Lists tables and columns and checks the file is an Nsight export. */
 gboolean     _sl_schema_read           (SlLoader *loader, sqlite3 *db, GError **error);
+/* Only @table's columns, for a lookup outside a load (kernel details). */
+void         _sl_schema_read_table     (SlLoader *loader, sqlite3 *db, const char *table);
 gboolean     _sl_loader_has_table      (SlLoader *loader, const char *table);
 gboolean     _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);
 /* "col" if it exists in @table, else "NULL": keeps SELECTs valid across versions. */

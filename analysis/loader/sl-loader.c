@@ -187,6 +187,7 @@ loader_clear (SlLoader *loader)
   sl_id_map_clear (&loader->thread_name_override);
   g_clear_pointer (&loader->process_names, g_hash_table_unref);
   g_clear_pointer (&loader->db_path, g_free);
+  g_clear_pointer (&loader->recovery, _sl_recovery_free);
   g_clear_object (&loader->cancellable);
   g_mutex_clear (&loader->progress_lock);
 }
@@ -227,8 +228,30 @@ report (SlLoader *loader, double fraction, const char *phase)
     loader->progress (fraction, phase, loader->progress_data);
 }
 
+/* When SQLite would have to recover db_path first (a -wal or a hot
+ * journal beside it), points db_path to a private copy recovered as SQLite
+ * would: the profile itself is never written (sl-recovery.c). */
+static gboolean
+use_recovered_copy (SlLoader *loader, GCancellable *cancellable, GError **error)
+{
+  GError *local = NULL;
+
+  loader->recovery = _sl_recovery_new (loader->db_path, loader->display_path, cancellable, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (loader->recovery != NULL)
+    {
+      g_free (loader->db_path);
+      loader->db_path = g_strdup (_sl_recovery_path (loader->recovery));
+    }
+  return TRUE;
+}
+
 /* Sets db_path: the file itself, or the SQLite export of a .nsys-rep
- * (converted with the user's nsys, cached). */
+ * (converted with the user's nsys, cached), or their recovered copy. */
 static gboolean
 locate_database (SlLoader *loader, GCancellable *cancellable, GError **error)
 {
@@ -237,7 +260,7 @@ locate_database (SlLoader *loader, GCancellable *cancellable, GError **error)
   if (!_sl_is_nsys_rep_path (path))
     {
       loader->db_path = g_strdup (path);
-      return TRUE;
+      return use_recovered_copy (loader, cancellable, error);
     }
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
@@ -246,7 +269,7 @@ locate_database (SlLoader *loader, GCancellable *cancellable, GError **error)
     }
   report (loader, 0.0, _("Converting with nsys export"));
   loader->db_path = _sl_nsys_rep_convert (path, cancellable, error);
-  return loader->db_path != NULL;
+  return loader->db_path != NULL && use_recovered_copy (loader, cancellable, error);
 }
 
 /* Everything read through the first connection, before the workers:
@@ -319,6 +342,8 @@ sl_profile_load (const char     *path,
   if (locate_database (&loader, cancellable, error) && _sl_file_check (loader.db_path, path, error))
     {
       profile = loader.profile = _sl_profile_new (path);
+      if (loader.recovery != NULL)
+        _sl_loader_warn (&loader, "%s", _sl_recovery_warning (loader.recovery));
       ok = read_profile (&loader, error);
     }
   if (handler != 0)

@@ -239,6 +239,11 @@ def wide_name_ids(db):
     db.execute(f"UPDATE {RUNTIME} SET nameId = nameId + ? WHERE rowid % 11 = 0", (WIDE,))
 
 
+def text_string_ids(db):
+    """StringIds ids declared TEXT: stored as text, read as numbers."""
+    recreate(db, "StringIds", types={"id": "TEXT", "value": "TEXT"})
+
+
 def as_view(db):
     db.execute(f"ALTER TABLE {KERNEL} RENAME TO kernel_rows")
     db.execute(f"CREATE VIEW {KERNEL} AS SELECT * FROM kernel_rows")
@@ -379,6 +384,7 @@ CASES = [
     ("nvtx-numeric-text", with_db(nvtx_numeric_text)),
     ("null-start", with_db(null_start)),
     ("wide-name-ids", with_db(wide_name_ids)),
+    ("string-ids-as-text", with_db(text_string_ids)),
     ("kernel-view", with_db(as_view)),
     ("lowercase-tables", with_db(lowercase_name)),
     ("uppercase-columns", with_db(uppercase_columns)),
@@ -580,6 +586,14 @@ def damaged_cases(base, work):
         content = bytearray(data)
         content[(page - 1) * 1024 + offset] ^= mask
         emit(f"flip-{label}", bytes(content))
+
+    # A schema SQLite cannot resolve: the kernel table a view of a dropped table.
+    broken = os.path.join(work, "broken-view.sqlite")
+    shutil.copy(base, broken)
+    edit(broken, f"ALTER TABLE {KERNEL} RENAME TO kernel_rows; CREATE VIEW {KERNEL} AS SELECT * FROM kernel_rows;"
+                 "PRAGMA legacy_alter_table=1; DROP TABLE kernel_rows;")
+    with open(broken, "rb") as f:
+        emit("view-of-a-dropped-table", f.read())
 
     root, leaf, mid = interior[0], leaves[1], leaves[len(leaves) // 2]
     first_cell = lambda p: int.from_bytes(data[(p - 1) * 1024 + 8:(p - 1) * 1024 + 10], "big")
