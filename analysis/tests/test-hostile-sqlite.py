@@ -122,17 +122,19 @@ def freelist(path):
     db.close()
 
 
-def overflow_names(path):
-    """Kernel names and NVTX texts of 10 kB and 1 MB: overflow chains."""
-    vacuum(path, "PRAGMA page_size=1024")
-    db = connect(path)
-    ids = [r[0] for r in db.execute(f"SELECT DISTINCT shortName FROM {KERNEL} ORDER BY shortName LIMIT 2")]
-    db.execute("UPDATE StringIds SET value = value || '_' || printf('%.*c', 10000, 'k') WHERE id = ?", (ids[0],))
-    db.execute("UPDATE StringIds SET value = value || '_' || printf('%.*c', 1000000, 'm') WHERE id = ?", (ids[1],))
-    db.execute(f"UPDATE {NVTX} SET text = printf('%.*c', 10000, 't') WHERE rowid % 7 = 1 AND text IS NOT NULL")
-    db.execute(f"UPDATE {NVTX} SET text = 'huge ' || printf('%.*c', 1000000, 'h') "
-               f"WHERE rowid = (SELECT min(rowid) FROM {NVTX} WHERE text IS NOT NULL AND eventType = 59)")
-    db.close()
+def overflow_names(big):
+    """Kernel names and NVTX texts of 10 kB and @big bytes: overflow chains."""
+    def build(path):
+        vacuum(path, "PRAGMA page_size=1024")
+        db = connect(path)
+        ids = [r[0] for r in db.execute(f"SELECT DISTINCT shortName FROM {KERNEL} ORDER BY shortName LIMIT 2")]
+        db.execute("UPDATE StringIds SET value = value || '_' || printf('%.*c', 10000, 'k') WHERE id = ?", (ids[0],))
+        db.execute("UPDATE StringIds SET value = value || '_' || printf('%.*c', ?, 'm') WHERE id = ?", (big, ids[1]))
+        db.execute(f"UPDATE {NVTX} SET text = printf('%.*c', 10000, 't') WHERE rowid % 7 = 1 AND text IS NOT NULL")
+        db.execute(f"UPDATE {NVTX} SET text = 'huge ' || printf('%.*c', ?, 'h') "
+                   f"WHERE rowid = (SELECT min(rowid) FROM {NVTX} WHERE text IS NOT NULL AND eventType = 59)", (big,))
+        db.close()
+    return build
 
 
 def add_column_short_rows(db):
@@ -372,7 +374,7 @@ CASES = [
     ("auto-vacuum-full", auto_vacuum("FULL")),
     ("auto-vacuum-incremental", auto_vacuum("INCREMENTAL")),
     ("freelist", freelist),
-    ("overflow-names", overflow_names),
+    ("overflow-names", overflow_names(1000000)),
     ("add-column-short-rows", with_db(add_column_short_rows)),
     ("add-column-default", with_db(add_column_default)),
     ("dropped-renamed-columns", with_db(dropped_renamed)),
@@ -626,22 +628,31 @@ def build_cases(base, work, cases):
     return built
 
 
-def generate(gen, work):
+def generate(gen, work, kernels=600):
     base = os.path.join(work, "base.sqlite")
-    subprocess.run([gen, "--kernels", "600", "--memcpy", "40", "--memset", "20", "--iterations", "3",
+    subprocess.run([gen, "--kernels", str(kernels), "--memcpy", "40", "--memset", "20", "--iterations", "3",
                     "--nvtx-depth", "3", "--nccl", "--seed", "7", base], check=True, capture_output=True)
     return base
 
 
 def make_corpus(out_dir, gen, max_len=400000):
-    """Fuzzing seeds: every single-file case small enough for the fuzzer."""
+    """Fuzzing seeds: every case small enough for the fuzzer, from a smaller
+    profile; a -wal or -journal rides after its database in an SLSIDE input
+    (tests/fuzz/fuzz-loader.c)."""
     work = tempfile.mkdtemp(prefix="sl-hostile-corpus-")
     try:
-        base = generate(gen, work)
-        for name, folder in build_cases(base, work, [c for c in CASES if c[0] not in ("wal", "hot-journal")]):
-            path = os.path.join(folder, "profile.sqlite")
-            if os.path.getsize(path) <= max_len:
-                shutil.copy(path, os.path.join(out_dir, f"hostile-{name}.sqlite"))
+        base = generate(gen, work, kernels=150)
+        for name, folder in build_cases(base, work, CASES + [("overflow-20k", overflow_names(20000))]):
+            with open(os.path.join(folder, "profile.sqlite"), "rb") as f:
+                data = f.read()
+            for suffix, kind in (("-wal", b"w"), ("-journal", b"j")):
+                side = os.path.join(folder, "profile.sqlite" + suffix)
+                if os.path.exists(side):
+                    with open(side, "rb") as f:
+                        data = b"SLSIDE" + kind + len(data).to_bytes(4, "little") + data + f.read()
+            if len(data) <= max_len:
+                with open(os.path.join(out_dir, f"hostile-{name}.sqlite"), "wb") as f:
+                    f.write(data)
     finally:
         shutil.rmtree(work)
 
