@@ -4,6 +4,7 @@
  * keeps 24 bytes per kernel; these columns would triple that. */
 #include "sl-kernel-details.h"
 #include "sl-loader-private.h"
+#include "sl-fd-vfs.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -36,12 +37,33 @@ details_query (SlLoader *loader)
     g_string_append_printf (sql, "%s, ", _sl_loader_column_or_null (loader, KERNEL_TABLE, int_columns[i]));
   g_string_append (sql, _sl_loader_has_column (loader, KERNEL_TABLE, "mangledName")
                           ? "(SELECT value FROM StringIds WHERE id = mangledName)" : "NULL");
-  g_string_append (sql, " FROM " KERNEL_TABLE " WHERE rowid = ?");
+  /* The first row of the kernel's stream with its times among the rows
+   * that may hold it (see sl_kernels_rowid_range). */
+  g_string_append (sql, " FROM " KERNEL_TABLE " WHERE rowid BETWEEN ?1 AND ?2 AND start = ?3 AND \"end\" = ?4"
+                        " AND deviceId = ?5 AND streamId = ?6 AND contextId = ?7 ORDER BY rowid LIMIT 1");
   return g_string_free (sql, FALSE);
 }
 
+typedef struct {
+  gint64 first, last;          /* rowids that may hold it */
+  gint64 start, end;
+  guint32 device, stream, context;
+} KernelRow;
+
+static void
+bind_kernel (sqlite3_stmt *stmt, const KernelRow *k)
+{
+  sqlite3_bind_int64 (stmt, 1, k->first);
+  sqlite3_bind_int64 (stmt, 2, k->last);
+  sqlite3_bind_int64 (stmt, 3, k->start);
+  sqlite3_bind_int64 (stmt, 4, k->end);
+  sqlite3_bind_int64 (stmt, 5, k->device);
+  sqlite3_bind_int64 (stmt, 6, k->stream);
+  sqlite3_bind_int64 (stmt, 7, k->context);
+}
+
 static gboolean
-query_details (SlLoader *loader, sqlite3 *db, gint64 rowid, SlKernelDetails *out, GError **error)
+query_details (SlLoader *loader, sqlite3 *db, const KernelRow *kernel, SlKernelDetails *out, GError **error)
 {
   g_autofree char *sql = details_query (loader);
   const int mangled = G_N_ELEMENTS (int_columns);
@@ -51,7 +73,7 @@ query_details (SlLoader *loader, sqlite3 *db, gint64 rowid, SlKernelDetails *out
   rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     return _sl_loader_step_error (loader, db, rc, _("the kernel details"), error);
-  sqlite3_bind_int64 (stmt, 1, rowid);
+  bind_kernel (stmt, kernel);
   rc = sqlite3_step (stmt);
   if (rc != SQLITE_ROW)
     {
@@ -68,36 +90,25 @@ query_details (SlLoader *loader, sqlite3 *db, gint64 rowid, SlKernelDetails *out
   return TRUE;
 }
 
+static gboolean
+find_kernel (const SlProfile *profile, guint32 stream, guint index, KernelRow *out)
+{
+  const SlStream *st = &profile->streams[stream];
+
+  out->start = st->kernels.spans.start[index];
+  out->end = sl_spans_end (&st->kernels.spans, index);
+  out->device = st->device;
+  out->stream = st->stream;
+  out->context = st->context;
+  return sl_kernels_rowid_range (&st->kernels, index, &out->first, &out->last);
+}
+
 static void
 details_reset (SlKernelDetails *out)
 {
   memset (out, 0, sizeof *out);
   for (gsize i = 0; i < G_N_ELEMENTS (int_columns); i++)
     *int_slot (out, i) = -1;
-}
-
-/* The SQLite file the profile was loaded from: the .nsys-rep's export, and
- * for a profile with a -wal or a hot journal a private copy recovered
- * again, as the load did (*@recovery owns it). */
-static char *
-details_db_path (const char *path, SlRecovery **recovery, GError **error)
-{
-  char *db_path = _sl_is_nsys_rep_path (path) ? _sl_nsys_rep_convert (path, NULL, error) : g_strdup (path);
-  GError *local = NULL;
-
-  if (db_path == NULL)
-    return NULL;
-  *recovery = _sl_recovery_new (db_path, path, NULL, &local);
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      g_free (db_path);
-      return NULL;
-    }
-  if (*recovery == NULL)
-    return db_path;
-  g_free (db_path);
-  return g_strdup (_sl_recovery_path (*recovery));
 }
 
 gboolean
@@ -108,9 +119,10 @@ sl_kernel_details_read (const SlProfile *profile,
                         GError         **error)
 {
   SlLoader loader = { 0 };
-  g_autoptr(SlRecovery) recovery = NULL;
   sqlite3 *db = NULL;
   gboolean ok = FALSE;
+  KernelRow kernel;
+  int rc;
 
   g_return_val_if_fail (profile != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -121,28 +133,33 @@ sl_kernel_details_read (const SlProfile *profile,
       return FALSE;
     }
 
-  if (profile->streams[stream].kernels.rowid[index] == SL_NONE)
+  if (!find_kernel (profile, stream, index, &kernel))
     {
       g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
-                   _("The launch details of this kernel cannot be read: in “%s” the kernel table is a view or a WITHOUT ROWID table, whose rows have no row id."),
-                   profile->path);
+                   _("The details of this kernel are not available: its row in the file is not known."));
+      return FALSE;
+    }
+  if (profile->source_fd < 0)
+    {
+      g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
+                   _("The details of this kernel are not available: the profile was not read from a file."));
       return FALSE;
     }
   loader.display_path = profile->path;
-  loader.db_path = details_db_path (profile->path, &recovery, error);
-  if (loader.db_path == NULL)
-    return FALSE;
   loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
-  db = _sl_loader_open_db (&loader, error);
-  if (db != NULL)
+  /* The descriptor the profile was loaded from: the same file, even if
+   * the path now names another. */
+  rc = _sl_fd_vfs_open (profile->source_fd, &db);
+  if (rc == SQLITE_OK)
     {
       /* Only columns this nsys version wrote are named in the query. */
       _sl_schema_read_table (&loader, db, KERNEL_TABLE);
-      ok = query_details (&loader, db, profile->streams[stream].kernels.rowid[index], out, error);
-      sqlite3_close (db);
+      ok = query_details (&loader, db, &kernel, out, error);
     }
+  else
+    _sl_loader_step_error (&loader, db, rc, _("the kernel details"), error);
+  sqlite3_close (db);
   g_hash_table_unref (loader.tables);
-  g_free (loader.db_path);
   return ok;
 }
 

@@ -34,6 +34,22 @@ struct _SlRecovery {
 
 /* ---- what needs recovering --------------------------------------------- */
 
+/* A descriptor of @path when it is a regular file, else -1: a FIFO or a
+ * device must neither block nor be read here (sl-source.c refuses them). */
+static int
+open_regular (const char *path)
+{
+  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  struct stat st;
+
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)))
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
 /* A -wal with any bytes: SQLite opens it whatever the header says and
  * applies the frames its checksums prove committed. */
 static gboolean
@@ -53,7 +69,7 @@ has_hot_journal (const char *path)
 {
   g_autofree char *journal = g_strconcat (path, "-journal", NULL);
   guint8 first = 0;
-  int fd = g_open (journal, O_RDONLY | O_CLOEXEC, 0);
+  int fd = open_regular (journal);
   gboolean hot;
 
   if (fd < 0)
@@ -68,7 +84,7 @@ static gboolean
 is_sqlite_file (const char *path)
 {
   char head[16] = { 0 };
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  int fd = open_regular (path);
   gboolean ok;
 
   if (fd < 0)

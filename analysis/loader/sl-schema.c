@@ -175,8 +175,8 @@ _sl_schema_read (SlLoader *loader, sqlite3 *db, GError **error)
 
 /* max(rowid) is an O(log n) estimate of a table's size, good enough for a
  * progress bar. */
-static gint64
-estimate_rows (SlLoader *loader, sqlite3 *db, const char *table)
+gint64
+_sl_schema_estimate_rows (SlLoader *loader, sqlite3 *db, const char *table)
 {
   g_autofree char *sql = NULL;
   sqlite3_stmt *stmt = NULL;
@@ -190,16 +190,6 @@ estimate_rows (SlLoader *loader, sqlite3 *db, const char *table)
   sqlite3_finalize (stmt);
   /* rowids can be anything in a damaged file; keep the sum finite. */
   return CLAMP (rows, 0, G_GINT64_CONSTANT (1) << 40);
-}
-
-gint64
-_sl_schema_estimate_rows (SlLoader *loader, sqlite3 *db)
-{
-  gint64 rows = estimate_rows (loader, db, "StringIds");
-
-  for (gsize i = 0; i < G_N_ELEMENTS (timed_tables); i++)
-    rows += estimate_rows (loader, db, timed_tables[i]);
-  return rows;
 }
 
 /* ---- metadata ----------------------------------------------------------- */

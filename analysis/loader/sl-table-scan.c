@@ -29,6 +29,31 @@
 #define MAX_ROW_BYTES (G_GUINT64_CONSTANT (256) << 20)
 #define READ_PAD    8        /* readable bytes past any payload, see decode_int() */
 
+/* What a table scan reads and how: decided once per table, then shared by
+ * the scans of its parts (ranges of leaf pages read by different threads). */
+struct _SlScanPlan {
+  guint         n_columns;
+  gboolean      direct;
+  char         *table;
+  char        **columns;
+
+  /* direct: the b-tree's leaves in key order */
+  int           fd;              /* the loader's; not closed here */
+  guint32       page_size;
+  guint32       usable;
+  guint32       page_count;
+  guint32      *leaves;
+  guint         n_leaves;
+  int           error;           /* a damaged tree, reported by the first next() */
+  int           record_col[MAX_COLUMNS];
+  gboolean      real_affinity[MAX_COLUMNS]; /* per requested column */
+  int           max_col;
+
+  /* SQLite: the statement, or why SQLite cannot describe the table */
+  char         *select_sql;
+  char         *schema_error;
+};
+
 struct _SlTableScan {
   guint         n_columns;
   int           error;
@@ -36,12 +61,13 @@ struct _SlTableScan {
   /* fallback: an ordinary statement */
   sqlite3_stmt *stmt;
 
-  /* direct: b-tree leaves of the table in key order */
+  /* direct: b-tree leaves of the table in key order (a slice of the plan's) */
   int           fd;
   guint32       page_size;
   guint32       usable;
   guint32       page_count;
-  guint32      *leaves;
+  const guint32 *leaves;
+  guint32      *owned_leaves;    /* a whole-table scan's, else the plan's */
   guint         n_leaves;
   guint         next_leaf;       /* next leaf to load into buf */
   guint8       *buf;             /* RUN_PAGES pages */
@@ -50,7 +76,7 @@ struct _SlTableScan {
   guint         cell;            /* next cell of the current page */
   guint         n_cells;
   int           record_col[MAX_COLUMNS];
-  gboolean      real_affinity[MAX_COLUMNS]; /* per requested column */
+  gboolean      real_affinity[MAX_COLUMNS];
   int           max_col;
   GByteArray   *overflow;
 
@@ -106,26 +132,34 @@ read_varint (const guint8 *p, const guint8 *end, guint64 *out)
   return 9;
 }
 
+/* Reads @count pages from @pgno; FALSE with *@error set when the file
+ * ends early (SQLITE_CORRUPT) or the read fails. */
 static gboolean
-read_page (SlTableScan *scan, guint32 pgno, guint8 *into, guint count)
+read_pages (int fd, guint32 page_size, guint32 pgno, guint8 *into, guint count, int *error)
 {
-  gsize want = (gsize) scan->page_size * count;
-  off_t offset = (off_t) (pgno - 1) * scan->page_size;
+  gsize want = (gsize) page_size * count;
+  off_t offset = (off_t) (pgno - 1) * page_size;
   gsize done = 0;
 
   while (done < want)
     {
-      ssize_t got = pread (scan->fd, into + done, want - done, offset + (off_t) done);
+      ssize_t got = pread (fd, into + done, want - done, offset + (off_t) done);
       if (got < 0 && errno == EINTR)
         continue;
       if (got <= 0)
         {
-          scan->error = got == 0 ? SQLITE_CORRUPT : SQLITE_IOERR;
+          *error = got == 0 ? SQLITE_CORRUPT : SQLITE_IOERR;
           return FALSE;
         }
       done += (gsize) got;
     }
   return TRUE;
+}
+
+static gboolean
+read_page (SlTableScan *scan, guint32 pgno, guint8 *into, guint count)
+{
+  return read_pages (scan->fd, scan->page_size, pgno, into, count, &scan->error);
 }
 
 /* ---- schema checks ------------------------------------------------------------ */
@@ -342,9 +376,9 @@ locate_column (const TableInfo *info, const char *name, gboolean *real_affinity,
 /* Marks page @pgno visited; FALSE when it is out of the file, too deep, or
  * seen before (damaged files can contain cycles). */
 static gboolean
-visit_page (const SlTableScan *scan, guint8 *visited, guint32 pgno, guint depth)
+visit_page (const SlScanPlan *plan, guint8 *visited, guint32 pgno, guint depth)
 {
-  if (pgno < 1 || pgno > scan->page_count || depth > MAX_DEPTH || (visited[pgno / 8] & (1u << (pgno % 8))))
+  if (pgno < 1 || pgno > plan->page_count || depth > MAX_DEPTH || (visited[pgno / 8] & (1u << (pgno % 8))))
     return FALSE;
   visited[pgno / 8] |= 1u << (pgno % 8);
   return TRUE;
@@ -353,18 +387,18 @@ visit_page (const SlTableScan *scan, guint8 *visited, guint32 pgno, guint depth)
 /* The child pages of an interior page, left to right; FALSE when its
  * cell pointers leave the page. */
 static gboolean
-interior_children (const SlTableScan *scan, const guint8 *page, guint hdr, GArray *children)
+interior_children (const SlScanPlan *plan, const guint8 *page, guint hdr, GArray *children)
 {
   guint n_cells = be16 (page + hdr + 3);
   guint ptrs = hdr + 12;
 
-  if (ptrs + 2 * n_cells > scan->usable)
+  if (ptrs + 2 * n_cells > plan->usable)
     return FALSE;
   g_array_set_size (children, 0);
   for (guint c = 0; c < n_cells; c++)
     {
       guint off = be16 (page + ptrs + 2 * c);
-      if (off < ptrs + 2 * n_cells || off + 4 > scan->usable)
+      if (off < ptrs + 2 * n_cells || off + 4 > plan->usable)
         return FALSE;
       guint32 child = be32 (page + off);
       g_array_append_val (children, child);
@@ -388,12 +422,12 @@ push_children (GArray *stack, const GArray *children, guint depth)
 /* Walks the b-tree from @root in key order and lists its leaf pages.
  * Every page is checked by visit_page(). */
 static gboolean
-collect_leaves (SlTableScan *scan, guint32 root)
+collect_leaves (SlScanPlan *plan, guint32 root)
 {
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint64)); /* depth << 32 | page */
-  g_autofree guint8 *visited = g_new0 (guint8, scan->page_count / 8 + 1);
-  g_autofree guint8 *page = g_malloc (scan->page_size);
+  g_autofree guint8 *visited = g_new0 (guint8, plan->page_count / 8 + 1);
+  g_autofree guint8 *page = g_malloc (plan->page_size);
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint64 first = root;
 
@@ -406,65 +440,59 @@ collect_leaves (SlTableScan *scan, guint32 root)
       guint hdr = pgno == 1 ? 100 : 0;
 
       g_array_set_size (stack, stack->len - 1);
-      if (!visit_page (scan, visited, pgno, depth))
+      if (!visit_page (plan, visited, pgno, depth))
         goto corrupt;
-      if (!read_page (scan, pgno, page, 1))
+      if (!read_pages (plan->fd, plan->page_size, pgno, page, 1, &plan->error))
         return FALSE;
       if (page[hdr] == 0x0D)
         {
           g_array_append_val (leaves, pgno);
           continue;
         }
-      if (page[hdr] != 0x05 || !interior_children (scan, page, hdr, children))
+      if (page[hdr] != 0x05 || !interior_children (plan, page, hdr, children))
         goto corrupt;
       push_children (stack, children, depth + 1);
     }
-  scan->n_leaves = leaves->len;
-  scan->leaves = (guint32 *) g_array_free (g_steal_pointer (&leaves), FALSE);
+  plan->n_leaves = leaves->len;
+  plan->leaves = (guint32 *) g_array_free (g_steal_pointer (&leaves), FALSE);
   return TRUE;
 
 corrupt:
-  scan->error = SQLITE_CORRUPT;
+  plan->error = SQLITE_CORRUPT;
   return FALSE;
 }
 
+/* Reads the file's geometry; FALSE when the page reader cannot read this
+ * database (then SQLite does). */
 static gboolean
-open_direct (SlTableScan *scan, const char *path, guint32 root)
+plan_direct (SlScanPlan *plan, guint32 root)
 {
   guint8 header[100];
   struct stat st;
 
-  scan->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (scan->fd < 0 || fstat (scan->fd, &st) != 0 || pread (scan->fd, header, sizeof header, 0) != sizeof header)
+  if (fstat (plan->fd, &st) != 0 || pread (plan->fd, header, sizeof header, 0) != sizeof header)
     return FALSE;
-  scan->page_size = be16 (header + 16);
-  if (scan->page_size == 1)
-    scan->page_size = 65536;
-  if (scan->page_size < 512 || (scan->page_size & (scan->page_size - 1)) != 0)
+  plan->page_size = be16 (header + 16);
+  if (plan->page_size == 1)
+    plan->page_size = 65536;
+  if (plan->page_size < 512 || (plan->page_size & (plan->page_size - 1)) != 0)
     return FALSE;
-  scan->usable = scan->page_size - header[20];
-  if (scan->usable < 480)
+  plan->usable = plan->page_size - header[20];
+  if (plan->usable < 480)
     return FALSE;
   /* Text is returned as stored: only UTF-8 databases (what nsys writes)
    * are read directly; SQLite converts the others. */
   if (be32 (header + 56) != 1)
     return FALSE;
   /* Pages actually present in the file bound every page number. */
-  guint64 pages = (guint64) st.st_size / scan->page_size;
-  scan->page_count = (guint32) MIN (pages, (guint64) G_MAXUINT32 - 1);
-  if (root > scan->page_count)
-    {
-      scan->error = SQLITE_CORRUPT;
-      return TRUE;
-    }
-  scan->buf = g_malloc0 ((gsize) scan->page_size * RUN_PAGES + READ_PAD);
-  scan->overflow = g_byte_array_new ();
-  if (!collect_leaves (scan, root))
-    return TRUE; /* error set: reported by the first next() */
+  guint64 pages = (guint64) st.st_size / plan->page_size;
+  plan->page_count = (guint32) MIN (pages, (guint64) G_MAXUINT32 - 1);
+  if (root > plan->page_count)
+    plan->error = SQLITE_CORRUPT;
+  else
+    collect_leaves (plan, root); /* an error is reported by the first next() */
   return TRUE;
 }
-
-/* ---- the fallback ------------------------------------------------------------------- */
 
 /* @name as an SQL identifier: quoted, its quotes doubled. */
 static void
@@ -480,26 +508,141 @@ append_identifier (GString *sql, const char *name)
   g_string_append_c (sql, '"');
 }
 
-/* The same columns as the page reader would read: a column the table lacks,
- * or the rowid of a table without one, reads NULL. */
-static gboolean
-open_statement (SlTableScan *scan, sqlite3 *db, const char *table, const TableInfo *info,
-                const char *const *columns, GError **error)
+/* SQLite's statement for the same columns as the page reader would read:
+ * a column the table lacks, or the rowid of a table without one, reads
+ * NULL. */
+static char *
+build_select (const SlScanPlan *plan, const TableInfo *info)
 {
-  g_autoptr(GString) sql = g_string_new ("SELECT ");
-  int rc;
+  GString *sql = g_string_new ("SELECT ");
 
-  for (guint i = 0; i < scan->n_columns; i++)
+  for (guint i = 0; i < plan->n_columns; i++)
     {
-      const ColumnInfo *c = find_column (info, columns[i]);
+      const ColumnInfo *c = find_column (info, plan->columns[i]);
       if (c != NULL)
         append_identifier (sql, c->name);
       else
-        g_string_append (sql, g_ascii_strcasecmp (columns[i], "rowid") == 0 && info->has_rowid ? "rowid" : "NULL");
-      g_string_append (sql, i + 1 < scan->n_columns ? ", " : " FROM ");
+        g_string_append (sql, g_ascii_strcasecmp (plan->columns[i], "rowid") == 0 && info->has_rowid ? "rowid" : "NULL");
+      g_string_append (sql, i + 1 < plan->n_columns ? ", " : " FROM ");
     }
-  append_identifier (sql, table);
-  rc = sqlite3_prepare_v2 (db, sql->str, -1, &scan->stmt, NULL);
+  append_identifier (sql, plan->table);
+  return g_string_free (sql, FALSE);
+}
+
+/* Places every requested column in the record; the reason the page reader
+ * cannot read one of them, or NULL. */
+static const char *
+locate_columns (SlScanPlan *plan, const TableInfo *info)
+{
+  const char *reason = NULL;
+
+  for (guint i = 0; i < plan->n_columns; i++)
+    {
+      gboolean real_affinity;
+      int index = locate_column (info, plan->columns[i], &real_affinity, &reason);
+      plan->record_col[i] = index;
+      plan->real_affinity[i] = real_affinity;
+      plan->max_col = MAX (plan->max_col, index);
+    }
+  return reason;
+}
+
+/* Why the page reader does not read the table, or NULL when it can. */
+static const char *
+direct_unsupported (SlScanPlan *plan, sqlite3 *db, const TableInfo *info)
+{
+  if (plan->n_columns > MAX_COLUMNS)
+    return "too many columns are read";
+  if (!info->found)
+    return "SQLite does not list it";
+  const char *reason = table_unsupported (db, info);
+  return reason != NULL ? reason : locate_columns (plan, info);
+}
+
+/* Decides how the table is read: SQLite describes it (sl-value.h and
+ * table_info_read()), the page reader takes what it supports and says in
+ * a debug message why it leaves the rest to SQLite. */
+static void
+plan_reading (SlScanPlan *plan, sqlite3 *db)
+{
+  gboolean sqlite_only = g_getenv ("SL_LOADER_SQLITE_ONLY") != NULL;
+  TableInfo info = { 0 };
+  const char *reason;
+
+  if (!table_info_read (db, plan->table, &info))
+    {
+      plan->schema_error = g_strdup (sqlite3_errmsg (db));
+      table_info_clear (&info);
+      return;
+    }
+  plan->select_sql = build_select (plan, &info);
+  reason = direct_unsupported (plan, db, &info);
+  plan->direct = !sqlite_only && reason == NULL && plan_direct (plan, info.root);
+  if (!plan->direct && !sqlite_only)
+    g_debug ("page reader: %s: %s; SQLite reads it", plan->table,
+             reason != NULL ? reason : "the file header is one it does not read (page size, reserved bytes, encoding)");
+  table_info_clear (&info);
+}
+
+SlScanPlan *
+_sl_scan_plan_new (sqlite3            *db,
+                   int                 fd,
+                   const char         *table,
+                   const char *const  *columns,
+                   guint               n_columns)
+{
+  SlScanPlan *plan = g_new0 (SlScanPlan, 1);
+
+  plan->fd = fd;
+  plan->n_columns = n_columns;
+  plan->max_col = -1;
+  plan->table = g_strdup (table);
+  plan->columns = g_new0 (char *, n_columns + 1);
+  for (guint i = 0; i < n_columns; i++)
+    plan->columns[i] = g_strdup (columns[i]);
+  plan_reading (plan, db);
+  if (!plan->direct)
+    {
+      g_clear_pointer (&plan->leaves, g_free);
+      plan->n_leaves = 0;
+      plan->error = SQLITE_OK;
+    }
+  return plan;
+}
+
+guint
+_sl_scan_plan_n_leaves (const SlScanPlan *plan)
+{
+  return plan->direct ? plan->n_leaves : 0;
+}
+
+void
+_sl_scan_plan_free (SlScanPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_free (plan->leaves);
+  g_free (plan->table);
+  g_strfreev (plan->columns);
+  g_free (plan->select_sql);
+  g_free (plan->schema_error);
+  g_free (plan);
+}
+
+/* ---- the fallback ------------------------------------------------------------------- */
+
+static gboolean
+open_statement (SlTableScan *scan, sqlite3 *db, const SlScanPlan *plan, GError **error)
+{
+  int rc;
+
+  if (plan->select_sql == NULL)
+    {
+      scan->error = SQLITE_ERROR;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", plan->schema_error);
+      return FALSE;
+    }
+  rc = sqlite3_prepare_v2 (db, plan->select_sql, -1, &scan->stmt, NULL);
   if (rc != SQLITE_OK)
     {
       scan->error = rc;
@@ -509,84 +652,67 @@ open_statement (SlTableScan *scan, sqlite3 *db, const char *table, const TableIn
   return TRUE;
 }
 
-/* Places every requested column in the record; the reason the page reader
- * cannot read one of them, or NULL. */
-static const char *
-locate_columns (SlTableScan *scan, const TableInfo *info, const char *const *columns)
+/* Part @part of @n_parts of the plan's leaves, in key order. */
+static void
+open_direct_part (SlTableScan *scan, const SlScanPlan *plan, guint part, guint n_parts)
 {
-  const char *reason = NULL;
+  guint first = (guint) ((guint64) plan->n_leaves * part / n_parts);
+  guint end = (guint) ((guint64) plan->n_leaves * (part + 1) / n_parts);
 
-  for (guint i = 0; i < scan->n_columns; i++)
-    {
-      gboolean real_affinity;
-      int index = locate_column (info, columns[i], &real_affinity, &reason);
-      scan->record_col[i] = index;
-      scan->real_affinity[i] = real_affinity;
-      scan->max_col = MAX (scan->max_col, index);
-    }
-  return reason;
+  scan->fd = plan->fd;
+  scan->error = plan->error;
+  scan->page_size = plan->page_size;
+  scan->usable = plan->usable;
+  scan->page_count = plan->page_count;
+  scan->leaves = plan->leaves != NULL ? plan->leaves + first : NULL;
+  scan->n_leaves = end - first;
+  scan->max_col = plan->max_col;
+  memcpy (scan->record_col, plan->record_col, sizeof scan->record_col);
+  memcpy (scan->real_affinity, plan->real_affinity, sizeof scan->real_affinity);
+  scan->buf = g_malloc0 ((gsize) plan->page_size * RUN_PAGES + READ_PAD);
+  scan->overflow = g_byte_array_new ();
 }
 
-/* Why the page reader does not read @table, or NULL when it does. */
-static const char *
-direct_unsupported (SlTableScan *scan, sqlite3 *db, const TableInfo *info, const char *const *columns)
+SlTableScan *
+_sl_scan_plan_open (const SlScanPlan *plan,
+                    sqlite3          *db,
+                    guint             part,
+                    guint             n_parts,
+                    GError          **error)
 {
-  if (scan->n_columns > MAX_COLUMNS)
-    return "too many columns are read";
-  if (!info->found)
-    return "SQLite does not list it";
-  const char *reason = table_unsupported (db, info);
-  return reason != NULL ? reason : locate_columns (scan, info, columns);
+  SlTableScan *scan = g_new0 (SlTableScan, 1);
+
+  g_return_val_if_fail (part < n_parts && (plan->direct || n_parts == 1), NULL);
+  scan->fd = -1;
+  scan->n_columns = plan->n_columns;
+  if (plan->direct)
+    {
+      open_direct_part (scan, plan, part, n_parts);
+      return scan;
+    }
+  if (!open_statement (scan, db, plan, error))
+    {
+      _sl_table_scan_free (scan);
+      return NULL;
+    }
+  return scan;
 }
 
 SlTableScan *
 _sl_table_scan_open (sqlite3            *db,
-                     const char         *path,
+                     int                 fd,
                      const char         *table,
                      const char *const  *columns,
                      guint               n_columns,
                      GError            **error)
 {
-  SlTableScan *scan = g_new0 (SlTableScan, 1);
-  gboolean sqlite_only = g_getenv ("SL_LOADER_SQLITE_ONLY") != NULL;
-  TableInfo info = { 0 };
-  const char *reason;
+  SlScanPlan *plan = _sl_scan_plan_new (db, fd, table, columns, n_columns);
+  SlTableScan *scan = _sl_scan_plan_open (plan, db, 0, 1, error);
 
-  scan->fd = -1;
-  scan->n_columns = n_columns;
-  scan->max_col = -1;
-  if (!table_info_read (db, table, &info))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sqlite3_errmsg (db));
-      table_info_clear (&info);
-      _sl_table_scan_free (scan);
-      return NULL;
-    }
-  reason = direct_unsupported (scan, db, &info, columns);
-  if (!sqlite_only && reason == NULL && open_direct (scan, path, info.root))
-    {
-      table_info_clear (&info);
-      return scan;
-    }
-  if (!sqlite_only)
-    g_debug ("page reader: %s: %s; SQLite reads it", table,
-             reason != NULL ? reason : "the file header is one it does not read (page size, reserved bytes)");
-
-  /* Fallback: start over with a statement. */
-  if (scan->fd >= 0)
-    close (scan->fd);
-  scan->fd = -1;
-  g_clear_pointer (&scan->leaves, g_free);
-  g_clear_pointer (&scan->buf, g_free);
-  g_clear_pointer (&scan->overflow, g_byte_array_unref);
-  scan->error = SQLITE_OK;
-  if (!open_statement (scan, db, table, &info, columns, error))
-    {
-      table_info_clear (&info);
-      _sl_table_scan_free (scan);
-      return NULL;
-    }
-  table_info_clear (&info);
+  /* A whole-table scan owns its plan's leaves. */
+  if (scan != NULL && plan->direct)
+    scan->owned_leaves = g_steal_pointer (&plan->leaves);
+  _sl_scan_plan_free (plan);
   return scan;
 }
 
@@ -924,9 +1050,7 @@ _sl_table_scan_free (SlTableScan *scan)
   if (scan == NULL)
     return;
   sqlite3_finalize (scan->stmt);
-  if (scan->fd >= 0)
-    close (scan->fd);
-  g_free (scan->leaves);
+  g_free (scan->owned_leaves);
   g_free (scan->buf);
   if (scan->overflow != NULL)
     g_byte_array_unref (scan->overflow);

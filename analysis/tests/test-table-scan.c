@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-table-scan.c: the direct b-tree reader returns exactly what SQLite
  * returns, on real exports and on tables built to hit its edge cases. */
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -21,18 +23,48 @@ open_ro (const char *path)
   return db;
 }
 
+/* The rows of a direct scan of @table read in @n_parts parts, one after
+ * the other, must be the whole scan's: counts the rows that match @whole. */
+static void
+check_parts (sqlite3 *db, int fd, const char *table, const char *const *columns, guint n, guint n_parts)
+{
+  SlScanPlan *plan = _sl_scan_plan_new (db, fd, table, columns, n);
+  SlTableScan *whole = _sl_table_scan_open (db, fd, table, columns, n, NULL);
+  gint64 a[16], b[16];
+  guint64 na, nb;
+
+  for (guint part = 0; part < n_parts; part++)
+    {
+      SlTableScan *scan = _sl_scan_plan_open (plan, db, part, n_parts, NULL);
+      while (_sl_table_scan_next (scan, a, &na))
+        {
+          g_assert_true (_sl_table_scan_next (whole, b, &nb));
+          g_assert_cmphex (na, ==, nb);
+          g_assert_cmpmem (a, n * sizeof (gint64), b, n * sizeof (gint64));
+        }
+      g_assert_cmpint (_sl_table_scan_error (scan), ==, SQLITE_OK);
+      _sl_table_scan_free (scan);
+    }
+  g_assert_false (_sl_table_scan_next (whole, b, &nb));
+  _sl_table_scan_free (whole);
+  _sl_scan_plan_free (plan);
+}
+
 /* Scans @columns of @table both ways and compares row by row. */
 static guint64
 compare_scans (const char *path, const char *table, const char *const *columns, guint n, gboolean expect_direct)
 {
   sqlite3 *db = open_ro (path);
+  int fd = g_open (path, O_RDONLY, 0);
   SlTableScan *direct, *plain;
   gint64 a[16], b[16];
   guint64 na, nb, rows = 0;
 
-  direct = _sl_table_scan_open (db, path, table, columns, n, NULL);
+  direct = _sl_table_scan_open (db, fd, table, columns, n, NULL);
+  if (expect_direct)
+    check_parts (db, fd, table, columns, n, 3);
   g_setenv ("SL_LOADER_SQLITE_ONLY", "1", TRUE);
-  plain = _sl_table_scan_open (db, path, table, columns, n, NULL);
+  plain = _sl_table_scan_open (db, fd, table, columns, n, NULL);
   g_unsetenv ("SL_LOADER_SQLITE_ONLY");
   g_assert_nonnull (direct);
   g_assert_nonnull (plain);
@@ -58,6 +90,7 @@ compare_scans (const char *path, const char *table, const char *const *columns, 
   _sl_table_scan_free (direct);
   _sl_table_scan_free (plain);
   sqlite3_close (db);
+  close (fd);
   return rows;
 }
 
@@ -172,7 +205,8 @@ test_corrupt_leaf (void)
   g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
 
   sqlite3 *db = open_ro (path);
-  SlTableScan *scan = _sl_table_scan_open (db, path, "t", cols, 1, NULL);
+  int fd = g_open (path, O_RDONLY, 0);
+  SlTableScan *scan = _sl_table_scan_open (db, fd, "t", cols, 1, NULL);
   gint64 v;
   guint64 nulls;
   g_assert_true (_sl_table_scan_is_direct (scan));
@@ -181,6 +215,7 @@ test_corrupt_leaf (void)
   g_assert_cmpint (_sl_table_scan_error (scan), ==, SQLITE_CORRUPT);
   _sl_table_scan_free (scan);
   sqlite3_close (db);
+  close (fd);
 }
 
 /* The loader's integer rule (sl-value.h) is SQLite's INTEGER affinity:

@@ -11,7 +11,7 @@
 #include "sl-timeline-render.h"
 #include "sl-timeline-rows.h"
 #include "sl-timeline-ruler.h"
-#include "sl-strings-private.h"
+#include "sl-profile-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,14 +19,19 @@
 static SlProfile *
 profile_new (gint64 start, gint64 end)
 {
-  SlProfile *p = g_new0 (SlProfile, 1);
+  SlProfile *p = _sl_profile_new ("test");
 
-  p->ref_count = 1;
-  p->strings = _sl_strings_new ();
-  p->warnings = g_ptr_array_new_with_free_func (g_free);
-  g_rec_mutex_init (&p->derived_lock);
   p->start_ns = start;
   p->end_ns = end;
+  return p;
+}
+
+/* The built profile's arrays go to its arena, as the loader's do. */
+static SlProfile *
+profile_done (SlProfile *p)
+{
+  _sl_profile_adopt_gpu_data (p, _sl_profile_arena (p));
+  _sl_profile_adopt_own (p);
   return p;
 }
 
@@ -166,7 +171,7 @@ profile_a (void)
   th->api_first = 0;
   th->api_count = 1;
   add_nvtx (p, th);
-  return p;
+  return profile_done (p);
 }
 
 typedef struct {
@@ -562,7 +567,7 @@ profile_b (void)
     }
   add_funcs (p, funcs, G_N_ELEMENTS (funcs));
   add_gpu_stream (p, n, s, d);
-  return p;
+  return profile_done (p);
 }
 
 static void
@@ -685,6 +690,7 @@ test_startend_lanes (void)
   th->nvtx_startend.depth_first = g_new0 (guint, 3);
   th->nvtx_startend.depth_first[1] = 2;
   th->nvtx_startend.depth_first[2] = 3;
+  profile_done (p);
 
   g_autoptr(SlTimelineModel) m = sl_timeline_model_new (p, NULL);
   g_assert_cmpuint (m->n_rows, ==, 4);
