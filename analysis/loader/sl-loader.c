@@ -305,7 +305,10 @@ sl_profile_load_with (const char          *path,
       _sl_profile_set_source (profile, _sl_source_fd (loader.source),
                               _sl_source_ref (loader.source), (GDestroyNotify) _sl_source_unref);
       ok = read_profile (&loader, error);
-      /* What a failed load assembled is freed with the profile. */
+      /* What a failed load assembled is freed with the profile, GPU
+       * names read with the catalog included. */
+      if (!ok && !loader.assembled && !loader.gpu_adopted)
+        _sl_profile_adopt_gpu_data (profile, _sl_profile_arena (profile));
       if (!ok && !loader.assembled)
         _sl_profile_adopt_own (profile);
     }

@@ -7,9 +7,9 @@
  * before its journal was rolled back do not.  Letting SQLite recover the
  * profile itself would create a -shm beside it or write the rollback into
  * it; the profile is never written.  So the file and its -wal / -journal
- * are copied into a private folder (in the user's cache, removed after the
- * load), SQLite recovers the copy exactly as it would the original, and
- * the loader reads the copy.  Costs one copy of the file (about as long as
+ * are copied into a private folder (in the user's cache), SQLite recovers
+ * the copy exactly as it would the original, and the loader reads the copy
+ * (sl-loader.c removes the folder once the copy is open).  Costs one copy of the file (about as long as
  * reading it once more from the page cache), only for such profiles. */
 #include "sl-recovery.h"
 #include "sl-profile.h"
