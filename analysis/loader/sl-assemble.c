@@ -416,6 +416,7 @@ _sl_gpu_finish (SlLoader *loader)
   /* From here on the streams' data is fixed: a staged GPU profile may
    * share it with the complete one. */
   _sl_profile_adopt_gpu_data (loader->profile, loader->gpu_arena);
+  loader->gpu_adopted = TRUE;
   _sl_loader_phase (loader, "sort streams", t0);
   if (loader->gpu_ready != NULL)
     _sl_loader_hand_out_gpu (loader);

@@ -28,21 +28,6 @@ int_slot (SlKernelDetails *details, gsize column)
   return slots[column];
 }
 
-/* The kernel table's columns, so that the query names only columns this
- * nsys version wrote. */
-static void
-read_kernel_columns (SlLoader *loader, sqlite3 *db)
-{
-  GHashTable *columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  sqlite3_stmt *info = NULL;
-
-  if (sqlite3_prepare_v2 (db, "PRAGMA table_info(" KERNEL_TABLE ")", -1, &info, NULL) == SQLITE_OK)
-    while (sqlite3_step (info) == SQLITE_ROW)
-      g_hash_table_add (columns, g_strdup ((const char *) sqlite3_column_text (info, 1)));
-  sqlite3_finalize (info);
-  g_hash_table_insert (loader->tables, g_strdup (KERNEL_TABLE), columns);
-}
-
 static char *
 details_query (SlLoader *loader)
 {
@@ -167,7 +152,8 @@ sl_kernel_details_read (const SlProfile *profile,
   rc = _sl_fd_vfs_open (profile->source_fd, &db);
   if (rc == SQLITE_OK)
     {
-      read_kernel_columns (&loader, db);
+      /* Only columns this nsys version wrote are named in the query. */
+      _sl_schema_read_table (&loader, db, KERNEL_TABLE);
       ok = query_details (&loader, db, &kernel, out, error);
     }
   else

@@ -132,7 +132,7 @@ static guint32
 kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite3_int64 demangled_id,
              gboolean *dangling)
 {
-  SlFuncSlot *slot = &chunk->func_cache[(guint64) (short_id * 31 + demangled_id) % SL_CHUNK_CACHE];
+  SlFuncSlot *slot = &chunk->func_cache[((guint64) short_id * 31 + (guint64) demangled_id) % SL_CHUNK_CACHE];
 
   if (G_LIKELY (slot->short_id == short_id && slot->demangled_id == demangled_id))
     return slot->func;
@@ -160,7 +160,7 @@ kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite
 enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
 static void
-append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
+append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, guint32 func)
 {
   SlKernels *k = &b->stream.kernels;
 
@@ -174,7 +174,9 @@ append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
   _sl_spans_append (&k->spans, v[K_START], dur);
   k->func[i] = func;
   b->kernel_corr[i] = (guint32) v[K_CORR];
-  k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
+  /* A view or a WITHOUT ROWID table has no rowid to fetch details by. */
+  k->rowid[i] = !_sl_is_null (nulls, K_ROWID) && v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32
+                ? (guint32) v[K_ROWID] : SL_NONE;
 }
 
 /* A kernel job's state: its chunk and the previous row's stream. */
@@ -208,7 +210,7 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
     }
   if (rows->last == NULL || !builder_is (rows->last, pid, device, context, stream))
     rows->last = stream_builder (rows->chunk, pid, device, context, stream);
-  append_kernel (rows->last, v, dur, func);
+  append_kernel (rows->last, v, nulls, dur, func);
 }
 
 static gboolean

@@ -100,6 +100,7 @@ struct _SlLoader {
   /* fixed for the whole load */
   const char     *display_path;  /* the user's file, for messages */
   SlSource       *source;        /* the file actually read, opened once */
+  char           *recovered;     /* a warning when it is a recovered copy (sl-recovery.c) */
   SlParts         parts;         /* what to load */
   GCancellable   *cancellable;
   SlProgressFunc  progress;
@@ -131,6 +132,7 @@ struct _SlLoader {
   GHashTable     *process_names; /* pid -> char* from PROCESSES, interned when used */
   SlArena        *gpu_arena;     /* the streams' data, shared with a staged GPU profile */
   gboolean        assembled;     /* the profile's arrays are in its arenas */
+  gboolean        gpu_adopted;   /* GPU names and streams are in gpu_arena */
 
   /* skipped-row counters, per reason (atomics: every worker adds) */
   gint            skipped_bad_time;
@@ -162,6 +164,8 @@ gboolean     _sl_loader_scan_done      (SlLoader *loader, SlTableScan *scan, con
 /* sl-schema.c: tables and columns, Nsight detection, metadata, GPUs. */
 /* Lists tables and columns and checks the file is an Nsight export. */
 gboolean     _sl_schema_read           (SlLoader *loader, sqlite3 *db, GError **error);
+/* Only @table's columns, for a lookup outside a load (kernel details). */
+void         _sl_schema_read_table     (SlLoader *loader, sqlite3 *db, const char *table);
 gboolean     _sl_loader_has_table      (SlLoader *loader, const char *table);
 gboolean     _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);
 /* "col" if it exists in @table, else "NULL": keeps SELECTs valid across versions. */

@@ -4,6 +4,7 @@
  * run them on the worker threads, assemble the profile, and check that
  * nobody wrote the file meanwhile. */
 #include "sl-loader-private.h"
+#include "sl-recovery.h"
 
 #include <malloc.h>
 #include <stdarg.h>
@@ -117,6 +118,7 @@ loader_clear (SlLoader *loader)
   g_clear_pointer (&loader->gpu_arena, _sl_arena_unref);
   g_clear_pointer (&loader->gpu_strings, _sl_strings_free);
   g_clear_pointer (&loader->source, _sl_source_unref);
+  g_clear_pointer (&loader->recovered, g_free);
   g_clear_object (&loader->cancellable);
   g_mutex_clear (&loader->progress_lock);
 }
@@ -209,8 +211,32 @@ report (SlLoader *loader, double fraction, const char *phase)
     loader->progress (fraction, phase, loader->progress_data);
 }
 
+/* Opens @file as the source; or, when SQLite would have to recover it
+ * first (a -wal or a hot journal beside it), a private copy recovered as
+ * SQLite would (sl-recovery.c).  The copy's folder is removed at once: the
+ * open descriptor keeps the copy readable, kernel details included, and
+ * nothing is left on disk. */
+static gboolean
+open_recovered (SlLoader *loader, const char *file, GCancellable *cancellable, GError **error)
+{
+  GError *local = NULL;
+  g_autoptr(SlRecovery) recovery = _sl_recovery_new (file, loader->display_path, cancellable, &local);
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  loader->source = _sl_source_open (recovery != NULL ? _sl_recovery_path (recovery) : file,
+                                    loader->display_path, error);
+  if (recovery != NULL && loader->source != NULL)
+    loader->recovered = g_strdup (_sl_recovery_warning (recovery));
+  return loader->source != NULL;
+}
+
 /* Opens the file to read: the file itself, or the SQLite export of a
- * .nsys-rep (converted with the user's nsys, cached). */
+ * .nsys-rep (converted with the user's nsys, cached), or their recovered
+ * copy. */
 static gboolean
 open_source (SlLoader *loader, GCancellable *cancellable, GError **error)
 {
@@ -218,10 +244,7 @@ open_source (SlLoader *loader, GCancellable *cancellable, GError **error)
   g_autofree char *converted = NULL;
 
   if (!_sl_is_nsys_rep_path (path))
-    {
-      loader->source = _sl_source_open (path, path, error);
-      return loader->source != NULL;
-    }
+    return open_recovered (loader, path, cancellable, error);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       /* the same message as for any missing file */
@@ -230,9 +253,7 @@ open_source (SlLoader *loader, GCancellable *cancellable, GError **error)
     }
   report (loader, 0.0, _("Converting with nsys export"));
   converted = _sl_nsys_rep_convert (path, cancellable, error);
-  if (converted != NULL)
-    loader->source = _sl_source_open (converted, path, error);
-  return loader->source != NULL;
+  return converted != NULL && open_recovered (loader, converted, cancellable, error);
 }
 
 /* The rows the jobs will read, for the progress bar. */
@@ -334,10 +355,15 @@ sl_profile_load_with (const char          *path,
     {
       profile = loader.profile = _sl_profile_new (path);
       profile->parts = loader.parts;
+      if (loader.recovered != NULL)
+        _sl_loader_warn (&loader, "%s", loader.recovered);
       _sl_profile_set_source (profile, _sl_source_fd (loader.source),
                               _sl_source_ref (loader.source), (GDestroyNotify) _sl_source_unref);
       ok = read_profile (&loader, error);
-      /* What a failed load assembled is freed with the profile. */
+      /* What a failed load assembled is freed with the profile, GPU
+       * names read with the catalog included. */
+      if (!ok && !loader.assembled && !loader.gpu_adopted)
+        _sl_profile_adopt_gpu_data (profile, _sl_profile_arena (profile));
       if (!ok && !loader.assembled)
         _sl_profile_adopt_own (profile);
     }
