@@ -28,6 +28,8 @@
 #define MAX_COLUMNS 64
 #define MAX_ROW_BYTES (G_GUINT64_CONSTANT (256) << 20)
 #define READ_PAD    8        /* readable bytes past any payload, see decode_int() */
+#define SHAPE_KEY_MAX 32     /* header bytes a cached record shape compares */
+#define N_SHAPES    8        /* record shapes a scan remembers */
 
 /* What a table scan reads and how: decided once per table, then shared by
  * the scans of its parts (ranges of leaf pages read by different threads). */
@@ -53,6 +55,23 @@ struct _SlScanPlan {
   char         *select_sql;
   char         *schema_error;
 };
+
+/* A record header: the types of the columns through the last one wanted
+ * and where their values start; and how each wanted column reads from it.
+ * Rows whose headers start with the same bytes (key) share all of it. */
+typedef struct {
+  guint8        key[SHAPE_KEY_MAX]; /* the header's bytes through the last type read */
+  guint         key_len;            /* 0: not to be matched (a longer header) */
+  guint64       head, head_mask;    /* its first 8 bytes (fewer when shorter), compared first */
+  guint64       body_end;           /* payload bytes the values read need */
+  gboolean      whole;              /* all types read: the payload is exactly that long */
+  int           n_types;
+  guint64       types[MAX_COLUMNS];
+  guint64       offsets[MAX_COLUMNS];
+  guint8        kind[MAX_COLUMNS];  /* per wanted column, READ_* */
+  guint8        shift[MAX_COLUMNS];
+  guint32       value_at[MAX_COLUMNS];
+} RowShape;
 
 struct _SlTableScan {
   guint         n_columns;
@@ -82,10 +101,12 @@ struct _SlTableScan {
 
   /* the current row, for _sl_table_scan_text() */
   const guint8 *row_payload;
-  guint64       row_types[MAX_COLUMNS];
-  guint64       row_offsets[MAX_COLUMNS];
-  int           row_n_types;
+  const RowShape *shape;         /* its record header */
   char          number_text[40];  /* a number read as text */
+
+  /* Record headers decoded lately: rows of a table have few shapes. */
+  RowShape      shapes[N_SHAPES];
+  guint         next_shape;      /* the slot the next new shape takes */
 };
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -875,10 +896,68 @@ cell_payload (SlTableScan *scan, const guint8 *p, const guint8 *end, guint64 pay
   return gather_overflow (scan, p, (guint32) local, payload_size, be32 (p + local));
 }
 
-/* Decodes the record header: the serial types of the columns up to the
- * last one we need, and where each value starts.  FALSE when damaged. */
+/* How a wanted column reads in a record shape. */
+enum {
+  READ_ROWID,
+  READ_INT,       /* serial types 1-6: an 8-byte load shifted into place */
+  READ_CONST,     /* serial types 8 and 9: 0 and 1 */
+  READ_MISSING,   /* NULL, or a column the row is too short for */
+  READ_OTHER,     /* REAL, text or BLOB: the value rule decides */
+};
+
+/* The shape's way to read each wanted column, from its types. */
+static void
+plan_shape (const SlTableScan *scan, RowShape *shape)
+{
+  static const guint8 shift[7] = { 0, 56, 48, 40, 32, 16, 0 };
+
+  for (guint i = 0; i < scan->n_columns; i++)
+    {
+      int col = scan->record_col[i];
+      guint64 type = col >= 0 && col < shape->n_types ? shape->types[col] : 0;
+      guint8 kind = col == COL_ROWID ? READ_ROWID
+                  : type - 1 < 6 ? READ_INT
+                  : type == 8 || type == 9 ? READ_CONST
+                  : type == 0 ? READ_MISSING : READ_OTHER;
+      shape->kind[i] = kind;
+      shape->shift[i] = kind == READ_INT ? shift[type] : (guint8) (type - 8);
+      shape->value_at[i] = kind == READ_INT || kind == READ_OTHER ? (guint32) shape->offsets[col] : 0;
+    }
+}
+
+/* Whether the record starts with @shape's bytes, so that its header size,
+ * its types read and their offsets are the shape's; the length checks are
+ * the ones a full decode would make. */
 static inline gboolean
-read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+has_shape (const RowShape *shape, const guint8 *payload, guint64 payload_size)
+{
+  guint64 head;
+
+  /* Payloads have READ_PAD readable bytes past their end. */
+  memcpy (&head, payload, sizeof head);
+  return shape->key_len > 0 && (head & shape->head_mask) == shape->head &&
+         payload_size >= shape->body_end &&
+         (!shape->whole || payload_size == shape->body_end) &&
+         payload_size >= shape->key_len &&
+         (shape->key_len <= 8 || memcmp (payload + 8, shape->key + 8, shape->key_len - 8) == 0);
+}
+
+/* The remembered shape the record has, or NULL. */
+static inline const RowShape *
+find_shape (const SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+{
+  if (G_LIKELY (scan->shape != NULL && has_shape (scan->shape, payload, payload_size)))
+    return scan->shape;
+  for (guint k = 0; k < N_SHAPES; k++)
+    if (has_shape (&scan->shapes[k], payload, payload_size))
+      return &scan->shapes[k];
+  return NULL;
+}
+
+/* Decodes the types of the record's header into @shape, up to the last
+ * column wanted.  FALSE when damaged. */
+static gboolean
+decode_shape (const SlTableScan *scan, RowShape *shape, const guint8 *payload, guint64 payload_size)
 {
   guint64 header_size, body;
   guint n = read_varint (payload, payload + payload_size, &header_size);
@@ -894,8 +973,8 @@ read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_si
       if (used == 0 || type == 10 || type == 11)
         return FALSE;
       h += used;
-      scan->row_types[n_types] = type;
-      scan->row_offsets[n_types] = body;
+      shape->types[n_types] = type;
+      shape->offsets[n_types] = body;
       /* body <= payload_size holds here, so this cannot wrap around. */
       if (serial_size (type) > payload_size - body)
         return FALSE;
@@ -905,8 +984,41 @@ read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_si
    * fill the payload exactly. */
   if (h == payload + header_size && body != payload_size)
     return FALSE;
+  shape->n_types = n_types;
+  shape->body_end = body;
+  shape->whole = h == payload + header_size;
+  /* A longer header is used for this row and never matched. */
+  shape->key_len = h - payload <= SHAPE_KEY_MAX ? (guint) (h - payload) : 0;
+  memcpy (shape->key, payload, shape->key_len);
+  shape->head_mask = shape->key_len >= 8 ? G_MAXUINT64 : 0;
+  memset (&shape->head_mask, 0xff, MIN (shape->key_len, 8u));
+  memcpy (&shape->head, payload, sizeof shape->head);
+  shape->head &= shape->head_mask;
+  plan_shape (scan, shape);
+  return TRUE;
+}
+
+/* The record's header, from the shapes remembered or decoded into the
+ * next slot.  FALSE when damaged. */
+static inline gboolean
+read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+{
+  const RowShape *known = find_shape (scan, payload, payload_size);
+  RowShape *slot;
+
   scan->row_payload = payload;
-  scan->row_n_types = n_types;
+  if (G_LIKELY (known != NULL))
+    {
+      scan->shape = known;
+      return TRUE;
+    }
+  slot = &scan->shapes[scan->next_shape];
+  scan->shape = NULL;
+  slot->key_len = 0;
+  if (!decode_shape (scan, slot, payload, payload_size))
+    return FALSE;
+  scan->next_shape = (scan->next_shape + 1) % N_SHAPES;
+  scan->shape = slot;
   return TRUE;
 }
 
@@ -923,31 +1035,49 @@ decode_other (guint64 type, const guint8 *p, gint64 *value)
   return FALSE; /* NULL, a BLOB, or reserved types */
 }
 
-/* The row's values from its decoded record. */
+/* Column @i of the row when its shape reads it as no plain integer. */
+static G_GNUC_NO_INLINE gboolean
+read_other (const SlTableScan *scan, guint i, gint64 *value)
+{
+  const RowShape *shape = scan->shape;
+
+  if (shape->kind[i] == READ_MISSING)
+    return FALSE;
+  return decode_other (shape->types[scan->record_col[i]], scan->row_payload + shape->value_at[i], value);
+}
+
+/* The row's values from its decoded record, as its shape reads them. */
 static inline void
 record_values (const SlTableScan *scan, gint64 rowid, gint64 *values, guint64 *nulls)
 {
-  const guint64 *types = scan->row_types;
-  int n_types = scan->row_n_types;
+  const RowShape *shape = scan->shape;
+  const guint8 *payload = scan->row_payload;
+  guint64 raw;
 
   *nulls = 0;
   for (guint i = 0; i < scan->n_columns; i++)
-    {
-      int col = scan->record_col[i];
-      guint64 type = col >= 0 && col < n_types ? types[col] : 0;
-      if (col == COL_ROWID)
+    switch (shape->kind[i])
+      {
+      case READ_INT:
+        memcpy (&raw, payload + shape->value_at[i], sizeof raw);
+        /* Arithmetic shift: sign-extends the top bytes. */
+        values[i] = (gint64) GUINT64_FROM_BE (raw) >> shape->shift[i];
+        break;
+      case READ_ROWID:
         values[i] = rowid;
-      else if (G_LIKELY (type - 1 < 6))
-        values[i] = decode_int (type, scan->row_payload + scan->row_offsets[col]);
-      else if (type == 8 || type == 9)
-        values[i] = (gint64) type - 8;
-      /* Missing (added later), NULL, or no integer. */
-      else if (type == 0 || !decode_other (type, scan->row_payload + scan->row_offsets[col], &values[i]))
-        {
-          values[i] = 0;
-          *nulls |= G_GUINT64_CONSTANT (1) << i;
-        }
-    }
+        break;
+      case READ_CONST:
+        values[i] = shape->shift[i];
+        break;
+      default:
+        /* Missing (added later), NULL, or no integer. */
+        if (!read_other (scan, i, &values[i]))
+          {
+            values[i] = 0;
+            *nulls |= G_GUINT64_CONSTANT (1) << i;
+          }
+        break;
+      }
 }
 
 /* Decodes the next cell of the current page: payload size, rowid, record. */
@@ -1002,8 +1132,9 @@ static const char *
 record_text (SlTableScan *scan, guint column, gsize *len)
 {
   int col = column < scan->n_columns ? scan->record_col[column] : COL_MISSING;
-  guint64 type = col >= 0 && col < scan->row_n_types ? scan->row_types[col] : 0;
-  const guint8 *p = type != 0 ? scan->row_payload + scan->row_offsets[col] : NULL;
+  const RowShape *shape = scan->shape;
+  guint64 type = col >= 0 && col < shape->n_types ? shape->types[col] : 0;
+  const guint8 *p = type != 0 ? scan->row_payload + shape->offsets[col] : NULL;
   gint64 i;
 
   *len = 0;
