@@ -4,6 +4,7 @@
  * launching call through (process, correlationId), the time range. */
 #include "sl-loader-private.h"
 #include "sl-lanes.h"
+#include "sl-radix.h"
 
 #include <string.h>
 
@@ -215,19 +216,6 @@ typedef struct {
   guint32 index;
 } RangeKey;
 
-static int
-compare_range_keys (const void *a, const void *b)
-{
-  const RangeKey *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  /* Enclosing ranges first, so that children find their parent. */
-  if (x->end != y->end)
-    return x->end > y->end ? -1 : 1;
-  return (x->index > y->index) - (x->index < y->index);
-}
-
 #define MAX_NVTX_DEPTH 1024
 
 static void
@@ -239,6 +227,26 @@ permute_ranges (SlNvtxRanges *r, const guint32 *order)
   _sl_permute_u16 (r->domain, order, r->spans.n);
 }
 
+/* The ranges' order by (start asc, end desc, file order): by end first,
+ * then, keeping that order among equal starts, by start. */
+static guint32 *
+nesting_order (const SlNvtxRanges *r)
+{
+  guint n = r->spans.n;
+  g_autofree SlKeyIndex *pairs = g_new (SlKeyIndex, n);
+  guint32 *order = g_new (guint32, n);
+
+  for (guint i = 0; i < n; i++)
+    pairs[i] = (SlKeyIndex) { ~_sl_time_key (sl_spans_end (&r->spans, i)), i };
+  _sl_radix_sort (pairs, n);
+  for (guint i = 0; i < n; i++)
+    pairs[i].key = _sl_time_key (r->spans.start[pairs[i].index]);
+  _sl_radix_sort (pairs, n);
+  for (guint i = 0; i < n; i++)
+    order[i] = pairs[i].index;
+  return order;
+}
+
 /* Puts the ranges in (start asc, end desc) order, so that every range
  * comes after the ranges enclosing it; returns their keys in that order. */
 static RangeKey *
@@ -246,14 +254,11 @@ sort_for_nesting (SlNvtxRanges *r)
 {
   guint n = r->spans.n;
   RangeKey *keys = g_new (RangeKey, n);
-  g_autofree guint32 *order = g_new (guint32, n);
+  g_autofree guint32 *order = nesting_order (r);
 
-  for (guint i = 0; i < n; i++)
-    keys[i] = (RangeKey) { r->spans.start[i], sl_spans_end (&r->spans, i), i };
-  qsort (keys, n, sizeof (RangeKey), compare_range_keys);
-  for (guint i = 0; i < n; i++)
-    order[i] = keys[i].index;
   permute_ranges (r, order);
+  for (guint i = 0; i < n; i++)
+    keys[i] = (RangeKey) { r->spans.start[i], sl_spans_end (&r->spans, i), order[i] };
   return keys;
 }
 

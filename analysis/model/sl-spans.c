@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-spans.c: start/duration arrays, their builders and sorting. */
 #include "sl-spans-private.h"
+#include "sl-radix.h"
 
 #include <string.h>
 
@@ -133,38 +134,20 @@ _sl_spans_is_sorted (const SlSpans *spans)
   return TRUE;
 }
 
-static const gint64 *sort_keys;
-
-static int
-compare_by_key (const void *a, const void *b)
-{
-  gint64 ka = sort_keys[*(const guint32 *) a];
-  gint64 kb = sort_keys[*(const guint32 *) b];
-
-  if (ka != kb)
-    return ka < kb ? -1 : 1;
-  /* Stable: equal starts keep their file order. */
-  return (*(const guint32 *) a > *(const guint32 *) b) - (*(const guint32 *) a < *(const guint32 *) b);
-}
-
-static GMutex sort_lock;
-
 /* Returns the permutation (new position -> old index) that sorts @spans by
- * start.  Data is nearly sorted in practice, so this runs rarely. */
+ * start, equal starts in file order. */
 guint32 *
 _sl_spans_sort_order (const SlSpans *spans)
 {
   guint32 *order = g_new (guint32, MAX (spans->n, 1u));
+  SlKeyIndex *pairs = g_new (SlKeyIndex, MAX (spans->n, 1u));
 
   for (guint i = 0; i < spans->n; i++)
-    order[i] = i;
-  /* qsort has no user data; the lock keeps the static key pointer safe
-   * when two loader threads sort at once. */
-  g_mutex_lock (&sort_lock);
-  sort_keys = spans->start;
-  qsort (order, spans->n, sizeof (guint32), compare_by_key);
-  sort_keys = NULL;
-  g_mutex_unlock (&sort_lock);
+    pairs[i] = (SlKeyIndex) { _sl_time_key (spans->start[i]), i };
+  _sl_radix_sort (pairs, spans->n);
+  for (guint i = 0; i < spans->n; i++)
+    order[i] = pairs[i].index;
+  g_free (pairs);
   return order;
 }
 
