@@ -13,6 +13,7 @@
 #include "sl-profile-loader.h"
 #include "sl-kernel-details.h"
 #include "sl-content-id.h"
+#include "sl-profile-cache.h"
 /* analyses/ */
 #include "sl-stats.h"
 #include "sl-intervals.h"
