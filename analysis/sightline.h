@@ -12,6 +12,8 @@
 /* loader/: reading an export */
 #include "sl-profile-loader.h"
 #include "sl-kernel-details.h"
+#include "sl-content-id.h"
+#include "sl-profile-cache.h"
 /* analyses/ */
 #include "sl-stats.h"
 #include "sl-intervals.h"

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-cli.h"
+#include "sl-cli-options.h"
 
 /* Sizes the profile may not know (-1) are null. */
 static void
@@ -189,10 +190,11 @@ print_readable (const SlProfile *profile)
 int
 sl_cli_info (int argc, char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, no_cache = FALSE;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON for scripts"), NULL },
+    sl_cli_no_cache_entry (&no_cache),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("PROFILE") },
     { NULL }
   };
@@ -211,6 +213,8 @@ sl_cli_info (int argc, char **argv)
       sl_cli_error ("info", "%s", _("expected exactly one PROFILE argument"));
       return SL_CLI_USAGE;
     }
+  if (no_cache)
+    sl_profile_cache_set_enabled (FALSE);
   profile = sl_cli_open_profile (rest[0], SL_PARTS_ALL);
   if (profile == NULL)
     return SL_CLI_INPUT;

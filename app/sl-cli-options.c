@@ -5,6 +5,14 @@
 
 #include "sl-cli-options.h"
 
+GOptionEntry
+sl_cli_no_cache_entry (gboolean *flag)
+{
+  GOptionEntry entry = { "no-cache", 0, 0, G_OPTION_ARG_NONE, flag,
+                         N_("Neither read nor write the cache of loaded profiles (also SIGHTLINE_NO_CACHE=1)"), NULL };
+  return entry;
+}
+
 void
 sl_cli_common_add (GOptionContext *context, SlCliCommon *common)
 {
@@ -18,6 +26,7 @@ sl_cli_common_add (GOptionContext *context, SlCliCommon *common)
       "START END" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &common->json,
       N_("Print JSON instead of a table"), NULL },
+    sl_cli_no_cache_entry (&common->no_cache),
     { NULL }
   };
   GOptionGroup *group = g_option_group_new ("filter", _("Filter options:"),
@@ -135,6 +144,8 @@ sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *
   *argv = strv;
   common->args = strv;
 
+  if (common->no_cache)
+    sl_profile_cache_set_enabled (FALSE);
   common->filter = sl_filter_new ();
   return add_ids (command, "--gpu", common->gpus, common->filter, sl_filter_add_gpu)
          && add_ids (command, "--pid", common->pids, common->filter, sl_filter_add_pid)

@@ -9,17 +9,22 @@
 
 G_BEGIN_DECLS
 
-/* --gpu N (repeatable), --pid N (repeatable), --range START END, --json. */
+/* --gpu N (repeatable), --pid N (repeatable), --range START END, --json,
+ * --no-cache. */
 typedef struct {
   char     **gpus;
   char     **pids;
   char      *range;
   gboolean   json;
+  gboolean   no_cache;     /* --no-cache: neither read nor write the profile cache */
   SlFilter  *filter;       /* built by sl_cli_common_parse() */
   SlTimePoint range_points[2];  /* --range as written; with "+" set in the */
   gboolean    range_from_start; /* filter once the profile's start is known */
   char     **args;         /* the arguments left after parsing (argv points here) */
 } SlCliCommon;
+
+/* --no-cache, which every command takes, setting *@flag. */
+GOptionEntry sl_cli_no_cache_entry (gboolean *flag);
 
 /* Makes the common options the main group of @context; the command's own
  * entries added with g_option_context_add_main_entries() follow them. */

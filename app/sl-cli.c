@@ -57,7 +57,12 @@ main (int argc, char **argv)
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        int status = commands[i].run (argc - 1, argv + 1);
+        /* Let the profile cache finish the entries this run wrote. */
+        sl_profile_cache_flush ();
+        return status;
+      }
 
   sl_cli_error (NULL, _("unknown command '%s'; run 'sightline-cli --help' for the list"), argv[1]);
   return SL_CLI_USAGE;

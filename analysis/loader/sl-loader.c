@@ -5,6 +5,7 @@
  * nobody wrote the file meanwhile. */
 #include "sl-loader-private.h"
 #include "sl-recovery.h"
+#include "sl-profile-cache-private.h"
 
 #include <malloc.h>
 #include <stdarg.h>
@@ -341,6 +342,7 @@ sl_profile_load_with (const char          *path,
 {
   SlLoader loader = { 0 };
   SlProfile *profile = NULL;
+  g_autofree char *identity = NULL;
   gboolean ok = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -352,6 +354,9 @@ sl_profile_load_with (const char          *path,
     : 0;
   report (&loader, 0.0, _("Opening"));
   if (open_source (&loader, cancellable, error))
+    profile = _sl_profile_cache_load (loader.source, path, loader.parts, &identity);
+  ok = profile != NULL;
+  if (!ok && loader.source != NULL)
     {
       profile = loader.profile = _sl_profile_new (path);
       profile->parts = loader.parts;
@@ -366,6 +371,8 @@ sl_profile_load_with (const char          *path,
         _sl_profile_adopt_gpu_data (profile, _sl_profile_arena (profile));
       if (!ok && !loader.assembled)
         _sl_profile_adopt_own (profile);
+      if (ok)
+        _sl_profile_cache_store (profile, g_steal_pointer (&identity));
     }
   if (handler != 0)
     g_cancellable_disconnect (cancellable, handler);

@@ -21,6 +21,15 @@ guint32    _sl_strings_intern_len (SlStrings *strings, const char *value, gsize 
 guint32    _sl_strings_intern_id  (SlStrings *strings, guint32 id);
 /* A copy of the strings as they are now, to intern more into and seal. */
 SlStrings *_sl_strings_copy       (const SlStrings *strings);
+/* A sealed table over memory someone else owns (a mapped cache entry, kept
+ * alive by the profile's arena): @blob holds @blob_len bytes of
+ * NUL-terminated strings, @offsets[i] is where string i starts.  Checks
+ * that every string ends inside the blob and returns NULL if one does not.
+ * The table never frees, nor grows, that memory.  (transfer full) */
+SlStrings *_sl_strings_new_mapped (const char *blob, gsize blob_len, const guint64 *offsets, guint32 n);
+/* The table's storage, for writing it to a cache entry.  (transfer none) */
+const char    *_sl_strings_blob    (const SlStrings *strings, gsize *len);
+const guint64 *_sl_strings_offsets (const SlStrings *strings, guint32 *n);
 /* Drops load-time helpers and trims the buffers. */
 void       _sl_strings_seal       (SlStrings *strings);
 gsize      _sl_strings_bytes      (const SlStrings *strings);

@@ -13,6 +13,7 @@ struct _SlStrings {
   guint32     cap;
   GHashTable *interned;   /* load time only: value -> id + 1 */
   GString    *scratch;    /* load time only: NUL-terminated copy for lookups */
+  gboolean    mapped;     /* blob and offsets belong to a cache mapping */
 };
 
 SlStrings *
@@ -29,17 +30,56 @@ _sl_strings_free (SlStrings *strings)
 {
   if (strings == NULL)
     return;
-  g_free (strings->blob);
-  g_free (strings->offsets);
+  if (!strings->mapped)
+    {
+      g_free (strings->blob);
+      g_free (strings->offsets);
+    }
   g_clear_pointer (&strings->interned, g_hash_table_unref);
   if (strings->scratch != NULL)
     g_string_free (strings->scratch, TRUE);
   g_free (strings);
 }
 
+SlStrings *
+_sl_strings_new_mapped (const char *blob, gsize blob_len, const guint64 *offsets, guint32 n)
+{
+  SlStrings *strings;
+
+  /* Every string must end inside the blob: the last byte is a NUL and
+   * every offset points before it. */
+  if (n > 0 && (blob_len == 0 || blob[blob_len - 1] != '\0'))
+    return NULL;
+  for (guint32 i = 0; i < n; i++)
+    if (offsets[i] >= blob_len)
+      return NULL;
+  strings = g_new0 (SlStrings, 1);
+  strings->blob = (char *) blob;
+  strings->blob_len = strings->blob_cap = blob_len;
+  strings->offsets = (guint64 *) offsets;
+  strings->n = strings->cap = n;
+  strings->mapped = TRUE;
+  return strings;
+}
+
+const char *
+_sl_strings_blob (const SlStrings *strings, gsize *len)
+{
+  *len = strings->blob_len;
+  return strings->blob;
+}
+
+const guint64 *
+_sl_strings_offsets (const SlStrings *strings, guint32 *n)
+{
+  *n = strings->n;
+  return strings->offsets;
+}
+
 guint32
 _sl_strings_add (SlStrings *strings, const char *value, gsize len)
 {
+  g_return_val_if_fail (!strings->mapped, SL_NONE);
   /* Keep SL_NONE free as the "no string" marker. */
   if (strings->n >= SL_NONE - 1)
     return SL_NONE;
@@ -72,6 +112,7 @@ _sl_strings_intern (SlStrings *strings, const char *value)
 
   if (value == NULL)
     return SL_NONE;
+  g_return_val_if_fail (!strings->mapped, SL_NONE);
   found = g_hash_table_lookup (strings->interned, value);
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
@@ -87,6 +128,7 @@ _sl_strings_intern_id (SlStrings *strings, guint32 id)
   const char *value;
   gpointer found;
 
+  g_return_val_if_fail (!strings->mapped, id);
   if (id >= strings->n)
     return id;
   value = strings->blob + strings->offsets[id];
@@ -128,6 +170,8 @@ _sl_strings_seal (SlStrings *strings)
   g_clear_pointer (&strings->interned, g_hash_table_unref);
   if (strings->scratch != NULL)
     g_string_free (g_steal_pointer (&strings->scratch), TRUE);
+  if (strings->mapped)
+    return;
   if (strings->blob_len > 0)
     {
       strings->blob = g_realloc (strings->blob, strings->blob_len);
