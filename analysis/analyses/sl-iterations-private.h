@@ -30,4 +30,11 @@ void sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filt
 gboolean sl_iter_kernel_steps    (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
                                   const guint8 *is_nccl, guint32 pid, GArray *full, GArray *partial);
 
+/* Only the period of process @pid's kernel sequence, into the period
+ * fields of @self (the time ones for a step period only): what
+ * sl_iter_kernel_steps() would set, without walking the GPU work.  FALSE
+ * when there is none. */
+gboolean sl_iter_kernel_period   (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                                  const guint8 *is_nccl, guint32 pid);
+
 G_END_DECLS

@@ -784,12 +784,9 @@ kernel_period_disagrees (const SlProfile *profile, const SlFilter *filter, const
 {
   guint32 pid = g_array_index (found, Candidate, 0).pid;
   SlIterations scratch = { 0 };
-  g_autoptr(GArray) full = g_array_new (FALSE, TRUE, sizeof (SlIteration));
-  g_autoptr(GArray) partial = g_array_new (FALSE, TRUE, sizeof (SlIteration));
   gint64 q;
 
-  if (!sl_iter_kernel_steps (&scratch, profile, filter, is_nccl, pid, full, partial)
-      || scratch.period_unit != SL_STEP_UNIT_STEP)
+  if (!sl_iter_kernel_period (&scratch, profile, filter, is_nccl, pid) || scratch.period_unit != SL_STEP_UNIT_STEP)
     return FALSE;
   q = ranges_period (found, pid);
   return q * 4 < scratch.period_median_ns * 3 || q * 3 > scratch.period_median_ns * 4;
