@@ -30,6 +30,19 @@ void sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filt
 gboolean sl_iter_kernel_steps    (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
                                   const guint8 *is_nccl, guint32 pid, GArray *full, GArray *partial);
 
+/* GPU operations launched per process in CPU intervals (the launching
+ * API call's start), over the GPUs and window of a filter. */
+typedef struct _SlIterLaunches SlIterLaunches;
+
+SlIterLaunches *sl_iter_launches_new   (const SlProfile *profile, const SlFilter *filter);
+void            sl_iter_launches_free  (SlIterLaunches *launches);
+/* Operations of process @pid launched in [s, e) (and in the window). */
+guint64         sl_iter_launches_in    (const SlIterLaunches *launches, const SlProfile *profile, guint32 pid,
+                                        gint64 s, gint64 e);
+/* All of them (in the window). */
+guint64         sl_iter_launches_total (const SlIterLaunches *launches, const SlProfile *profile, guint32 pid);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlIterLaunches, sl_iter_launches_free)
+
 /* Only the period of process @pid's kernel sequence, into the period
  * fields of @self (the time ones for a step period only): what
  * sl_iter_kernel_steps() would set, without walking the GPU work.  FALSE

@@ -647,70 +647,6 @@ gpu_gaps_iterations (SlIterations *self, const SlProfile *profile, const SlFilte
                         its, &self->gap_threshold_ns);
 }
 
-/* Appends to @times the launch times (API start) of @n operations whose
- * launching calls are @api[]. */
-static void
-append_launches (const SlProfile *profile, const SlFilter *filter, const guint32 *api, guint n, GArray *times)
-{
-  for (guint i = 0; i < n; i++)
-    if (api[i] != SL_NONE && sl_filter_match_time (filter, profile->api.spans.start[api[i]]))
-      g_array_append_val (times, profile->api.spans.start[api[i]]);
-}
-
-/* Launch times (API start) of the GPU work of each process (kernels, copies
- * and memsets: a range that launches the kernels but none of the copies
- * that dominate the step is not the step), sorted: pid -> GArray of gint64. */
-static GHashTable *
-launch_times (const SlProfile *profile, const SlFilter *filter)
-{
-  GHashTable *out = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  GHashTableIter iter;
-  gpointer value;
-
-  for (guint s = 0; s < profile->n_streams; s++)
-    {
-      const SlStream *st = &profile->streams[s];
-      GArray *times = g_hash_table_lookup (out, GUINT_TO_POINTER (st->pid));
-      if (!sl_filter_match_device (filter, st->device))
-        continue;
-      if (times == NULL)
-        {
-          times = g_array_new (FALSE, FALSE, sizeof (gint64));
-          g_hash_table_insert (out, GUINT_TO_POINTER (st->pid), times);
-        }
-      append_launches (profile, filter, st->kernels.api, st->kernels.spans.n, times);
-      append_launches (profile, filter, st->memcpy.api, st->memcpy.spans.n, times);
-      append_launches (profile, filter, st->memset.api, st->memset.spans.n, times);
-    }
-  g_hash_table_iter_init (&iter, out);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    g_array_sort (value, compare_gap_desc);   /* descending: see count_launched */
-  return out;
-}
-
-/* Launches in [s, e) of @times (sorted descending). */
-static guint
-count_launched (GArray *times, gint64 s, gint64 e)
-{
-  const gint64 *t = (const gint64 *) times->data;
-  guint lo = 0, hi = times->len, a, b;
-
-  while (lo < hi)       /* first index with t < e */
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t[mid] >= e) lo = mid + 1; else hi = mid;
-    }
-  a = lo;
-  hi = times->len;
-  while (lo < hi)       /* first index with t < s */
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t[mid] >= s) lo = mid + 1; else hi = mid;
-    }
-  b = lo;
-  return b - a;
-}
-
 static int
 compare_int64_asc (gconstpointer a, gconstpointer b)
 {
@@ -731,7 +667,7 @@ median_of (gint64 *v, guint n)
  * @found, or -1 when an instance launches less than a quarter of the median
  * instance's operations (per-op ranges, syncs, one-off setup). */
 static double
-ranges_share (const SlProfile *profile, GHashTable *launches, GArray *found)
+ranges_share (const SlProfile *profile, const SlIterLaunches *launches, GArray *found)
 {
   g_autofree gint64 *counts = g_new (gint64, MAX (found->len, 1));
   g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
@@ -743,17 +679,13 @@ ranges_share (const SlProfile *profile, GHashTable *launches, GArray *found)
   for (guint i = 0; i < found->len; i++)
     {
       const Candidate *c = &g_array_index (found, Candidate, i);
-      GArray *times = g_hash_table_lookup (launches, GUINT_TO_POINTER (c->pid));
-      counts[i] = times != NULL ? count_launched (times, c->start, c->end) : 0;
+      counts[i] = sl_iter_launches_in (launches, profile, c->pid, c->start, c->end);
       covered += counts[i];
       g_hash_table_add (pids, GUINT_TO_POINTER (c->pid));
     }
   g_hash_table_iter_init (&iter, pids);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      GArray *times = g_hash_table_lookup (launches, key);
-      total += times != NULL ? times->len : 0;
-    }
+    total += sl_iter_launches_total (launches, profile, GPOINTER_TO_UINT (key));
   median = median_of (counts, found->len);
   for (guint i = 0; i < found->len; i++)
     if (median == 0 || counts[i] * 4 < median)
@@ -803,7 +735,7 @@ find_step_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *
   g_autoptr(GHashTable) tally = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                        (GDestroyNotify) g_hash_table_unref);
   g_autoptr(GHashTable) raw = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) launches = launch_times (profile, filter);
+  g_autoptr(SlIterLaunches) launches = sl_iter_launches_new (profile, filter);
   g_autoptr(GArray) ranked = NULL;
 
   tally_depth0 (profile, filter, thread_ok, norm_of_id, tally);
@@ -853,7 +785,7 @@ find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter 
 {
   g_autofree char *pattern = o->name_regex != NULL ? g_strdup (o->name_regex) : step_range_regex (o->step_range);
   g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, error);
-  g_autoptr(GHashTable) launches = NULL;
+  g_autoptr(SlIterLaunches) launches = NULL;
   double share;
 
   if (regex == NULL)
@@ -861,7 +793,7 @@ find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter 
   collect_regex (profile, filter, thread_ok, regex, found);
   self->n_named = found->len;
   self->name = g_strdup (o->name_regex != NULL ? o->name_regex : o->step_range);
-  launches = launch_times (profile, filter);
+  launches = sl_iter_launches_new (profile, filter);
   share = found->len > 0 ? ranges_share (profile, launches, found) : -1;
   self->confidence = share < 0 ? 0.2 : MIN (1.0, share);
   self->reason = g_strdup_printf ("NVTX ranges named by the user (%.0f%% of the GPU operations)", MAX (share, 0) * 100);
