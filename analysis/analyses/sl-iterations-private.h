@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-iterations-private.h: what the iteration methods (sl-iterations.c,
- * sl-iterations-kernels.c) share: GPU work accumulators. */
+/* sl-iterations-private.h: what the iteration methods share (sl-iterations.c,
+ * and their parts: sl-iterations-kernels.c, -launches.c, -nvtx.c): GPU work
+ * accumulators, launch counts, the kernel period. */
 #pragma once
 
 #include "sl-iterations.h"
@@ -23,6 +24,13 @@ void sl_iter_acc_op              (SlIteration *it, Acc *acc, SlGpuOpType type, g
 void sl_iter_add_device_totals   (SlIteration *it, const Acc *acc, guint n);
 /* The GPU operations of process @pid inside the filter (its GPUs and window). */
 void sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filter, guint32 pid, SlMerge *merge);
+
+/* GPU work of the NVTX iterations its[0, n) of one process (sorted by
+ * start; n > 0): its operations whose launching call starts inside one,
+ * device by device (busy and NCCL time are unions per device, summed over
+ * the process's devices: GPU time, as a multi-GPU process spends it). */
+void sl_iter_nvtx_gpu_work       (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
+                                  guint32 pid, SlIteration *its, guint n);
 
 /* Steps of process @pid from its kernel sequence (sl-step-period.h),
  * appended to @full and @partial; fills the period fields of @self

@@ -313,93 +313,6 @@ sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filter, g
       sl_gpu_ops_add_stream (merge, profile, s, filter);
 }
 
-/* The NVTX iteration of its[0, n) (sorted by start) whose CPU range holds
- * @t, or G_MAXUINT.  API starts follow GPU order closely: *@cursor, the
- * last one found, is tried first. */
-static inline guint
-find_iteration (const SlIteration *its, guint n, gint64 t, guint *cursor)
-{
-  guint lo = 0, hi = n;
-
-  if (its[*cursor].cpu_start_ns <= t && t < its[*cursor].cpu_end_ns)
-    return *cursor;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (its[mid].cpu_start_ns <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  /* iterations of several threads may overlap: look back a little */
-  for (guint k = lo, steps = 0; k > 0 && steps < 8; k--, steps++)
-    if (t < its[k - 1].cpu_end_ns)
-      {
-        *cursor = k - 1;
-        return k - 1;
-      }
-  return G_MAXUINT;
-}
-
-/* One device's operations (@merge, started) into the iterations its[0, n)
- * whose range holds their launching call. */
-static void
-nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merge,
-                  SlIteration *its, guint n, Acc *acc)
-{
-  const gint64 *api_start = profile->api.spans.start;
-  const SlSpans *spans;
-  guint tag, index, cursor = 0;
-
-  for (guint j = 0; j < n; j++)
-    sl_iter_acc_init (&acc[j]);
-  while (sl_merge_next (merge, &tag, &spans, &index))
-    {
-      guint32 a = sl_gpu_op_api (profile, tag)[index];
-      gboolean nccl;
-      guint j;
-
-      if (a == SL_NONE)
-        continue;
-      j = find_iteration (its, n, api_start[a], &cursor);
-      if (j == G_MAXUINT)
-        continue;
-      nccl = sl_gpu_op_is_nccl (profile, is_nccl, tag, index);
-      sl_iter_acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), nccl, spans->start[index], sl_spans_end (spans, index));
-    }
-  for (guint j = 0; j < n; j++)
-    sl_iter_add_device_totals (&its[j], &acc[j], 1);
-}
-
-/* GPU work of the NVTX iterations its[0, n) of one process (sorted by start),
- * one device at a time: busy and NCCL time are unions per device, summed
- * over the process's devices (GPU time, as a multi-GPU process spends it). */
-static void
-nvtx_gpu_work (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
-               guint32 pid, SlIteration *its, guint n)
-{
-  g_autofree Acc *acc = g_new0 (Acc, MAX (n, 1));
-
-  for (guint g = 0; g < profile->n_gpus; g++)
-    {
-      const SlGpu *gpu = &profile->gpus[g];
-      SlMerge merge;
-
-      if (!sl_filter_match_device (filter, gpu->device))
-        continue;
-      sl_merge_init (&merge);
-      for (guint i = 0; i < gpu->n_streams; i++)
-        if (profile->streams[gpu->streams[i]].pid == pid)
-          sl_gpu_ops_add_stream (&merge, profile, gpu->streams[i], NULL);
-      if (merge.sources->len > 0)
-        {
-          sl_merge_start (&merge);
-          nvtx_device_work (profile, is_nccl, &merge, its, n, acc);
-        }
-      sl_merge_clear (&merge);
-    }
-}
-
 static int
 compare_gap_desc (gconstpointer a, gconstpointer b)
 {
@@ -612,8 +525,8 @@ nvtx_iterations (const SlProfile *profile, const SlFilter *filter, const guint8 
       for (j = i; j < found->len && g_array_index (found, Candidate, j).pid == pid; j++)
         add_nvtx_iteration (its, profile, &g_array_index (found, Candidate, j), j - i);
       if (gpu_work)
-        nvtx_gpu_work (profile, filter, is_nccl, pid,
-                       &g_array_index (its, SlIteration, first), its->len - first);
+        sl_iter_nvtx_gpu_work (profile, filter, is_nccl, pid, &g_array_index (its, SlIteration, first),
+                               its->len - first);
       i = j;
     }
 }
