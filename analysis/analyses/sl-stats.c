@@ -232,6 +232,12 @@ percentile_rank (guint64 n, double p)
   return CLAMP (rank, 1, MAX (n, 1)) - 1;
 }
 
+guint64
+sl_percentile_rank (guint64 n, double p)
+{
+  return percentile_rank (n, p);
+}
+
 /* answers[]: 2 per key (median middles), then 1 per request. */
 static void
 answer (SlStatsTable *table, guint owner, guint8 part, gint64 v0, gint64 v1)
