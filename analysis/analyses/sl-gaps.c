@@ -208,16 +208,22 @@ scan_copy (Scan *sc, gint64 s, gint64 e)
   sl_union_add (&sc->copies, s, e);
 }
 
+/* @counted is @kernels (kernels busy) or @all (any work busy): fed the
+ * same intervals in the same order, so only @counted is kept for it. */
 static void
 scan_op (Scan *sc, SlGapsDevice *out, guint tag, guint index, gint64 s, gint64 e)
 {
   SlGpuOpType type = sl_gpu_op_type (tag);
 
   out->last_end_ns = MAX (out->last_end_ns, e);
-  sl_union_add (&sc->all, s, e);
-  if (type == SL_GPU_OP_KERNEL)
-    sl_union_add (&sc->kernels, s, e);
+  if (sc->count_copies)
+    {
+      if (type == SL_GPU_OP_KERNEL)
+        sl_union_add (&sc->kernels, s, e);
+    }
   else
+    sl_union_add (&sc->all, s, e);
+  if (type != SL_GPU_OP_KERNEL)
     scan_copy (sc, s, e);
   if (!sl_gpu_busy_counts (type, sc->count_copies))
     return;
@@ -261,14 +267,14 @@ scan_device (SlMerge *merge, Scan *sc, SlGapsDevice *out)
       while (++index < end && spans->start[index] < limit);
       sl_merge_run_stop (merge, index);
     }
-  out->kernel_busy_ns = sl_union_total (&sc->kernels);
+  out->kernel_busy_ns = sl_union_total (sc->count_copies ? &sc->kernels : &sc->counted);
   out->copy_busy_ns = sl_union_total (&sc->copies);
   if (sc->copies.open)   /* the last run */
     {
       g_array_append_val (sc->copy_runs, sc->copies.cur_start);
       g_array_append_val (sc->copy_runs, sc->copies.cur_end);
     }
-  out->busy_ns = sl_union_total (&sc->all);
+  out->busy_ns = sl_union_total (sc->count_copies ? &sc->counted : &sc->all);
   return any;
 }
 
