@@ -33,5 +33,5 @@ int
 sl_cli_api (int argc, char **argv)
 {
   return sl_cli_name_stats_run ("api", N_("CPU time per CUDA API function, largest first."), FALSE,
-                                show, argc, argv);
+                                SL_PART_API, show, argc, argv);
 }

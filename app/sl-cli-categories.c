@@ -159,6 +159,7 @@ sl_cli_categories (int argc, char **argv)
     .summary = N_("GPU time per kernel category (first matching rule wins; "
                   "unmatched kernels are “other”)."),
     .check = check, .show = show, .categories = chosen_categories,
+    .parts = SL_PARTS_GPU,
   };
   Options o = { .options = { .names = SL_NAMES_SHORT, .top_names = 5, .wall_time_ns = -1 } };
   GOptionEntry entries[] = {

@@ -237,6 +237,7 @@ sl_cli_compare (int argc, char **argv)
     .many_profiles = TRUE,
     .wrong_args = N_("expected at least two profiles; usage: sightline-cli compare [OPTIONS] A B [C...]"),
     .check = check, .show = show, .categories = chosen_categories,
+    .parts = SL_PARTS_GPU | SL_PART_API | SL_PART_NVTX,
   };
   Options o = { .threshold = 0.05, .style = SL_NAMES_SHORT };
   GOptionEntry entries[] = {

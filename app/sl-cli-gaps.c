@@ -84,6 +84,7 @@ sl_cli_gaps (int argc, char **argv)
                   "longest gaps in kernel activity with the kernels around them, the copies "
                   "and the CUDA calls during them."),
     .show = show,
+    .parts = SL_PARTS_GPU | SL_PART_API,
   };
   Options o = { .top = 10 };
   GOptionEntry entries[] = {

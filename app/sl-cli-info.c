@@ -211,7 +211,7 @@ sl_cli_info (int argc, char **argv)
       sl_cli_error ("info", "%s", _("expected exactly one PROFILE argument"));
       return SL_CLI_USAGE;
     }
-  profile = sl_cli_open_profile (rest[0]);
+  profile = sl_cli_open_profile (rest[0], SL_PARTS_ALL);
   if (profile == NULL)
     return SL_CLI_INPUT;
 

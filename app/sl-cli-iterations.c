@@ -211,6 +211,7 @@ sl_cli_iterations (int argc, char **argv)
     .summary = N_("Training or inference steps: repeated top-level NVTX ranges that cover the GPU "
                   "work, else the period of the kernel sequence, else large GPU idle gaps."),
     .show = show,
+    .parts = SL_PARTS_GPU | SL_PART_API | SL_PART_NVTX,
   };
   Options o = { 0 };
   GOptionEntry entries[] = {

@@ -34,5 +34,5 @@ int
 sl_cli_kernels (int argc, char **argv)
 {
   return sl_cli_name_stats_run ("kernels", N_("GPU time per kernel name, largest first."), TRUE,
-                                show, argc, argv);
+                                SL_PART_KERNELS, show, argc, argv);
 }

@@ -89,6 +89,7 @@ sl_cli_launch (int argc, char **argv)
                   "delay (kernel start - call start), kernel duration; names whose "
                   "kernels are shorter than their launch call are flagged."),
     .show = show,
+    .parts = SL_PART_KERNELS | SL_PART_API,
   };
   Options o = { .style = SL_NAMES_SHORT };
   GOptionEntry entries[] = {

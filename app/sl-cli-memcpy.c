@@ -43,6 +43,7 @@ sl_cli_memcpy (int argc, char **argv)
     .name = "memcpy", .parameter = N_("PROFILE"),
     .summary = N_("Memory copies and memsets per kind: count, bytes, time, throughput."),
     .show = show,
+    .parts = SL_PART_COPIES,
   };
 
   return sl_cli_run (&spec, NULL, NULL, argc, argv);

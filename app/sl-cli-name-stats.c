@@ -15,20 +15,21 @@ check (const char *command, gpointer data)
 }
 
 int
-sl_cli_name_stats_run (const char *name, const char *summary, gboolean with_names,
+sl_cli_name_stats_run (const char *name, const char *summary, gboolean with_names, SlParts parts,
                        SlCliShowFunc show, int argc, char **argv)
 {
-  return sl_cli_name_stats_run_full (name, summary, with_names, FALSE, show, argc, argv);
+  return sl_cli_name_stats_run_full (name, summary, with_names, FALSE, parts, show, argc, argv);
 }
 
 int
 sl_cli_name_stats_run_full (const char *name, const char *summary, gboolean with_names,
-                            gboolean with_exact_names, SlCliShowFunc show, int argc, char **argv)
+                            gboolean with_exact_names, SlParts parts, SlCliShowFunc show,
+                            int argc, char **argv)
 {
   const SlCliSpec spec = {
     .name = name, .parameter = N_("PROFILE"), .summary = summary,
     .wrong_args = N_("expected one PROFILE (see --help)"),
-    .check = check, .show = show,
+    .check = check, .show = show, .parts = parts,
   };
   SlCliNameOptions o = { .style = SL_NAMES_SHORT };
   GOptionEntry entries[] = {

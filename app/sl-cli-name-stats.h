@@ -22,10 +22,11 @@ typedef struct {
 /* Runs the command @name with the --help paragraph @summary (N_() text);
  * @show gets an SlCliNameOptions. */
 int         sl_cli_name_stats_run   (const char *name, const char *summary, gboolean with_names,
-                                     SlCliShowFunc show, int argc, char **argv);
+                                     SlParts parts, SlCliShowFunc show, int argc, char **argv);
 /* The same, @with_exact_names adding --exact-names (NVTX names not grouped). */
 int         sl_cli_name_stats_run_full (const char *name, const char *summary, gboolean with_names,
-                                        gboolean with_exact_names, SlCliShowFunc show, int argc, char **argv);
+                                        gboolean with_exact_names, SlParts parts, SlCliShowFunc show,
+                                        int argc, char **argv);
 
 /* @with_gpu adds the "GPU proj." column; @name_max > 0 cuts longer names. */
 SlCliTable *sl_cli_name_stats_new   (gboolean with_gpu, guint name_max);

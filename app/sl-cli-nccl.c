@@ -77,6 +77,7 @@ sl_cli_nccl (int argc, char **argv)
     .summary = N_("NCCL kernels by device, stream and collective, and the "
                   "calls of the NCCL NVTX domain."),
     .show = show,
+    .parts = SL_PART_KERNELS | SL_PART_NVTX,
   };
 
   return sl_cli_run (&spec, NULL, NULL, argc, argv);

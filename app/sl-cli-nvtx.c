@@ -39,5 +39,5 @@ sl_cli_nvtx (int argc, char **argv)
 {
   return sl_cli_name_stats_run_full ("nvtx", N_("CPU time and GPU projection per NVTX range name, largest first; "
                                         "names that differ only by PyTorch's op_id, seq or sizes are grouped."),
-                                     FALSE, TRUE, show, argc, argv);
+                                     FALSE, TRUE, SL_PART_NVTX | SL_PART_API | SL_PARTS_GPU, show, argc, argv);
 }

@@ -45,6 +45,7 @@ sl_cli_overlap (int argc, char **argv)
     .summary = N_("Per device: time in NCCL kernels, in other kernels, and how "
                   "much of the NCCL time overlaps compute."),
     .show = show,
+    .parts = SL_PART_KERNELS,
   };
 
   return sl_cli_run (&spec, NULL, NULL, argc, argv);

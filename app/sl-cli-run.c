@@ -7,10 +7,11 @@
 #include "sl-cli-check.h"
 
 SlProfile *
-sl_cli_open_profile (const char *path)
+sl_cli_open_profile (const char *path, SlParts parts)
 {
   g_autoptr(GError) error = NULL;
-  SlProfile *profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  SlLoadOptions options = { .parts = parts };
+  SlProfile *profile = sl_profile_load_with (path, &options, NULL, NULL, NULL, &error);
 
   if (profile == NULL)
     sl_cli_error (NULL, "%s", error->message);
@@ -32,6 +33,31 @@ check_arg_count (const SlCliSpec *spec, int argc)
   return FALSE;
 }
 
+/* The parts to load: the command's, and what its options need. */
+static SlParts
+run_parts (const SlCliSpec *spec, const SlCliCommon *common, const SlCliScope *scope)
+{
+  SlParts parts = spec->parts != 0 ? spec->parts : SL_PARTS_ALL;
+
+  /* For tests: the answer must not depend on what was loaded. */
+  if (g_getenv ("SL_CLI_LOAD_ALL") != NULL)
+    return SL_PARTS_ALL;
+  /* --pid checks the process against all of the profile's processes, and
+   * +TIME is relative to the start of all of its events. */
+  if (common->pids != NULL || common->range_from_start)
+    return SL_PARTS_ALL;
+  /* --gpu checks the GPU against those with any activity, and keeps the
+   * CPU side of the processes working on it. */
+  if (common->gpus != NULL)
+    parts |= SL_PARTS_GPU;
+  /* an NVTX scope is the GPU work launched inside ranges */
+  if (scope->nvtx != NULL || scope->exclude_nvtx != NULL)
+    parts |= SL_PART_API | SL_PART_NVTX;
+  if (scope->category != NULL || scope->exclude_category != NULL || scope->streams != NULL)
+    parts |= SL_PART_KERNELS;
+  return parts;
+}
+
 /* Parses and checks the arguments, then loads the profiles: the exit
  * status of the first failure, or -1 when the command can show. */
 static int
@@ -45,7 +71,7 @@ prepare (const SlCliSpec *spec, GOptionContext *context, gpointer options,
     return SL_CLI_USAGE;
   for (int i = (int) spec->n_before + 1; i < argc; i++)
     {
-      SlProfile *profile = sl_cli_open_profile (argv[i]);
+      SlProfile *profile = sl_cli_open_profile (argv[i], run_parts (spec, &run->common, scope));
       if (profile == NULL)
         return SL_CLI_INPUT;
       g_ptr_array_add (run->profiles, profile);

@@ -37,6 +37,9 @@ typedef struct {
   const char     *wrong_args;      /* N_() message for a wrong argument count; NULL: the usage line */
   SlCliCheckFunc  check;           /* nullable */
   SlCliShowFunc   show;
+  /* The parts of the profile the command reads (sl_cli_parts() adds what
+   * its options need): only those tables are loaded. */
+  SlParts         parts;
   /* nullable: the categories the command's options chose (--rules), for
    * --category; without it (or when it returns NULL) the default rules */
   const SlCategories *(*categories) (gpointer options);

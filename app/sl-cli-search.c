@@ -73,6 +73,7 @@ sl_cli_search (int argc, char **argv)
     .summary = N_("Kernels and NVTX ranges whose name contains PATTERN (any case), "
                   "or matches /REGEX/ (/REGEX/i for any case)."),
     .show = show,
+    .parts = SL_PART_KERNELS | SL_PART_API | SL_PART_NVTX,
   };
   Options o = { .limit = 50 };
   GOptionEntry entries[] = {

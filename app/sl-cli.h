@@ -42,9 +42,9 @@ void       sl_cli_set_json_scope (JsonNode *scope);
  * "No <what> match the filter (<the filter>)." */
 void       sl_cli_print_empty  (const SlFilter *filter, const char *what);
 
-/* Loads @path for a command; on failure prints one line
+/* Loads the @parts of @path for a command; on failure prints one line
  * "sightline-cli: <message>" on stderr and returns NULL (exit with SL_CLI_INPUT). */
-SlProfile *sl_cli_open_profile (const char *path);
+SlProfile *sl_cli_open_profile (const char *path, SlParts parts);
 
 /* The commands, app/sl-cli-<command>.c. */
 int sl_cli_info       (int argc, char **argv);

@@ -78,7 +78,7 @@ period_times (SlIterations *self, const Sequence *q, guint L)
     d[i] = q->start[i + L] - q->start[i];
   self->period_median_ns = sl_select_nth (d, k, k / 2);
   if (k % 2 == 0)
-    self->period_median_ns = (sl_select_nth (d, k, k / 2 - 1) + self->period_median_ns) / 2;
+    self->period_median_ns = (gint64) (((__int128) sl_select_nth (d, k, k / 2 - 1) + self->period_median_ns) / 2);
   self->period_p10_ns = sl_select_nth (d, k, k / 10);
   self->period_p90_ns = sl_select_nth (d, k, MIN (k - 1, k * 9 / 10));
 }

@@ -26,6 +26,24 @@ compare_stream_builders (gconstpointer a, gconstpointer b)
   return 0;
 }
 
+/* A stream in start order in the file keeps every SL_ROWID_STEP-th rowid
+ * (and the last), when its rowids rise with the index (they do when the
+ * table was read in rowid order, as b-trees and SQLite read tables). */
+static void
+mark_rowids (SlKernels *k)
+{
+  guint n = k->spans.n, n_marks = n / SL_ROWID_STEP + 2;
+
+  for (guint i = 1; i < n; i++)
+    if (k->rowid[i] <= k->rowid[i - 1])
+      return;
+  k->rowid_marks = g_new (guint32, n_marks);
+  for (guint m = 0; m + 1 < n_marks; m++)
+    k->rowid_marks[m] = k->rowid[MIN ((gsize) m * SL_ROWID_STEP, (gsize) n - 1)];
+  k->rowid_marks[n_marks - 1] = k->rowid[n - 1];
+  g_clear_pointer (&k->rowid, g_free);
+}
+
 static void
 sort_kernels (SlStreamBuilder *b)
 {
@@ -33,7 +51,11 @@ sort_kernels (SlStreamBuilder *b)
   g_autofree guint32 *order = _sl_spans_sort (&k->spans);
 
   if (order == NULL)
-    return;
+    {
+      if (k->spans.n > 0)
+        mark_rowids (k);
+      return;
+    }
   _sl_permute_u32 (k->func, order, k->spans.n);
   _sl_permute_u32 (b->kernel_corr, order, k->spans.n);
   _sl_permute_u32 (k->rowid, order, k->spans.n);
@@ -65,7 +87,8 @@ shrink_kernels (SlStreamBuilder *b)
       return;
     }
   k->func = g_renew (guint32, k->func, n);
-  k->rowid = g_renew (guint32, k->rowid, n);
+  if (k->rowid != NULL)
+    k->rowid = g_renew (guint32, k->rowid, n);
   b->kernel_corr = g_renew (guint32, b->kernel_corr, n);
   k->api = g_new (guint32, n);
 }
@@ -87,11 +110,18 @@ shrink_copies (SlCopies *c)
   c->api = g_new (guint32, n);
 }
 
+static GPtrArray *
+stream_builders (SlLoader *loader)
+{
+  return ((SlGpuChunk *) g_ptr_array_index (loader->gpu_chunks, 0))->stream_builders;
+}
+
 static void
 assemble_streams (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
-  GPtrArray *builders = loader->stream_builders;
+  GPtrArray *builders = stream_builders (loader);
+  SlGpuChunk *chunk = g_ptr_array_index (loader->gpu_chunks, 0);
 
   g_ptr_array_sort (builders, compare_stream_builders);
   profile->n_streams = builders->len;
@@ -107,9 +137,8 @@ assemble_streams (SlLoader *loader)
       profile->counts.memset += profile->streams[i].memset.spans.n;
     }
 
-  profile->n_funcs = loader->funcs->len;
-  profile->funcs = (SlKernelFunc *) g_array_free (loader->funcs, FALSE);
-  loader->funcs = NULL;
+  profile->n_funcs = chunk->funcs->len;
+  profile->funcs = (SlKernelFunc *) g_array_free (g_steal_pointer (&chunk->funcs), FALSE);
 }
 
 static int
@@ -366,14 +395,15 @@ sort_api (SlApiCalls *api)
 
 static void assemble_threads (SlLoader *loader);
 
-/* Called by the GPU worker once its tables are read, so that sorting and
- * moving the streams into the profile overlap with the CPU worker. */
 void
-_sl_streams_finish (SlLoader *loader)
+_sl_gpu_finish (SlLoader *loader)
 {
-  for (guint i = 0; i < loader->stream_builders->len; i++)
+  gint64 t0 = g_get_monotonic_time ();
+  GPtrArray *builders = stream_builders (loader);
+
+  for (guint i = 0; i < builders->len; i++)
     {
-      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, i);
+      SlStreamBuilder *b = g_ptr_array_index (builders, i);
       sort_kernels (b);
       sort_copies (&b->stream.memcpy);
       sort_copies (&b->stream.memset);
@@ -382,22 +412,33 @@ _sl_streams_finish (SlLoader *loader)
       shrink_copies (&b->stream.memset);
     }
   assemble_streams (loader);
+  assemble_gpus (loader->profile);
+  /* From here on the streams' data is fixed: a staged GPU profile may
+   * share it with the complete one. */
+  _sl_profile_adopt_gpu_data (loader->profile, loader->gpu_arena);
+  loader->gpu_adopted = TRUE;
+  _sl_loader_phase (loader, "sort streams", t0);
+  if (loader->gpu_ready != NULL)
+    _sl_loader_hand_out_gpu (loader);
 }
 
-/* Called by the CPU worker: sorts calls and nests NVTX ranges per thread,
- * then lays out the profile's threads and API array. */
 void
-_sl_threads_finish (SlLoader *loader)
+_sl_cpu_finish (SlLoader *loader, sqlite3 *db)
 {
-  for (guint i = 0; i < loader->thread_builders->len; i++)
+  gint64 t0 = g_get_monotonic_time ();
+  GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
+
+  _sl_load_thread_names (loader, db);
+  for (guint i = 0; i < builders->len; i++)
     {
-      SlThreadBuilder *b = g_ptr_array_index (loader->thread_builders, i);
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
       sort_api (&b->api);
       nest_ranges (&b->nvtx, TRUE);
       nest_ranges (&b->startend, FALSE);
       sort_marks (&b->marks);
     }
   assemble_threads (loader);
+  _sl_loader_phase (loader, "sort and nest threads", t0);
 }
 
 /* Room in the profile's one API array for every thread's calls; returns
@@ -484,7 +525,7 @@ static void
 assemble_threads (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
-  GPtrArray *builders = loader->thread_builders;
+  GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
   guint64 total_api;
 
   g_ptr_array_sort (builders, compare_thread_builders);
@@ -507,10 +548,9 @@ compare_u32 (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-static void
-assemble_processes (SlLoader *loader)
+void
+_sl_assemble_processes (SlProfile *profile, GHashTable *process_names)
 {
-  SlProfile *profile = loader->profile;
   GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
   GHashTable *seen = g_hash_table_new (NULL, NULL);
 
@@ -530,7 +570,7 @@ assemble_processes (SlLoader *loader)
       SlProcess *process = &profile->processes[p];
       const char *name;
       process->pid = g_array_index (pids, guint32, p);
-      name = g_hash_table_lookup (loader->process_names, GUINT_TO_POINTER (process->pid));
+      name = g_hash_table_lookup (process_names, GUINT_TO_POINTER (process->pid));
       process->name = name != NULL ? _sl_strings_intern (profile->strings, name) : SL_NONE;
       GArray *threads = g_array_new (FALSE, FALSE, sizeof (guint32));
       for (guint t = 0; t < profile->n_threads; t++)
@@ -680,10 +720,15 @@ link_gpu_work (SlLoader *loader)
     {
       SlStream *stream = &profile->streams[s];
       const CorrIndex *index = find_corr_index (indexes, stream->pid);
-      SlStreamBuilder *b = g_ptr_array_index (loader->stream_builders, s);
+      SlStreamBuilder *b = g_ptr_array_index (stream_builders (loader), s);
       /* Builders are in the streams' order (assemble_streams sorted both). */
       profile->counts.kernels_linked += link_ops (index, b->kernel_corr, stream->kernels.api, stream->kernels.spans.n);
-      keep_unlinked_corr (&stream->kernels, g_steal_pointer (&b->kernel_corr));
+      /* Without the API table no kernel is linked, and no correlation id
+       * is of use: keeping them all would cost 8 bytes a kernel. */
+      if (loader->parts & SL_PART_API)
+        keep_unlinked_corr (&stream->kernels, g_steal_pointer (&b->kernel_corr));
+      else
+        g_clear_pointer (&b->kernel_corr, g_free);
       link_ops (index, stream->memcpy.corr, stream->memcpy.api, stream->memcpy.spans.n);
       link_ops (index, stream->memset.corr, stream->memset.api, stream->memset.spans.n);
     }
@@ -722,8 +767,8 @@ assemble_syncs (SlProfile *profile)
   profile->counts.syncs = s->spans.n;
 }
 
-static void
-compute_time_range (SlProfile *profile)
+void
+_sl_assemble_time_range (SlProfile *profile)
 {
   gint64 first = G_MAXINT64, last = G_MININT64;
 
@@ -772,11 +817,12 @@ _sl_profile_assemble (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
 
-  /* Streams and threads were assembled by their workers. */
-  assemble_gpus (profile);
-  assemble_processes (loader);
+  /* Streams, GPUs and threads were assembled as their groups finished. */
+  _sl_assemble_processes (profile, loader->process_names);
   assemble_syncs (profile);
   link_gpu_work (loader);
-  compute_time_range (profile);
+  _sl_assemble_time_range (profile);
   _sl_strings_seal (profile->strings);
+  _sl_profile_share_arena (profile, loader->gpu_arena);
+  _sl_profile_adopt_own (profile);
 }

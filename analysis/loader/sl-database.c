@@ -3,6 +3,7 @@
  * what their failures mean for the user: messages say what is wrong with
  * the file, not what SQLite was doing. */
 #include "sl-loader-private.h"
+#include "sl-fd-vfs.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -55,14 +56,11 @@ _sl_loader_step_error (SlLoader *loader, sqlite3 *db, int rc, const char *what, 
 sqlite3 *
 _sl_loader_open_db (SlLoader *loader, GError **error)
 {
-  g_autofree char *escaped = g_uri_escape_string (loader->db_path, "/", FALSE);
-  /* immutable=1: SQLite neither locks nor creates -wal/-shm files, so the
-   * profile can sit in a read-only folder and is never touched. */
-  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
   sqlite3 *db = NULL;
-  int rc;
+  /* Through the descriptor opened once: SQLite never sees the path, so it
+   * can neither read another file put there nor create -wal/-shm files. */
+  int rc = _sl_fd_vfs_open (_sl_source_fd (loader->source), &db);
 
-  rc = sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK)
     {
       _sl_loader_step_error (loader, db, rc, _("the database header"), error);
@@ -70,25 +68,12 @@ _sl_loader_open_db (SlLoader *loader, GError **error)
       return NULL;
     }
   sqlite3_extended_result_codes (db, 1);
-  /* Memory-mapped reads are markedly faster for the big sequential scans. */
-  sqlite3_exec (db, "PRAGMA mmap_size=268435456; PRAGMA cache_size=-16384; PRAGMA query_only=1;", NULL, NULL, NULL);
+  sqlite3_exec (db, "PRAGMA cache_size=-16384; PRAGMA query_only=1;", NULL, NULL, NULL);
   return db;
 }
 
-SlTableScan *
-_sl_loader_open_scan (SlLoader *loader, sqlite3 *db, const SlTableRead *read, GError **error)
-{
-  g_autoptr(GError) local = NULL;
-  SlTableScan *scan = _sl_table_scan_open (db, loader->db_path, read->table, read->columns,
-                                           read->n_columns, &local);
-
-  if (scan == NULL)
-    _sl_loader_step_error (loader, db, sqlite3_errcode (db), read->what, error);
-  return scan;
-}
-
 gboolean
-_sl_loader_finish_scan (SlLoader *loader, SlTableScan *scan, const char *what, GError **error)
+_sl_loader_scan_done (SlLoader *loader, SlTableScan *scan, const char *what, GError **error)
 {
   int rc = _sl_table_scan_error (scan);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-load-cpu.c: reading CPU-side activity (CUDA runtime/driver calls,
- * NVTX ranges and marks, thread and process names).  Runs in its own
- * worker; it is the only code that adds strings during the event phase. */
+ * NVTX ranges and marks, thread and process names).  API calls may be
+ * read in parts by several jobs, each into its own chunk; NVTX is one job,
+ * the only code that adds strings while events load. */
 #include "sl-loader-private.h"
 
 #include <string.h>
@@ -30,19 +31,39 @@ _sl_thread_builder_free (gpointer data)
   g_free (b);
 }
 
-static SlThreadBuilder *
-thread_builder (SlLoader *loader, guint64 global_tid)
+SlCpuChunk *
+_sl_cpu_chunk_new (void)
 {
-  guint32 index = sl_id_map_lookup (&loader->thread_index, global_tid, SL_NONE);
+  SlCpuChunk *chunk = g_new0 (SlCpuChunk, 1);
+
+  chunk->thread_builders = g_ptr_array_new_with_free_func (_sl_thread_builder_free);
+  sl_id_map_init (&chunk->thread_index, 256);
+  return chunk;
+}
+
+void
+_sl_cpu_chunk_free (gpointer data)
+{
+  SlCpuChunk *chunk = data;
+
+  g_ptr_array_unref (chunk->thread_builders);
+  sl_id_map_clear (&chunk->thread_index);
+  g_free (chunk);
+}
+
+static SlThreadBuilder *
+thread_builder (SlCpuChunk *chunk, guint64 global_tid)
+{
+  guint32 index = sl_id_map_lookup (&chunk->thread_index, global_tid, SL_NONE);
   SlThreadBuilder *b;
 
   if (G_LIKELY (index != SL_NONE))
-    return g_ptr_array_index (loader->thread_builders, index);
+    return g_ptr_array_index (chunk->thread_builders, index);
   b = g_new0 (SlThreadBuilder, 1);
   b->global_tid = global_tid;
   b->name = SL_NONE;
-  sl_id_map_insert (&loader->thread_index, global_tid, loader->thread_builders->len);
-  g_ptr_array_add (loader->thread_builders, b);
+  sl_id_map_insert (&chunk->thread_index, global_tid, chunk->thread_builders->len);
+  g_ptr_array_add (chunk->thread_builders, b);
   return b;
 }
 
@@ -64,12 +85,18 @@ append_api_call (SlThreadBuilder *b, const gint64 *v, gint64 dur, guint32 name)
   b->api.corr[i] = (guint32) v[A_CORR];
 }
 
-/* Calls of one thread come in runs: the previous row's thread (@data) is
- * checked before the hash. */
+/* A job's state: its chunk and the previous row's thread. */
+typedef struct {
+  SlCpuChunk      *chunk;
+  SlThreadBuilder *last;
+} ThreadRows;
+
+/* Calls of one thread come in runs: the previous row's thread is checked
+ * before the hash. */
 static void
 add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
 {
-  SlThreadBuilder **last = data;
+  ThreadRows *rows = data;
   guint64 tid = (guint64) v[A_TID];
   guint32 name;
   gint64 dur;
@@ -78,7 +105,7 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
    * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
   if (!_sl_is_null (nulls, A_CLASS) && v[A_CLASS] != 0 && v[A_CLASS] != 1)
     return;
-  if (!_sl_loader_row_span (loader, v[A_START], v[A_END], _sl_is_null (nulls, A_END), &dur))
+  if (!_sl_loader_row_span (loader, v[A_START], v[A_END], _sl_either_null (nulls, A_START, A_END), &dur))
     return;
   name = _sl_is_null (nulls, A_NAME) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
   if (G_UNLIKELY (name == SL_NONE))
@@ -86,22 +113,26 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
       g_atomic_int_inc (&loader->skipped_bad_string);
       return;
     }
-  if (*last == NULL || (*last)->global_tid != tid)
-    *last = thread_builder (loader, tid);
-  append_api_call (*last, v, dur, name);
+  if (rows->last == NULL || rows->last->global_tid != tid)
+    rows->last = thread_builder (rows->chunk, tid);
+  append_api_call (rows->last, v, dur, name);
 }
 
 static gboolean
-load_api (SlLoader *loader, sqlite3 *db, GError **error)
+read_api (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  static const char *const columns[A_N] = {
-    "start", "end", "eventClass", "globalTid", "correlationId", "nameId",
-  };
-  const SlTableRead read = { "CUPTI_ACTIVITY_KIND_RUNTIME", columns, A_N, _("the CUDA API calls") };
-  SlThreadBuilder *last = NULL;
+  ThreadRows rows = { job->chunk, NULL };
 
-  return _sl_loader_read_rows (loader, db, &read, add_api_row, &last, error);
+  return _sl_loader_read_rows (loader, scan, job->read, add_api_row, &rows, error);
 }
+
+static const char *const api_columns[A_N] = {
+  "start", "end", "eventClass", "globalTid", "correlationId", "nameId",
+};
+
+const SlTableRead _sl_api_read = {
+  "CUPTI_ACTIVITY_KIND_RUNTIME", api_columns, A_N, N_("the CUDA API calls"), SL_GROUP_CPU, read_api, TRUE,
+};
 
 /* ---- NVTX --------------------------------------------------------------- */
 
@@ -141,8 +172,10 @@ append_mark (SlNvtxMarks *m, guint *cap, gint64 time, guint32 name, guint32 colo
 
 enum { N_START, N_END, N_TYPE, N_TEXT, N_TEXT_ID, N_TID, N_COLOR, N_DOMAIN, N_N };
 
-/* The last name seen: ranges of one loop repeat it row after row. */
+/* The NVTX job's state: its chunk, and the last name seen (ranges of one
+ * loop repeat it row after row). */
 typedef struct {
+  SlCpuChunk *chunk;
   GString *last_text;
   guint32  last_id;
   gint64   last_text_id;      /* the last textId and its interned string id */
@@ -219,23 +252,28 @@ add_nvtx_domain (SlLoader *loader, const gint64 *v, guint32 name)
 }
 
 static void
-add_nvtx_mark (SlLoader *loader, const gint64 *v, guint32 name)
+add_nvtx_mark (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nulls, guint32 name)
 {
   SlThreadBuilder *b;
 
-  if (G_UNLIKELY (v[N_START] < -SL_MAX_ABS_TIME || v[N_START] > SL_MAX_ABS_TIME))
+  if (G_UNLIKELY (_sl_is_null (nulls, N_START)))
     {
       g_atomic_int_inc (&loader->skipped_bad_time);
       return;
     }
-  b = thread_builder (loader, (guint64) v[N_TID]);
+  if (G_UNLIKELY (!_sl_time_is_sane (v[N_START])))
+    {
+      g_atomic_int_inc (&loader->skipped_absurd_time);
+      return;
+    }
+  b = thread_builder (chunk, (guint64) v[N_TID]);
   append_mark (&b->marks, &b->marks_cap, v[N_START], name, (guint32) v[N_COLOR], nvtx_domain (v));
 }
 
 /* A push/pop or start/end range: nested per thread later, so each kind
  * has its own array. */
 static void
-add_nvtx_range (SlLoader *loader, const gint64 *v, guint64 nulls, guint32 name)
+add_nvtx_range (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nulls, guint32 name)
 {
   SlThreadBuilder *b;
   gint64 dur;
@@ -245,9 +283,9 @@ add_nvtx_range (SlLoader *loader, const gint64 *v, guint64 nulls, guint32 name)
       g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
       return;
     }
-  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], FALSE, &dur))
+  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], _sl_is_null (nulls, N_START), &dur))
     return;
-  b = thread_builder (loader, (guint64) v[N_TID]);
+  b = thread_builder (chunk, (guint64) v[N_TID]);
   if (v[N_TYPE] == NVTX_PUSHPOP)
     append_range (&b->nvtx, &b->nvtx_cap, v[N_START], dur, name, (guint32) v[N_COLOR], nvtx_domain (v));
   else
@@ -278,36 +316,97 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
       sl_id_map_insert (&loader->thread_name_override, (guint64) v[N_TID], name);
       break;
     case NVTX_MARK:
-      add_nvtx_mark (loader, v, name);
+      add_nvtx_mark (loader, names->chunk, v, nulls, name);
       break;
     default: /* push/pop and start/end ranges */
-      add_nvtx_range (loader, v, nulls, name);
+      add_nvtx_range (loader, names->chunk, v, nulls, name);
       break;
     }
 }
 
 static gboolean
-load_nvtx (SlLoader *loader, sqlite3 *db, GError **error)
+read_nvtx (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  static const char *const columns[N_N] = {
-    "start", "end", "eventType", "text", "textId", "globalTid", "color", "domainId",
-  };
-  const SlTableRead read = { "NVTX_EVENTS", columns, N_N, _("the NVTX events") };
-  NvtxNames names = { g_string_new (NULL), SL_NONE, -1, SL_NONE };
+  NvtxNames names = { job->chunk, g_string_new (NULL), SL_NONE, -1, SL_NONE };
   gboolean ok;
 
-  if (!_sl_loader_has_column (loader, read.table, "eventType"))
-    return TRUE;
-  ok = _sl_loader_read_rows (loader, db, &read, add_nvtx_row, &names, error);
+  ok = _sl_loader_read_rows (loader, scan, job->read, add_nvtx_row, &names, error);
   g_string_free (names.last_text, TRUE);
   return ok;
 }
 
-/* ---- names -------------------------------------------------------------- */
+static const char *const nvtx_columns[N_N] = {
+  "start", "end", "eventType", "text", "textId", "globalTid", "color", "domainId",
+};
+
+/* Not split: its rows intern names into the profile's strings. */
+const SlTableRead _sl_nvtx_read = {
+  "NVTX_EVENTS", nvtx_columns, N_N, N_("the NVTX events"), SL_GROUP_CPU, read_nvtx, FALSE,
+};
+
+/* ---- merging chunks ------------------------------------------------------- */
 
 static void
-load_thread_names (SlLoader *loader, sqlite3 *db)
+merge_api (SlThreadBuilder *into, SlThreadBuilder *from)
 {
+  guint base = into->api.spans.n, n = from->api.spans.n;
+
+  into->api.name = _sl_array_append (into->api.name, base, g_steal_pointer (&from->api.name), n, sizeof (guint32));
+  into->api.corr = _sl_array_append (into->api.corr, base, g_steal_pointer (&from->api.corr), n, sizeof (guint32));
+  _sl_spans_merge (&into->api.spans, &into->api_cap, &from->api.spans);
+}
+
+static void
+merge_ranges (SlNvtxRanges *into, guint *cap, SlNvtxRanges *from)
+{
+  guint base = into->spans.n, n = from->spans.n;
+
+  into->name = _sl_array_append (into->name, base, g_steal_pointer (&from->name), n, sizeof (guint32));
+  into->color = _sl_array_append (into->color, base, g_steal_pointer (&from->color), n, sizeof (guint32));
+  into->domain = _sl_array_append (into->domain, base, g_steal_pointer (&from->domain), n, sizeof (guint16));
+  _sl_spans_merge (&into->spans, cap, &from->spans);
+}
+
+static void
+merge_marks (SlNvtxMarks *into, guint *cap, SlNvtxMarks *from)
+{
+  guint base = into->n, n = from->n;
+
+  into->time = _sl_array_append (into->time, base, g_steal_pointer (&from->time), n, sizeof (gint64));
+  into->name = _sl_array_append (into->name, base, g_steal_pointer (&from->name), n, sizeof (guint32));
+  into->color = _sl_array_append (into->color, base, g_steal_pointer (&from->color), n, sizeof (guint32));
+  into->domain = _sl_array_append (into->domain, base, g_steal_pointer (&from->domain), n, sizeof (guint16));
+  into->n += n;
+  *cap = into->n;
+  from->n = 0;
+}
+
+void
+_sl_cpu_chunk_merge (SlCpuChunk *into, SlCpuChunk *from)
+{
+  for (guint i = 0; i < from->thread_builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (from->thread_builders, i);
+      SlThreadBuilder *to = thread_builder (into, b->global_tid);
+
+      if (b->api.spans.n > 0)
+        merge_api (to, b);
+      if (b->nvtx.spans.n > 0)
+        merge_ranges (&to->nvtx, &to->nvtx_cap, &b->nvtx);
+      if (b->startend.spans.n > 0)
+        merge_ranges (&to->startend, &to->startend_cap, &b->startend);
+      if (b->marks.n > 0)
+        merge_marks (&to->marks, &to->marks_cap, &b->marks);
+    }
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+/* Thread names into the merged chunk's builders. */
+void
+_sl_load_thread_names (SlLoader *loader, sqlite3 *db)
+{
+  SlCpuChunk *chunk = g_ptr_array_index (loader->cpu_chunks, 0);
   sqlite3_stmt *stmt = NULL;
 
   if (_sl_loader_has_column (loader, "ThreadNames", "globalTid") &&
@@ -317,7 +416,7 @@ load_thread_names (SlLoader *loader, sqlite3 *db)
       while (sqlite3_step (stmt) == SQLITE_ROW)
         {
           guint64 tid = (guint64) sqlite3_column_int64 (stmt, 0);
-          guint32 index = sl_id_map_lookup (&loader->thread_index, tid, SL_NONE);
+          guint32 index = sl_id_map_lookup (&chunk->thread_index, tid, SL_NONE);
           guint32 name = _sl_loader_map_string (loader, sqlite3_column_int64 (stmt, 1));
           if (name == SL_NONE)
             continue;
@@ -328,22 +427,24 @@ load_thread_names (SlLoader *loader, sqlite3 *db)
             g_hash_table_insert (loader->process_names, GUINT_TO_POINTER (_sl_pid_of (tid)),
                                  g_strdup (sl_strings_get (loader->profile->strings, name)));
           if (index != SL_NONE)
-            ((SlThreadBuilder *) g_ptr_array_index (loader->thread_builders, index))->name = name;
+            ((SlThreadBuilder *) g_ptr_array_index (chunk->thread_builders, index))->name = name;
         }
     }
   sqlite3_finalize (stmt);
 
   /* nvtxNameOsThread names fill the gaps ThreadNames leaves. */
-  for (guint i = 0; i < loader->thread_builders->len; i++)
+  for (guint i = 0; i < chunk->thread_builders->len; i++)
     {
-      SlThreadBuilder *b = g_ptr_array_index (loader->thread_builders, i);
+      SlThreadBuilder *b = g_ptr_array_index (chunk->thread_builders, i);
       if (b->name == SL_NONE)
         b->name = sl_id_map_lookup (&loader->thread_name_override, b->global_tid, SL_NONE);
     }
 }
 
-static void
-load_process_names (SlLoader *loader, sqlite3 *db)
+/* Process names, read with the catalog: a staged load names the GPU
+ * rows' processes before the CPU side is in. */
+void
+_sl_load_process_names (SlLoader *loader, sqlite3 *db)
 {
   const char *table = "PROCESSES";
   g_autofree char *sql = NULL;
@@ -366,23 +467,4 @@ load_process_names (SlLoader *loader, sqlite3 *db)
           g_hash_table_insert (loader->process_names, GUINT_TO_POINTER (pid), g_utf8_make_valid (name, -1));
       }
   sqlite3_finalize (stmt);
-}
-
-gboolean
-_sl_load_cpu (SlLoader *loader, sqlite3 *db, GError **error)
-{
-  gint64 t0 = g_get_monotonic_time ();
-  if (!_sl_loader_tick (loader, 0, error) || !load_api (loader, db, error))
-    return FALSE;
-  _sl_loader_phase (loader, "api", t0);
-  t0 = g_get_monotonic_time ();
-  if (!load_nvtx (loader, db, error))
-    return FALSE;
-  _sl_loader_phase (loader, "nvtx", t0);
-  load_thread_names (loader, db);
-  load_process_names (loader, db);
-  t0 = g_get_monotonic_time ();
-  _sl_threads_finish (loader);
-  _sl_loader_phase (loader, "sort and nest threads", t0);
-  return TRUE;
 }

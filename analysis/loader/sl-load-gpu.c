@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-load-gpu.c: reading GPU activity (kernels, memcpy, memset,
- * synchronization) into per-stream arrays.  Runs in its own worker thread
- * with its own connection; it only reads the loader's string map. */
+ * synchronization) into per-stream arrays.  Each part of a table is read
+ * by a job into a chunk of its own (any worker thread, only reading the
+ * loader's string map); the chunks are merged in file order. */
 #include "sl-loader-private.h"
 
 #include <string.h>
@@ -19,6 +20,34 @@ _sl_stream_builder_free (gpointer data)
   _sl_copies_clear (&builder->stream.memset);
   g_free (builder->kernel_corr);
   g_free (builder);
+}
+
+SlGpuChunk *
+_sl_gpu_chunk_new (void)
+{
+  SlGpuChunk *chunk = g_new0 (SlGpuChunk, 1);
+
+  chunk->stream_builders = g_ptr_array_new_with_free_func (_sl_stream_builder_free);
+  chunk->funcs = g_array_new (FALSE, FALSE, sizeof (SlKernelFunc));
+  sl_id_map_init (&chunk->stream_index, 64);
+  sl_id_map_init (&chunk->func_index, 1024);
+  /* no file id is below -1: these slots match nothing */
+  for (guint i = 0; i < SL_CHUNK_CACHE; i++)
+    chunk->func_cache[i].short_id = G_MININT64;
+  return chunk;
+}
+
+void
+_sl_gpu_chunk_free (gpointer data)
+{
+  SlGpuChunk *chunk = data;
+
+  g_ptr_array_unref (chunk->stream_builders);
+  if (chunk->funcs != NULL)
+    g_array_unref (chunk->funcs);
+  sl_id_map_clear (&chunk->stream_index);
+  sl_id_map_clear (&chunk->func_index);
+  g_free (chunk);
 }
 
 static guint64
@@ -41,20 +70,24 @@ builder_is (const SlStreamBuilder *b, guint32 pid, guint32 device, guint32 conte
  * interleave in the file, so a hash on the four ids is checked against the
  * builder itself; a collision falls back to a scan. */
 static SlStreamBuilder *
-stream_builder (SlLoader *loader, guint32 pid, guint32 device, guint32 context, guint32 stream)
+stream_builder (SlGpuChunk *chunk, guint32 pid, guint32 device, guint32 context, guint32 stream)
 {
   guint64 key = stream_key (pid, device, context, stream);
-  guint32 index = sl_id_map_lookup (&loader->stream_index, key, SL_NONE);
+  SlStreamBuilder **cached = &chunk->stream_cache[(key ^ (key >> 29)) % SL_CHUNK_CACHE];
+  guint32 index;
   SlStreamBuilder *builder;
 
+  if (G_LIKELY (*cached != NULL && builder_is (*cached, pid, device, context, stream)))
+    return *cached;
+  index = sl_id_map_lookup (&chunk->stream_index, key, SL_NONE);
   if (index != SL_NONE)
     {
-      builder = g_ptr_array_index (loader->stream_builders, index);
+      builder = g_ptr_array_index (chunk->stream_builders, index);
       if (G_LIKELY (builder_is (builder, pid, device, context, stream)))
-        return builder;
-      for (guint i = 0; i < loader->stream_builders->len; i++)
+        return *cached = builder;
+      for (guint i = 0; i < chunk->stream_builders->len; i++)
         {
-          builder = g_ptr_array_index (loader->stream_builders, i);
+          builder = g_ptr_array_index (chunk->stream_builders, i);
           if (builder_is (builder, pid, device, context, stream))
             return builder;
         }
@@ -66,19 +99,43 @@ stream_builder (SlLoader *loader, guint32 pid, guint32 device, guint32 context, 
   builder->stream.stream = stream;
   builder->stream.gpu = SL_NONE;
   if (index == SL_NONE)
-    sl_id_map_insert (&loader->stream_index, key, loader->stream_builders->len);
-  g_ptr_array_add (loader->stream_builders, builder);
-  return builder;
+    sl_id_map_insert (&chunk->stream_index, key, chunk->stream_builders->len);
+  g_ptr_array_add (chunk->stream_builders, builder);
+  return *cached = builder;
 }
 
-static guint32
-kernel_func (SlLoader *loader, sqlite3_int64 short_id, sqlite3_int64 demangled_id, gboolean *dangling)
+static guint64
+func_key (guint32 short_name, guint32 demangled_name)
 {
-  guint64 key = ((guint64) (guint32) short_id << 32) | (guint32) demangled_id;
-  guint32 func = sl_id_map_lookup (&loader->func_index, key, SL_NONE);
+  return ((guint64) short_name << 32) | demangled_name;
+}
 
-  if (G_LIKELY (func != SL_NONE))
+/* The chunk's number of the function named @entry, added when new. */
+static guint32
+chunk_func (SlGpuChunk *chunk, const SlKernelFunc *entry)
+{
+  guint64 key = func_key (entry->short_name, entry->demangled_name);
+  guint32 func = sl_id_map_lookup (&chunk->func_index, key, SL_NONE);
+
+  if (func != SL_NONE)
     return func;
+  func = chunk->funcs->len;
+  g_array_append_val (chunk->funcs, *entry);
+  sl_id_map_insert (&chunk->func_index, key, func);
+  return func;
+}
+
+/* The function of a kernel row, by its names' ids in the file.  The key is
+ * the profile's string ids, so that ids of any size map to one function
+ * per pair of names. */
+static guint32
+kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite3_int64 demangled_id,
+             gboolean *dangling)
+{
+  SlFuncSlot *slot = &chunk->func_cache[((guint64) short_id * 31 + (guint64) demangled_id) % SL_CHUNK_CACHE];
+
+  if (G_LIKELY (slot->short_id == short_id && slot->demangled_id == demangled_id))
+    return slot->func;
 
   SlKernelFunc entry = {
     .short_name = _sl_loader_map_string (loader, short_id),
@@ -94,10 +151,8 @@ kernel_func (SlLoader *loader, sqlite3_int64 short_id, sqlite3_int64 demangled_i
     entry.short_name = entry.demangled_name;
   if (entry.demangled_name == SL_NONE)
     entry.demangled_name = entry.short_name;
-  func = loader->funcs->len;
-  g_array_append_val (loader->funcs, entry);
-  sl_id_map_insert (&loader->func_index, key, func);
-  return func;
+  *slot = (SlFuncSlot) { short_id, demangled_id, chunk_func (chunk, &entry) };
+  return slot->func;
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -105,7 +160,7 @@ kernel_func (SlLoader *loader, sqlite3_int64 short_id, sqlite3_int64 demangled_i
 enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
 static void
-append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
+append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, guint32 func)
 {
   SlKernels *k = &b->stream.kernels;
 
@@ -119,15 +174,23 @@ append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
   _sl_spans_append (&k->spans, v[K_START], dur);
   k->func[i] = func;
   b->kernel_corr[i] = (guint32) v[K_CORR];
-  k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
+  /* A view or a WITHOUT ROWID table has no rowid to fetch details by. */
+  k->rowid[i] = !_sl_is_null (nulls, K_ROWID) && v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32
+                ? (guint32) v[K_ROWID] : SL_NONE;
 }
 
-/* Kernels of one stream come in runs: the previous row's stream (@data) is
+/* A kernel job's state: its chunk and the previous row's stream. */
+typedef struct {
+  SlGpuChunk      *chunk;
+  SlStreamBuilder *last;
+} KernelRows;
+
+/* Kernels of one stream come in runs: the previous row's stream is
  * checked before the hash. */
 static void
 add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
 {
-  SlStreamBuilder **last = data;
+  KernelRows *rows = data;
   guint32 device = (guint32) v[K_DEVICE];
   guint32 context = (guint32) v[K_CONTEXT];
   guint32 stream = (guint32) v[K_STREAM];
@@ -136,32 +199,36 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
   guint32 func;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_is_null (nulls, K_END), &dur))
+  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_either_null (nulls, K_START, K_END), &dur))
     return;
-  func = kernel_func (loader, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
+  func = kernel_func (loader, rows->chunk, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
                       _sl_is_null (nulls, K_DEMANGLED) ? -1 : v[K_DEMANGLED], &dangling);
   if (G_UNLIKELY (dangling))
     {
       g_atomic_int_inc (&loader->skipped_bad_string);
       return;
     }
-  if (*last == NULL || !builder_is (*last, pid, device, context, stream))
-    *last = stream_builder (loader, pid, device, context, stream);
-  append_kernel (*last, v, dur, func);
+  if (rows->last == NULL || !builder_is (rows->last, pid, device, context, stream))
+    rows->last = stream_builder (rows->chunk, pid, device, context, stream);
+  append_kernel (rows->last, v, nulls, dur, func);
 }
 
 static gboolean
-load_kernels (SlLoader *loader, sqlite3 *db, GError **error)
+read_kernels (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  static const char *const columns[K_N] = {
-    "rowid", "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId",
-    "shortName", "demangledName",
-  };
-  const SlTableRead read = { "CUPTI_ACTIVITY_KIND_KERNEL", columns, K_N, _("the kernels") };
-  SlStreamBuilder *last = NULL;
+  KernelRows rows = { job->chunk, NULL };
 
-  return _sl_loader_read_rows (loader, db, &read, add_kernel_row, &last, error);
+  return _sl_loader_read_rows (loader, scan, job->read, add_kernel_row, &rows, error);
 }
+
+static const char *const kernel_columns[K_N] = {
+  "rowid", "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId",
+  "shortName", "demangledName",
+};
+
+const SlTableRead _sl_kernel_read = {
+  "CUPTI_ACTIVITY_KIND_KERNEL", kernel_columns, K_N, N_("the kernels"), SL_GROUP_GPU, read_kernels, TRUE,
+};
 
 /* ---- memcpy and memset -------------------------------------------------- */
 
@@ -184,15 +251,15 @@ append_copy (SlCopies *c, guint *cap, const gint64 *v, gint64 dur)
 }
 
 static void
-add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
+add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data,
+              SlCopyType type)
 {
-  SlCopyType type = *(const SlCopyType *) data;
   SlStreamBuilder *b;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_is_null (nulls, C_END), &dur))
+  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_either_null (nulls, C_START, C_END), &dur))
     return;
-  b = stream_builder (loader, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
+  b = stream_builder (data, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
                       (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
   if (type == SL_COPY_MEMCPY)
     append_copy (&b->stream.memcpy, &b->memcpy_cap, v, dur);
@@ -200,33 +267,56 @@ add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
     append_copy (&b->stream.memset, &b->memset_cap, v, dur);
 }
 
-static gboolean
-load_copies (SlLoader *loader, sqlite3 *db, SlCopyType type, GError **error)
+static void
+add_memcpy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
 {
-  gboolean is_memcpy = type == SL_COPY_MEMCPY;
-  const char *const columns[C_N] = {
-    "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId", "bytes",
-    is_memcpy ? "copyKind" : "memKind",
-  };
-  const SlTableRead read = {
-    is_memcpy ? "CUPTI_ACTIVITY_KIND_MEMCPY" : "CUPTI_ACTIVITY_KIND_MEMSET", columns, C_N,
-    is_memcpy ? _("the memory copies") : _("the memsets"),
-  };
-
-  return _sl_loader_read_rows (loader, db, &read, add_copy_row, &type, error);
+  add_copy_row (loader, scan, v, nulls, data, SL_COPY_MEMCPY);
 }
+
+static void
+add_memset_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
+{
+  add_copy_row (loader, scan, v, nulls, data, SL_COPY_MEMSET);
+}
+
+static gboolean
+read_memcpy (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
+{
+  return _sl_loader_read_rows (loader, scan, job->read, add_memcpy_row, job->chunk, error);
+}
+
+static gboolean
+read_memset (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
+{
+  return _sl_loader_read_rows (loader, scan, job->read, add_memset_row, job->chunk, error);
+}
+
+static const char *const memcpy_columns[C_N] = {
+  "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId", "bytes", "copyKind",
+};
+static const char *const memset_columns[C_N] = {
+  "start", "end", "deviceId", "contextId", "streamId", "globalPid", "correlationId", "bytes", "memKind",
+};
+
+const SlTableRead _sl_memcpy_read = {
+  "CUPTI_ACTIVITY_KIND_MEMCPY", memcpy_columns, C_N, N_("the memory copies"), SL_GROUP_GPU, read_memcpy, TRUE,
+};
+const SlTableRead _sl_memset_read = {
+  "CUPTI_ACTIVITY_KIND_MEMSET", memset_columns, C_N, N_("the memsets"), SL_GROUP_GPU, read_memset, TRUE,
+};
 
 /* ---- synchronization ---------------------------------------------------- */
 
 enum { S_START, S_END, S_DEVICE, S_STREAM, S_PID, S_TYPE, S_CORR, S_N };
 
+/* Synchronizations go straight into the profile: one job reads them. */
 static void
 add_sync_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, gpointer data)
 {
   SlSyncs *s = &loader->profile->syncs;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_is_null (nulls, S_END), &dur))
+  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_either_null (nulls, S_START, S_END), &dur))
     return;
   if (_sl_spans_grow (&s->spans, &loader->sync_cap))
     {
@@ -247,31 +337,67 @@ add_sync_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
 }
 
 static gboolean
-load_syncs (SlLoader *loader, sqlite3 *db, GError **error)
+read_syncs (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  static const char *const columns[S_N] = {
-    "start", "end", "deviceId", "streamId", "globalPid", "syncType", "correlationId",
-  };
-  const SlTableRead read = {
-    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", columns, S_N, _("the synchronization events"),
-  };
-
-  return _sl_loader_read_rows (loader, db, &read, add_sync_row, NULL, error);
+  return _sl_loader_read_rows (loader, scan, job->read, add_sync_row, NULL, error);
 }
 
-gboolean
-_sl_load_gpu (SlLoader *loader, sqlite3 *db, GError **error)
+static const char *const sync_columns[S_N] = {
+  "start", "end", "deviceId", "streamId", "globalPid", "syncType", "correlationId",
+};
+
+const SlTableRead _sl_sync_read = {
+  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", sync_columns, S_N, N_("the synchronization events"),
+  SL_GROUP_CPU, read_syncs, FALSE,
+};
+
+/* ---- merging chunks ------------------------------------------------------- */
+
+/* Appends @n values of @size bytes from @from to @into, which holds
+ * @into_n of them; takes @from's array when @into has none. */
+
+static void
+merge_kernels (SlStreamBuilder *into, SlStreamBuilder *from, const guint32 *func_map)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  if (!_sl_loader_tick (loader, 0, error) || !load_kernels (loader, db, error))
-    return FALSE;
-  _sl_loader_phase (loader, "kernels", t0);
-  if (!load_copies (loader, db, SL_COPY_MEMCPY, error) ||
-      !load_copies (loader, db, SL_COPY_MEMSET, error) ||
-      !load_syncs (loader, db, error))
-    return FALSE;
-  t0 = g_get_monotonic_time ();
-  _sl_streams_finish (loader);
-  _sl_loader_phase (loader, "sort streams", t0);
-  return TRUE;
+  SlKernels *k = &from->stream.kernels;
+  guint base = into->stream.kernels.spans.n, n = k->spans.n;
+
+  for (guint i = 0; i < n; i++)
+    k->func[i] = func_map[k->func[i]];
+  into->stream.kernels.func = _sl_array_append (into->stream.kernels.func, base, g_steal_pointer (&k->func), n, sizeof (guint32));
+  into->stream.kernels.rowid = _sl_array_append (into->stream.kernels.rowid, base, g_steal_pointer (&k->rowid), n, sizeof (guint32));
+  into->kernel_corr = _sl_array_append (into->kernel_corr, base, g_steal_pointer (&from->kernel_corr), n, sizeof (guint32));
+  _sl_spans_merge (&into->stream.kernels.spans, &into->kernel_cap, &k->spans);
+}
+
+static void
+merge_copies (SlCopies *into, guint *cap, SlCopies *from)
+{
+  guint base = into->spans.n, n = from->spans.n;
+
+  into->kind = _sl_array_append (into->kind, base, g_steal_pointer (&from->kind), n, sizeof (guint8));
+  into->bytes = _sl_array_append (into->bytes, base, g_steal_pointer (&from->bytes), n, sizeof (guint64));
+  into->corr = _sl_array_append (into->corr, base, g_steal_pointer (&from->corr), n, sizeof (guint32));
+  _sl_spans_merge (&into->spans, cap, &from->spans);
+}
+
+void
+_sl_gpu_chunk_merge (SlGpuChunk *into, SlGpuChunk *from)
+{
+  g_autofree guint32 *func_map = g_new (guint32, MAX (from->funcs->len, 1u));
+
+  for (guint f = 0; f < from->funcs->len; f++)
+    func_map[f] = chunk_func (into, &g_array_index (from->funcs, SlKernelFunc, f));
+  for (guint i = 0; i < from->stream_builders->len; i++)
+    {
+      SlStreamBuilder *b = g_ptr_array_index (from->stream_builders, i);
+      SlStreamBuilder *to = stream_builder (into, b->stream.pid, b->stream.device, b->stream.context, b->stream.stream);
+
+      if (b->stream.kernels.spans.n > 0)
+        merge_kernels (to, b, func_map);
+      if (b->stream.memcpy.spans.n > 0)
+        merge_copies (&to->stream.memcpy, &to->memcpy_cap, &b->stream.memcpy);
+      if (b->stream.memset.spans.n > 0)
+        merge_copies (&to->stream.memset, &to->memset_cap, &b->stream.memset);
+    }
 }

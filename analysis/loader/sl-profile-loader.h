@@ -15,6 +15,28 @@ G_BEGIN_DECLS
  * ("Reading events").  Called from the loading thread. */
 typedef void (*SlProgressFunc) (double fraction, const char *phase, gpointer user_data);
 
+/* Called in a loading thread, in a staged load, with a profile of the GPU
+ * rows (SL_PARTS_GPU: kernels and copies, no links to API calls) as soon
+ * as they are in, while the CPU side still loads.  Take a reference to
+ * keep it. */
+typedef void (*SlGpuReadyFunc) (SlProfile *gpu_profile, gpointer user_data);
+
+typedef struct {
+  SlParts         parts;          /* what to load; 0 means SL_PARTS_ALL */
+  SlGpuReadyFunc  gpu_ready;      /* nullable */
+  gpointer        gpu_ready_data;
+} SlLoadOptions;
+
+/* sl_profile_load_with:
+ * sl_profile_load() with @options (nullable: everything, not staged).  The
+ * profile's parts field says what it holds. */
+SlProfile  *sl_profile_load_with (const char          *path,
+                                  const SlLoadOptions *options,
+                                  GCancellable        *cancellable,
+                                  SlProgressFunc       progress,
+                                  gpointer             progress_data,
+                                  GError             **error);
+
 /* sl_profile_load:
  * Opens @path read-only (never modifies it) and builds the model.  A
  * `.nsys-rep` is first converted with `nsys export` into the user cache

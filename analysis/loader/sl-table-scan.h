@@ -10,25 +10,49 @@
 G_BEGIN_DECLS
 
 typedef struct _SlTableScan SlTableScan;
+typedef struct _SlScanPlan  SlScanPlan;
 
-/* Opens a scan of @columns of @table (a column that does not exist reads as
- * NULL; "rowid" is the row id).  @db is the loader's connection, used for
- * the schema and for the fallback.  @path is the file to read.  Returns NULL
- * with @error set when the table cannot be read at all. */
+/* How @columns of @table will be read (a column that does not exist reads
+ * as NULL; "rowid" is the row id): straight from the b-tree pages of the
+ * file in @fd, listed once here, or through SQLite.  @db is a connection
+ * to the same file, for the schema.  A damaged tree is reported by the
+ * first _sl_table_scan_next() of a scan. */
+SlScanPlan  *_sl_scan_plan_new     (sqlite3            *db,
+                                    int                 fd,
+                                    const char         *table,
+                                    const char *const  *columns,
+                                    guint               n_columns);
+/* Leaf pages of a direct plan (0 when SQLite reads the table): how many
+ * parts it is worth splitting into. */
+guint        _sl_scan_plan_n_leaves (const SlScanPlan *plan);
+/* A scan of part @part of @n_parts (contiguous ranges of leaf pages, in
+ * key order; a plan read through SQLite has one part, read on @db, the
+ * calling thread's connection).  Scans of different parts may run in
+ * different threads; the plan must outlive them.  NULL with @error set when
+ * SQLite cannot read the table. */
+SlTableScan *_sl_scan_plan_open    (const SlScanPlan   *plan,
+                                    sqlite3            *db,
+                                    guint               part,
+                                    guint               n_parts,
+                                    GError            **error);
+void         _sl_scan_plan_free    (SlScanPlan         *plan);
+
+/* A scan of the whole table: a plan and its one part. */
 SlTableScan *_sl_table_scan_open   (sqlite3            *db,
-                                    const char         *path,
+                                    int                 fd,
                                     const char         *table,
                                     const char *const  *columns,
                                     guint               n_columns,
                                     GError            **error);
 /* Fills @values (n_columns entries; NULL reads as 0) and @nulls (bit i set
- * when column i is NULL).  Returns FALSE at the end or on error; then
- * _sl_table_scan_error() tells which. */
+ * when column i is NULL or holds no integer, see sl-value.h).  Returns
+ * FALSE at the end or on error; then _sl_table_scan_error() tells which. */
 gboolean     _sl_table_scan_next   (SlTableScan *scan,
                                     gint64      *values,
                                     guint64     *nulls);
-/* The text of column @column of the current row (NULL when it is not
- * text), @len bytes, NOT NUL-terminated; valid until the next row. */
+/* The text of column @column of the current row as SQLite shows it (NULL
+ * when it is NULL; numbers printed), @len bytes, NOT NUL-terminated; valid
+ * until the next row. */
 const char  *_sl_table_scan_text   (SlTableScan *scan,
                                     guint        column,
                                     gsize       *len);

@@ -62,7 +62,6 @@ copy_kernels (const Chooser *c, const SlKernels *in, SlKernels *out)
   spans_reserve (&out->spans, n);
   out->func = g_new (guint32, MAX (n, 1));
   out->api = g_new (guint32, MAX (n, 1));
-  out->rowid = g_new (guint32, MAX (n, 1));
   for (guint i = 0; i < in->spans.n; i++)
     {
       guint k = out->spans.n;
@@ -72,7 +71,6 @@ copy_kernels (const Chooser *c, const SlKernels *in, SlKernels *out)
       _sl_spans_append (&out->spans, in->spans.start[i], sl_spans_dur (&in->spans, i));
       out->func[k] = in->func[i];
       out->api[k] = in->api[i];
-      out->rowid[k] = in->rowid[i];
       if (in->api[i] == SL_NONE)
         add_unlinked (out, sl_kernels_corr (c->parent, in, i));
     }
@@ -156,6 +154,8 @@ sl_profile_new_subset (SlProfile      *parent,
   /* the CPU side, strings and lookups are the parent's, not copied */
   *subset = *parent;
   subset->ref_count = 1;
+  subset->arenas = g_ptr_array_new_with_free_func ((GDestroyNotify) _sl_arena_unref);
+  g_ptr_array_add (subset->arenas, _sl_arena_new ());
   subset->parent = sl_profile_ref (parent);
   subset->derived = NULL;
   subset->api_kept = subset->ranges_kept = NULL;
@@ -167,6 +167,7 @@ sl_profile_new_subset (SlProfile      *parent,
   subset->counts.kernels = subset->counts.memcpy = subset->counts.memset = 0;
   subset->counts.kernels_linked = 0;
   choose_gpu_work (subset, parent, keep, data);
+  _sl_profile_adopt_subset (subset);
   return subset;
 }
 

@@ -19,8 +19,31 @@ _sl_profile_new (const char *path)
   profile->path = g_strdup (path);
   profile->strings = _sl_strings_new ();
   profile->warnings = g_ptr_array_new_with_free_func (g_free);
+  profile->arenas = g_ptr_array_new_with_free_func ((GDestroyNotify) _sl_arena_unref);
+  g_ptr_array_add (profile->arenas, _sl_arena_new ());
+  profile->parts = SL_PARTS_ALL;
+  profile->source_fd = -1;
   g_rec_mutex_init (&profile->derived_lock);
   return profile;
+}
+
+SlArena *
+_sl_profile_arena (SlProfile *profile)
+{
+  return g_ptr_array_index (profile->arenas, 0);
+}
+
+void
+_sl_profile_share_arena (SlProfile *profile, SlArena *arena)
+{
+  g_ptr_array_add (profile->arenas, _sl_arena_ref (arena));
+}
+
+void
+_sl_profile_set_source (SlProfile *profile, int fd, gpointer owner, GDestroyNotify destroy)
+{
+  profile->source_fd = fd;
+  _sl_arena_keep (_sl_profile_arena (profile), owner, destroy);
 }
 
 SlProfile *
@@ -31,6 +54,11 @@ sl_profile_ref (SlProfile *profile)
   return profile;
 }
 
+/* ---- builders' arrays ----------------------------------------------------
+ * While the loader builds them, arrays are plain heap blocks it frees on
+ * failure with the _clear functions; the finished profile hands them to an
+ * arena with the _adopt functions. */
+
 void
 _sl_kernels_clear (SlKernels *k)
 {
@@ -38,6 +66,7 @@ _sl_kernels_clear (SlKernels *k)
   g_clear_pointer (&k->func, g_free);
   g_clear_pointer (&k->api, g_free);
   g_clear_pointer (&k->rowid, g_free);
+  g_clear_pointer (&k->rowid_marks, g_free);
   g_clear_pointer (&k->unlinked_index, g_free);
   g_clear_pointer (&k->unlinked_corr, g_free);
   k->n_unlinked = 0;
@@ -75,67 +104,145 @@ _sl_nvtx_ranges_clear (SlNvtxRanges *r)
   g_clear_pointer (&r->depth_first, g_free);
 }
 
-/* Streams and GPUs: a subset's own, the rest of it is its parent's. */
 static void
-free_gpu_side (SlProfile *profile)
+adopt_spans (SlArena *arena, const SlSpans *spans)
 {
-  for (guint i = 0; i < profile->n_streams; i++)
+  _sl_arena_adopt (arena, spans->start);
+  _sl_arena_adopt (arena, spans->dur);
+  _sl_arena_adopt (arena, spans->long_index);
+  _sl_arena_adopt (arena, spans->long_dur);
+}
+
+/* The arrays of a stream as read from the file (not the links to API
+ * calls, which depend on the CPU side loaded with them). */
+static void
+adopt_stream_data (SlArena *arena, const SlStream *stream)
+{
+  const SlCopies *copies[] = { &stream->memcpy, &stream->memset };
+
+  adopt_spans (arena, &stream->kernels.spans);
+  _sl_arena_adopt (arena, stream->kernels.func);
+  _sl_arena_adopt (arena, stream->kernels.rowid);
+  _sl_arena_adopt (arena, stream->kernels.rowid_marks);
+  for (guint i = 0; i < G_N_ELEMENTS (copies); i++)
     {
-      _sl_kernels_clear (&profile->streams[i].kernels);
-      _sl_copies_clear (&profile->streams[i].memcpy);
-      _sl_copies_clear (&profile->streams[i].memset);
+      adopt_spans (arena, &copies[i]->spans);
+      _sl_arena_adopt (arena, copies[i]->kind);
+      _sl_arena_adopt (arena, copies[i]->bytes);
+      _sl_arena_adopt (arena, copies[i]->corr);
     }
-  g_free (profile->streams);
-  if (profile->parent == NULL)
-    for (guint i = 0; i < profile->n_gpus; i++)
-      {
-        g_free (profile->gpus[i].name);
-        g_free (profile->gpus[i].streams);
-      }
-  g_free (profile->gpus);
 }
 
 static void
-free_cpu_side (SlProfile *profile)
+adopt_stream_links (SlArena *arena, const SlStream *stream)
+{
+  _sl_arena_adopt (arena, stream->kernels.api);
+  _sl_arena_adopt (arena, stream->kernels.unlinked_index);
+  _sl_arena_adopt (arena, stream->kernels.unlinked_corr);
+  _sl_arena_adopt (arena, stream->memcpy.api);
+  _sl_arena_adopt (arena, stream->memset.api);
+}
+
+void
+_sl_profile_adopt_gpu_data (SlProfile *profile, SlArena *arena)
+{
+  for (guint i = 0; i < profile->n_streams; i++)
+    adopt_stream_data (arena, &profile->streams[i]);
+  _sl_arena_adopt (arena, profile->funcs);
+  for (guint i = 0; i < profile->n_gpus; i++)
+    {
+      _sl_arena_adopt (arena, profile->gpus[i].name);
+      _sl_arena_adopt (arena, profile->gpus[i].streams);
+    }
+}
+
+static void
+adopt_nvtx_ranges (SlArena *arena, const SlNvtxRanges *r)
+{
+  adopt_spans (arena, &r->spans);
+  _sl_arena_adopt (arena, r->name);
+  _sl_arena_adopt (arena, r->color);
+  _sl_arena_adopt (arena, r->domain);
+  _sl_arena_adopt (arena, r->depth);
+  _sl_arena_adopt (arena, r->parent);
+  _sl_arena_adopt (arena, r->depth_first);
+}
+
+static void
+adopt_thread (SlArena *arena, const SlThread *t)
+{
+  adopt_nvtx_ranges (arena, &t->nvtx);
+  adopt_nvtx_ranges (arena, &t->nvtx_startend);
+  _sl_arena_adopt (arena, t->marks.time);
+  _sl_arena_adopt (arena, t->marks.name);
+  _sl_arena_adopt (arena, t->marks.color);
+  _sl_arena_adopt (arena, t->marks.domain);
+}
+
+static void
+adopt_cpu_side (SlArena *arena, SlProfile *profile)
 {
   for (guint i = 0; i < profile->n_threads; i++)
-    {
-      SlThread *t = &profile->threads[i];
-      _sl_nvtx_ranges_clear (&t->nvtx);
-      _sl_nvtx_ranges_clear (&t->nvtx_startend);
-      _sl_nvtx_marks_clear (&t->marks);
-    }
-  g_free (profile->threads);
+    adopt_thread (arena, &profile->threads[i]);
+  _sl_arena_adopt (arena, profile->threads);
   for (guint i = 0; i < profile->n_processes; i++)
-    g_free (profile->processes[i].threads);
-  g_free (profile->processes);
-  g_free (profile->domains);
-  g_free (profile->funcs);
-  _sl_spans_clear (&profile->api.spans);
-  g_free (profile->api.name);
-  g_free (profile->api.corr);
-  _sl_spans_clear (&profile->syncs.spans);
-  g_free (profile->syncs.device);
-  g_free (profile->syncs.stream);
-  g_free (profile->syncs.pid);
-  g_free (profile->syncs.sync_type);
-  g_free (profile->syncs.corr);
-  g_free (profile->syncs.api);
-  _sl_strings_free (profile->strings);
-  g_ptr_array_unref (profile->warnings);
+    _sl_arena_adopt (arena, profile->processes[i].threads);
+  _sl_arena_adopt (arena, profile->processes);
+  _sl_arena_adopt (arena, profile->domains);
+  adopt_spans (arena, &profile->api.spans);
+  _sl_arena_adopt (arena, profile->api.name);
+  _sl_arena_adopt (arena, profile->api.corr);
+  adopt_spans (arena, &profile->syncs.spans);
+  _sl_arena_adopt (arena, profile->syncs.device);
+  _sl_arena_adopt (arena, profile->syncs.stream);
+  _sl_arena_adopt (arena, profile->syncs.pid);
+  _sl_arena_adopt (arena, profile->syncs.sync_type);
+  _sl_arena_adopt (arena, profile->syncs.corr);
+  _sl_arena_adopt (arena, profile->syncs.api);
+}
+
+void
+_sl_profile_adopt_own (SlProfile *profile)
+{
+  SlArena *arena = _sl_profile_arena (profile);
+
+  for (guint i = 0; i < profile->n_streams; i++)
+    adopt_stream_links (arena, &profile->streams[i]);
+  _sl_arena_adopt (arena, profile->streams);
+  _sl_arena_adopt (arena, profile->gpus);
+  adopt_cpu_side (arena, profile);
+}
+
+void
+_sl_profile_adopt_subset (SlProfile *subset)
+{
+  SlArena *arena = _sl_profile_arena (subset);
+
+  /* A subset's GPU work is its own; GPU names and stream lists, the CPU
+   * side and the strings are its parent's. */
+  for (guint i = 0; i < subset->n_streams; i++)
+    {
+      adopt_stream_data (arena, &subset->streams[i]);
+      adopt_stream_links (arena, &subset->streams[i]);
+    }
+  _sl_arena_adopt (arena, subset->streams);
+  _sl_arena_adopt (arena, subset->gpus);
 }
 
 static void
 profile_free (SlProfile *profile)
 {
-  free_gpu_side (profile);
+  g_ptr_array_unref (profile->arenas);
   g_free (profile->api_kept);
   g_free (profile->ranges_kept);
   g_free (profile->ranges_base);
   if (profile->parent != NULL)
     sl_profile_unref (profile->parent);
   else
-    free_cpu_side (profile);
+    {
+      _sl_strings_free (profile->strings);
+      g_ptr_array_unref (profile->warnings);
+    }
   g_clear_pointer (&profile->derived, g_hash_table_unref);
   g_rec_mutex_clear (&profile->derived_lock);
   g_free (profile->nsys_version);
@@ -269,6 +376,28 @@ sl_profile_api_thread (const SlProfile *profile, guint32 api_index)
       lo--;
     }
   return SL_NONE;
+}
+
+gboolean
+sl_kernels_rowid_range (const SlKernels *kernels, guint i, gint64 *first, gint64 *last)
+{
+  guint32 lo = SL_NONE, hi = SL_NONE;
+
+  g_return_val_if_fail (kernels != NULL, FALSE);
+  if (i >= kernels->spans.n)
+    return FALSE;
+  if (kernels->rowid != NULL)
+    lo = hi = kernels->rowid[i];
+  else if (kernels->rowid_marks != NULL)
+    {
+      lo = kernels->rowid_marks[i / SL_ROWID_STEP];
+      hi = kernels->rowid_marks[i / SL_ROWID_STEP + 1];
+    }
+  if (lo == SL_NONE || hi == SL_NONE || hi < lo)
+    return FALSE;
+  *first = lo;
+  *last = hi;
+  return TRUE;
 }
 
 guint32

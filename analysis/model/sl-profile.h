@@ -28,7 +28,14 @@ typedef struct {
   SlSpans  spans;
   guint32 *func;           /* index into SlProfile.funcs */
   guint32 *api;            /* global index into SlProfile.api, SL_NONE if no launching call */
-  guint32 *rowid;          /* row in CUPTI_ACTIVITY_KIND_KERNEL, for lazy details */
+  /* Where each kernel is in CUPTI_ACTIVITY_KIND_KERNEL, for its details
+   * read later (sl_kernels_rowid_range): a stream stored in start order in
+   * the file keeps only the rowid of every SL_ROWID_STEP-th kernel and of
+   * the last (its rowids rise with the index: 4 bytes per kernel saved);
+   * a stream the loader had to sort keeps every kernel's.  SL_NONE: not
+   * known (rowid beyond 32 bits, or a subset). */
+  guint32 *rowid;          /* every kernel's, or NULL */
+  guint32 *rowid_marks;    /* n / SL_ROWID_STEP + 2 entries when rowid is NULL, or NULL */
   /* A kernel's correlationId is its launching call's (api.corr[api]); only
    * kernels without one (cut captures) keep theirs here, sorted by index.
    * Read it with sl_kernels_corr().  This keeps a kernel at 24 bytes. */
@@ -150,6 +157,20 @@ typedef struct {
 
 /* ---- the profile ------------------------------------------------------- */
 
+/* The parts of an export a profile holds: a command loads only what it
+ * needs (sightline-cli kernels reads the kernel table and the strings), and
+ * the application shows the GPU rows before the CPU side is in.  Arrays of
+ * a part that was not loaded are empty. */
+typedef enum {
+  SL_PART_KERNELS = 1 << 0,   /* CUPTI_ACTIVITY_KIND_KERNEL */
+  SL_PART_COPIES  = 1 << 1,   /* MEMCPY and MEMSET */
+  SL_PART_API     = 1 << 2,   /* CUDA runtime and driver calls; links GPU work to them */
+  SL_PART_NVTX    = 1 << 3,   /* NVTX ranges, marks, domains */
+  SL_PART_SYNCS   = 1 << 4,   /* SYNCHRONIZATION */
+  SL_PARTS_GPU    = SL_PART_KERNELS | SL_PART_COPIES,
+  SL_PARTS_ALL    = 0x1f,
+} SlParts;
+
 typedef struct {
   guint64 kernels;
   guint64 memcpy;
@@ -192,7 +213,11 @@ struct _SlProfile {
   SlCounts      counts;
   GPtrArray    *warnings;         /* char*, human-readable */
 
+  SlParts       parts;            /* what was loaded */
+
   /*< private >*/
+  GPtrArray    *arenas;           /* SlArena*: the memory of the arrays, [0] its own */
+  int           source_fd;        /* the file it was read from, for details; -1 when none */
   SlProfile    *parent;           /* a subset's: the CPU side and strings are its */
   guint8       *api_kept;         /* a subset's CPU scope, per API call; NULL: all */
   guint8       *ranges_kept;      /* per push/pop range, thread after thread; NULL: all */
@@ -220,6 +245,7 @@ typedef enum {
   SL_PROFILE_ERROR_CONVERT_FAILED, /* nsys export failed */
   SL_PROFILE_ERROR_CANCELLED,
   SL_PROFILE_ERROR_FAILED,
+  SL_PROFILE_ERROR_CHANGED,        /* written by someone else while it was read */
 } SlProfileError;
 
 #define SL_TYPE_PROFILE (sl_profile_get_type ())
@@ -276,6 +302,13 @@ guint32     sl_profile_find_thread    (const SlProfile *profile, guint64 global_
 guint32     sl_profile_find_process   (const SlProfile *profile, guint32 pid);
 /* The thread that made API call @api_index (binary search on slices). */
 guint32     sl_profile_api_thread     (const SlProfile *profile, guint32 api_index);
+
+#define SL_ROWID_STEP 64
+
+/* The rows of CUPTI_ACTIVITY_KIND_KERNEL that hold kernel @i of @kernels:
+ * rowid in [*first, *last], and the row is the first there of the kernel's
+ * stream with its start and end.  FALSE when not known. */
+gboolean    sl_kernels_rowid_range    (const SlKernels *kernels, guint i, gint64 *first, gint64 *last);
 
 /* The correlationId of kernel @i of @kernels. */
 guint32     sl_kernels_corr           (const SlProfile *profile, const SlKernels *kernels, guint i);

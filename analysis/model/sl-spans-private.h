@@ -25,6 +25,14 @@ void      _sl_spans_range       (const SlSpans *spans, gint64 *first, gint64 *la
  * indexes of the events they describe. */
 guint     _sl_index_table_find  (const guint32 *sorted, guint n, guint32 index);
 
+/* Concatenating the arrays of two builders (parts of a table read in
+ * parallel): @into (@into_n values of @size bytes) followed by @from's @n,
+ * which is freed (or taken whole when @into is empty).  Returns the array. */
+gpointer  _sl_array_append      (gpointer into, guint into_n, gpointer from, guint n, gsize size);
+/* Appends @from's spans (and long durations) to @into; @from is left
+ * empty.  *@capacity becomes @into's new length. */
+void      _sl_spans_merge       (SlSpans *into, guint *capacity, SlSpans *from);
+
 void      _sl_permute           (gpointer values, gsize size, const guint32 *order, guint n);
 
 /* Typed shorthands: the element size comes from the array's type. */

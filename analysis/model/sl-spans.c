@@ -262,3 +262,42 @@ _sl_spans_range (const SlSpans *spans, gint64 *first, gint64 *last)
         *last = end;
     }
 }
+
+/* ---- concatenating builders ------------------------------------------------ */
+
+gpointer
+_sl_array_append (gpointer into, guint into_n, gpointer from, guint n, gsize size)
+{
+  if (into_n == 0)
+    {
+      g_free (into);
+      return from;
+    }
+  into = g_realloc_n (into, (gsize) into_n + n, size);
+  if (n > 0)
+    memcpy ((char *) into + (gsize) into_n * size, from, (gsize) n * size);
+  g_free (from);
+  return into;
+}
+
+void
+_sl_spans_merge (SlSpans *into, guint *capacity, SlSpans *from)
+{
+  guint base = into->n;
+
+  if (from->n == 0)
+    return;
+  into->start = _sl_array_append (into->start, base, g_steal_pointer (&from->start), from->n, sizeof (gint64));
+  into->dur = _sl_array_append (into->dur, base, g_steal_pointer (&from->dur), from->n, sizeof (guint32));
+  /* the side table's indexes move with their spans */
+  for (guint k = 0; k < from->n_long; k++)
+    from->long_index[k] += base;
+  into->long_index = _sl_array_append (into->long_index, into->n_long, g_steal_pointer (&from->long_index),
+                                       from->n_long, sizeof (guint32));
+  into->long_dur = _sl_array_append (into->long_dur, into->n_long, g_steal_pointer (&from->long_dur),
+                                     from->n_long, sizeof (gint64));
+  into->n += from->n;
+  into->n_long += from->n_long;
+  *capacity = into->n;
+  from->n = from->n_long = 0;
+}

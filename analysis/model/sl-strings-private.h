@@ -19,6 +19,8 @@ guint32    _sl_strings_intern_len (SlStrings *strings, const char *value, gsize 
  * under before, else @id, which from now on is the value's interned id.  So
  * an NVTX name has one id whether a row stores it inline or by textId. */
 guint32    _sl_strings_intern_id  (SlStrings *strings, guint32 id);
+/* A copy of the strings as they are now, to intern more into and seal. */
+SlStrings *_sl_strings_copy       (const SlStrings *strings);
 /* Drops load-time helpers and trims the buffers. */
 void       _sl_strings_seal       (SlStrings *strings);
 gsize      _sl_strings_bytes      (const SlStrings *strings);

@@ -110,6 +110,18 @@ _sl_strings_intern_len (SlStrings *strings, const char *value, gsize len)
   return _sl_strings_intern (strings, strings->scratch->str);
 }
 
+SlStrings *
+_sl_strings_copy (const SlStrings *strings)
+{
+  SlStrings *copy = _sl_strings_new ();
+
+  copy->blob = g_memdup2 (strings->blob, MAX (strings->blob_len, 1));
+  copy->blob_len = copy->blob_cap = strings->blob_len;
+  copy->offsets = g_memdup2 (strings->offsets, MAX (strings->n, 1u) * sizeof (guint64));
+  copy->n = copy->cap = strings->n;
+  return copy;
+}
+
 void
 _sl_strings_seal (SlStrings *strings)
 {

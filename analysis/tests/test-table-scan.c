@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-table-scan.c: the direct b-tree reader returns exactly what SQLite
  * returns, on real exports and on tables built to hit its edge cases. */
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include "sl-table-scan.h"
+#include "sl-value.h"
 
 static const char *profiles_dir;
 static char *tmp_dir;
@@ -20,18 +23,48 @@ open_ro (const char *path)
   return db;
 }
 
+/* The rows of a direct scan of @table read in @n_parts parts, one after
+ * the other, must be the whole scan's: counts the rows that match @whole. */
+static void
+check_parts (sqlite3 *db, int fd, const char *table, const char *const *columns, guint n, guint n_parts)
+{
+  SlScanPlan *plan = _sl_scan_plan_new (db, fd, table, columns, n);
+  SlTableScan *whole = _sl_table_scan_open (db, fd, table, columns, n, NULL);
+  gint64 a[16], b[16];
+  guint64 na, nb;
+
+  for (guint part = 0; part < n_parts; part++)
+    {
+      SlTableScan *scan = _sl_scan_plan_open (plan, db, part, n_parts, NULL);
+      while (_sl_table_scan_next (scan, a, &na))
+        {
+          g_assert_true (_sl_table_scan_next (whole, b, &nb));
+          g_assert_cmphex (na, ==, nb);
+          g_assert_cmpmem (a, n * sizeof (gint64), b, n * sizeof (gint64));
+        }
+      g_assert_cmpint (_sl_table_scan_error (scan), ==, SQLITE_OK);
+      _sl_table_scan_free (scan);
+    }
+  g_assert_false (_sl_table_scan_next (whole, b, &nb));
+  _sl_table_scan_free (whole);
+  _sl_scan_plan_free (plan);
+}
+
 /* Scans @columns of @table both ways and compares row by row. */
 static guint64
 compare_scans (const char *path, const char *table, const char *const *columns, guint n, gboolean expect_direct)
 {
   sqlite3 *db = open_ro (path);
+  int fd = g_open (path, O_RDONLY, 0);
   SlTableScan *direct, *plain;
   gint64 a[16], b[16];
   guint64 na, nb, rows = 0;
 
-  direct = _sl_table_scan_open (db, path, table, columns, n, NULL);
+  direct = _sl_table_scan_open (db, fd, table, columns, n, NULL);
+  if (expect_direct)
+    check_parts (db, fd, table, columns, n, 3);
   g_setenv ("SL_LOADER_SQLITE_ONLY", "1", TRUE);
-  plain = _sl_table_scan_open (db, path, table, columns, n, NULL);
+  plain = _sl_table_scan_open (db, fd, table, columns, n, NULL);
   g_unsetenv ("SL_LOADER_SQLITE_ONLY");
   g_assert_nonnull (direct);
   g_assert_nonnull (plain);
@@ -57,6 +90,7 @@ compare_scans (const char *path, const char *table, const char *const *columns, 
   _sl_table_scan_free (direct);
   _sl_table_scan_free (plain);
   sqlite3_close (db);
+  close (fd);
   return rows;
 }
 
@@ -171,7 +205,8 @@ test_corrupt_leaf (void)
   g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
 
   sqlite3 *db = open_ro (path);
-  SlTableScan *scan = _sl_table_scan_open (db, path, "t", cols, 1, NULL);
+  int fd = g_open (path, O_RDONLY, 0);
+  SlTableScan *scan = _sl_table_scan_open (db, fd, "t", cols, 1, NULL);
   gint64 v;
   guint64 nulls;
   g_assert_true (_sl_table_scan_is_direct (scan));
@@ -179,6 +214,54 @@ test_corrupt_leaf (void)
     ;
   g_assert_cmpint (_sl_table_scan_error (scan), ==, SQLITE_CORRUPT);
   _sl_table_scan_free (scan);
+  sqlite3_close (db);
+  close (fd);
+}
+
+/* The loader's integer rule (sl-value.h) is SQLite's INTEGER affinity:
+ * every text and REAL below is stored by SQLite into an INTEGER column,
+ * and the rule must say "integer N" exactly when SQLite stored N. */
+static void
+test_value_affinity (void)
+{
+  static const char *const texts[] = {
+    "123", " 123 ", "\t-7\n", "+5", "-0", "007", "1e3", "1E+3", "2.5e1", "1.", ".5", "12.0", "12.5",
+    "1e", "e5", ".", "+", "-", "", " ", "abc", "12abc", "0x10", "1_000", "1 2", "inf", "NaN",
+    "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+    "99999999999999999999", "1e18", "9.2e18", "9.3e18", "-9.2e18", "1e400", "0.1e1", "100000000000000000000e-2",
+    "20001000000", "2.0001e10", "1.00000000000000000001", "12\x01",
+  };
+  static const double reals[] = { 0.0, -0.0, 1.0, 1.5, -3.0, 1e15, 1e18, 9.2e18, 9.3e18, -9.3e18, 2.5e-300 };
+  sqlite3 *db = NULL;
+  sqlite3_stmt *insert = NULL, *read = NULL;
+
+  g_assert_cmpint (sqlite3_open (":memory:", &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE t(x INTEGER)", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT INTO t VALUES (?1)", -1, &insert, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT typeof(x) = 'integer', x FROM t", -1, &read, NULL), ==, SQLITE_OK);
+  for (gsize i = 0; i < G_N_ELEMENTS (texts) + G_N_ELEMENTS (reals); i++)
+    {
+      gboolean is_text = i < G_N_ELEMENTS (texts);
+      gint64 ours = 0;
+      gboolean ok;
+
+      sqlite3_exec (db, "DELETE FROM t", NULL, NULL, NULL);
+      if (is_text)
+        sqlite3_bind_text (insert, 1, texts[i], -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_double (insert, 1, reals[i - G_N_ELEMENTS (texts)]);
+      g_assert_cmpint (sqlite3_step (insert), ==, SQLITE_DONE);
+      sqlite3_reset (insert);
+      g_assert_cmpint (sqlite3_step (read), ==, SQLITE_ROW);
+      ok = is_text ? _sl_value_text_to_int (texts[i], strlen (texts[i]), &ours)
+                   : _sl_value_real_to_int (reals[i - G_N_ELEMENTS (texts)], &ours);
+      if (ok != sqlite3_column_int (read, 0) || (ok && ours != sqlite3_column_int64 (read, 1)))
+        g_error ("value %" G_GSIZE_FORMAT " (%s): ours %d %" G_GINT64_FORMAT ", SQLite %d %" G_GINT64_FORMAT, i,
+                 is_text ? texts[i] : "real", ok, ours, sqlite3_column_int (read, 0), (gint64) sqlite3_column_int64 (read, 1));
+      sqlite3_reset (read);
+    }
+  sqlite3_finalize (insert);
+  sqlite3_finalize (read);
   sqlite3_close (db);
 }
 
@@ -204,6 +287,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/analysis/table-scan/edge-cases", test_edge_cases);
   g_test_add_func ("/analysis/table-scan/corrupt-leaf", test_corrupt_leaf);
+  g_test_add_func ("/analysis/table-scan/value-affinity", test_value_affinity);
   result = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", tmp_dir);
   if (system (cleanup) != 0)
