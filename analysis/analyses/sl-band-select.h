@@ -22,7 +22,7 @@ typedef struct {
   gint64   lo;             /* the band is [lo, hi] */
   gint64   hi;
   guint64  count;          /* values seen */
-  gint64   total;          /* their sum */
+  __int128 total;          /* their sum, exact (see sl_sat_from_i128) */
   guint64  below;          /* values < lo */
   gint64  *band;           /* the values in [lo, hi] */
   gsize    n_band;

@@ -460,7 +460,7 @@ scan_device_kernels (const SlProfile *profile, const SlFilter *filter, const SlG
   out->last_end_ns = !any_kernel ? clast : !any_copy ? klast : MAX (clast, klast);
   out->kernel_busy_ns = sl_union_total (&sc->counted);
   out->copy_busy_ns = sl_union_total (&sc->copies);
-  out->busy_ns = out->kernel_busy_ns + out->copy_busy_ns - both;
+  out->busy_ns = sl_sat_from_i128 ((__int128) out->kernel_busy_ns + out->copy_busy_ns - both);
   return any_copy || any_kernel;
 }
 

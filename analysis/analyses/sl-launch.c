@@ -133,8 +133,9 @@ band_kernel (Walk *w, const SlKernels *k, guint i, guint32 a, guint key, gint64 
 
   *call_ns = sl_spans_dur (api, a);
   sl_band_key_add (&w->band->keys[key], delay);
-  w->api_total[key] += graph ? *call_ns / sl_graph_launches_kernels (w->graphs, a) : *call_ns;
-  w->kernel_total[key] += sl_spans_dur (&k->spans, i);
+  w->api_total[key] = sl_sat_add (w->api_total[key], graph ? *call_ns / sl_graph_launches_kernels (w->graphs, a)
+                                                          : *call_ns);
+  w->kernel_total[key] = sl_sat_add (w->kernel_total[key], sl_spans_dur (&k->spans, i));
   *launch = delay;
   if (!graph)
     return TRUE;
@@ -179,7 +180,7 @@ walk_bands (Walk *w)
                 continue;
               sl_band_key_add (&all, launch);
               launches++;
-              launch_api_total += call_ns;
+              launch_api_total = sl_sat_add (launch_api_total, call_ns);
             }
           w->first[s] = i;
           left |= i < end;
@@ -314,7 +315,7 @@ measure_by_bands (SlLaunch *self, PerName *pn, const SlProfile *profile, const g
     {
       ok = sl_band_select_get (&band, key, &pn->p95_ns[key]);
       pn->stats[key].count = band.keys[key].count;
-      pn->stats[key].total = band.keys[key].total;
+      pn->stats[key].total = sl_sat_from_i128 (band.keys[key].total);   /* as the table's */
     }
   if (ok)
     walk_free (self, w);
