@@ -3,12 +3,18 @@
 #include "sl-api-summary.h"
 
 /* Visits the calls [first, last) that are in the profile's scope, run by
- * run (all of them outside scoped subsets). */
+ * run (all of them outside scoped subsets: one run, without asking
+ * sl_profile_api_kept() about each call). */
 static void
 visit_kept (SlStatsTable *table, const SlProfile *profile, guint first, guint last, SlNameKeys *keys)
 {
   const SlApiCalls *api = &profile->api;
 
+  if (!sl_profile_api_scoped (profile) && first < last)
+    {
+      sl_stats_table_visit_spans (table, &api->spans, first, last, api->name, keys->key_of, keys->n_ids, keys);
+      return;
+    }
   while (first < last)
     {
       guint end = first;

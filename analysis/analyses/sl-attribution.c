@@ -51,48 +51,51 @@ sl_nvtx_innermost_at (const SlNvtxRanges *r, gint64 t)
   return best;
 }
 
+/* Range @p of depth row [.., row_end) owns the calls starting in
+ * [start, *end): from its start to its end or the next range's start in
+ * the row, whichever is first ("the last range starting at or before the
+ * call", as sl_nvtx_innermost_at()).  FALSE when it owns none. */
+static gboolean
+owned_window (const SlNvtxRanges *r, guint p, guint row_end, gint64 *end)
+{
+  *end = sl_spans_end (&r->spans, p);
+  if (p + 1 < row_end)
+    *end = MIN (*end, r->spans.start[p + 1]);
+  return *end > r->spans.start[p];
+}
+
 /* For each API call of a thread (sorted by start), the innermost push/pop
- * range containing its start.  One pointer per depth moves forward only, so
- * this is linear in calls x depth of the answer plus ranges. */
+ * range containing its start: the range of depth d whose window holds the
+ * call, when the call's range so far is that range's parent (the chain of
+ * sl_nvtx_innermost_at(), which stops at the first depth that fails).
+ * Depth by depth, each range paints the calls of its window, one slice of
+ * the sorted calls: tight loops over calls instead of a walk down the
+ * depths per call. */
 static void
 attribute_thread (const SlProfile *profile, const SlThread *thread, guint base, guint32 *api_range)
 {
   const SlNvtxRanges *r = &thread->nvtx;
   const gint64 *api_start = profile->api.spans.start;
-  g_autofree guint *ptr = NULL;
+  guint first = thread->api_first, last = thread->api_first + thread->api_count;
 
-  if (r->spans.n == 0 || r->n_depths == 0)
-    {
-      for (guint i = 0; i < thread->api_count; i++)
-        api_range[thread->api_first + i] = SL_NONE;
-      return;
-    }
-
-  ptr = g_new (guint, r->n_depths);
+  for (guint i = first; i < last; i++)
+    api_range[i] = SL_NONE;
   for (guint d = 0; d < r->n_depths; d++)
-    ptr[d] = r->depth_first[d];
-
-  for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
     {
-      gint64 t = api_start[i];
-      guint32 best = SL_NONE;
-
-      for (guint d = 0; d < r->n_depths; d++)
+      guint row_end = r->depth_first[d + 1], c = first;
+      for (guint p = r->depth_first[d]; p < row_end; p++)
         {
-          guint row_end = r->depth_first[d + 1];
-          guint p = ptr[d];
-
-          if (p >= row_end)
-            break;
-          while (p + 1 < row_end && r->spans.start[p + 1] <= t)
-            p++;
-          ptr[d] = p;
-          if (r->spans.start[p] > t || t >= sl_spans_end (&r->spans, p)
-              || (d > 0 && r->parent[p] != best))
-            break;
-          best = p;
+          guint32 parent = d == 0 ? SL_NONE : r->parent[p];
+          gint64 end;
+          /* a call's chain is at depth d - 1: a parent elsewhere never matches it */
+          if ((d > 0 && (parent == SL_NONE || r->depth[parent] != d - 1)) || !owned_window (r, p, row_end, &end))
+            continue;
+          while (c < last && api_start[c] < r->spans.start[p])
+            c++;
+          for (; c < last && api_start[c] < end; c++)
+            if (d == 0 || api_range[c] == base + parent)
+              api_range[c] = base + p;
         }
-      api_range[i] = best == SL_NONE ? SL_NONE : base + best;
     }
 }
 
@@ -105,53 +108,221 @@ widen (gint64 *start, gint64 *end, guint32 at, gint64 s, gint64 e)
     end[at] = e;
 }
 
+/* Start/end ranges are rare and may overlap.  Each covers a slice of its
+ * thread's API calls; the slices' ends cut the API calls into segments, a
+ * range covers whole segments, and the GPU extent of each segment (of the
+ * operations launched by its calls) gives the ranges'.  So the operations
+ * are walked once, with a few segments, not an extent per API call (16
+ * bytes each: 160 MB and its page faults on 10 M calls). */
+typedef struct {
+  guint  *cut;             /* n_cuts ascending API indexes */
+  guint   n_cuts;
+  gint64 *start;           /* per segment [cut[m], cut[m + 1]): the GPU extent */
+  gint64 *end;
+  guint   last;            /* the segment found last (operations mostly ascend) */
+} Segments;
+
+/* The segment holding API call @a, or G_MAXUINT outside [cut[0], cut[n - 1]). */
+static inline guint
+segment_of (Segments *sg, guint a)
+{
+  guint lo = 0, hi = sg->n_cuts;
+
+  if (sg->n_cuts < 2 || a < sg->cut[0] || a >= sg->cut[sg->n_cuts - 1])
+    return G_MAXUINT;
+  if (a >= sg->cut[sg->last] && a < sg->cut[sg->last + 1])
+    return sg->last;
+  while (lo < hi)          /* the first cut > a */
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (sg->cut[mid] <= a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  sg->last = lo - 1;
+  return lo - 1;
+}
+
+/* Copies widen their call's range and, with @sg, its segment. */
 static void
 project_ops (const SlAttribution *attr, const SlSpans *spans, const guint32 *api,
-             gint64 *gpu_start, gint64 *gpu_end)
+             gint64 *gpu_start, gint64 *gpu_end, Segments *sg)
 {
   for (guint i = 0; i < spans->n; i++)
     {
-      guint32 a = api[i], r;
+      guint32 a = api[i];
+      guint m;
       if (a == SL_NONE)
         continue;
-      r = attr->api_range[a];
-      if (r == SL_NONE)
-        continue;
-      widen (gpu_start, gpu_end, r, spans->start[i], sl_spans_end (spans, i));
+      if (attr->api_range[a] != SL_NONE)
+        widen (gpu_start, gpu_end, attr->api_range[a], spans->start[i], sl_spans_end (spans, i));
+      m = sg != NULL ? segment_of (sg, a) : G_MAXUINT;
+      if (m != G_MAXUINT)
+        widen (sg->start, sg->end, m, spans->start[i], sl_spans_end (spans, i));
     }
 }
 
-/* Projections of push/pop ranges: each GPU op widens its innermost range,
- * then children widen their parents (deeper rows come later in each thread's
- * array, so a reverse walk sees children first). */
-static void
-project_pushpop (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
-                 gint64 *gpu_start, gint64 *gpu_end)
+static int
+compare_uint (gconstpointer a, gconstpointer b)
 {
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The slice [*lo, *hi) of API calls of thread @t inside start/end range @i. */
+static void
+range_calls (const SlProfile *profile, guint t, guint i, guint *lo, guint *hi)
+{
+  const SlThread *thread = &profile->threads[t];
+  const SlNvtxRanges *r = &thread->nvtx_startend;
+  guint end = thread->api_first + thread->api_count;
+
+  *lo = sl_spans_lower_bound_in (&profile->api.spans, thread->api_first, end, r->spans.start[i]);
+  *hi = sl_spans_lower_bound_in (&profile->api.spans, *lo, end, sl_spans_end (&r->spans, i));
+}
+
+/* The segments' cuts: the ends of every range's slice, sorted, unique. */
+static void
+segment_cuts (const SlProfile *profile, Segments *sg)
+{
+  GArray *cuts = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint k = 0;
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    for (guint i = 0; i < profile->threads[t].nvtx_startend.spans.n; i++)
+      {
+        guint ends[2];
+        range_calls (profile, t, i, &ends[0], &ends[1]);
+        if (ends[0] < ends[1])
+          g_array_append_vals (cuts, ends, 2);
+      }
+  g_array_sort (cuts, compare_uint);
+  for (guint i = 0; i < cuts->len; i++)
+    if (k == 0 || g_array_index (cuts, guint, i) != g_array_index (cuts, guint, k - 1))
+      g_array_index (cuts, guint, k++) = g_array_index (cuts, guint, i);
+  sg->n_cuts = k;
+  sg->cut = (guint *) (void *) g_array_free (cuts, FALSE);
+}
+
+/* Ranges whose projections are widened per pass of project_kernels(). */
+#define CHUNK_RANGES (1u << 16)
+
+/* Kernels widen their ranges (cached in kernel_range) and, with @sg, the
+ * segments of their calls.  By chunks of range ids: a stream's kernels
+ * mostly go to ascending ranges, so the projections of a chunk are
+ * widened while in the cache, instead of every stream sweeping all of
+ * them (a cache miss per kernel).  Any order widens the same. */
+static void
+project_kernels (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
+                 gint64 *gpu_start, gint64 *gpu_end, Segments *sg)
+{
+  g_autofree guint *next = g_new0 (guint, MAX (profile->n_streams, 1));
+
+  for (guint64 chunk_end = CHUNK_RANGES;; chunk_end += CHUNK_RANGES)
+    {
+      gboolean last = chunk_end >= attr->n_ranges;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlKernels *k = &profile->streams[s].kernels;
+          const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
+          guint i = next[s];
+          if (!sl_filter_match_device (filter, profile->streams[s].device))
+            continue;
+          for (; i < k->spans.n && (last || kernel_range[i] == SL_NONE || kernel_range[i] < chunk_end); i++)
+            {
+              gint64 start = k->spans.start[i], end = sl_spans_end (&k->spans, i);
+              guint m = sg != NULL && k->api[i] != SL_NONE ? segment_of (sg, k->api[i]) : G_MAXUINT;
+              if (kernel_range[i] != SL_NONE)
+                widen (gpu_start, gpu_end, kernel_range[i], start, end);
+              if (m != G_MAXUINT)
+                widen (sg->start, sg->end, m, start, end);
+            }
+          next[s] = i;
+        }
+      if (last)
+        return;
+    }
+}
+
+/* The segments of the start/end ranges' calls (see Segments), with no
+ * extent yet; NULL when there are none. */
+static Segments *
+segments_new (const SlProfile *profile, const SlAttribution *attr)
+{
+  Segments *sg;
+
+  if (attr->n_se_ranges == 0)
+    return NULL;
+  sg = g_new0 (Segments, 1);
+  segment_cuts (profile, sg);
+  sg->start = g_new (gint64, MAX (sg->n_cuts, 1));
+  sg->end = g_new (gint64, MAX (sg->n_cuts, 1));
+  for (guint m = 0; m < sg->n_cuts; m++)
+    {
+      sg->start[m] = SL_NO_GPU_START;
+      sg->end[m] = SL_NO_GPU_END;
+    }
+  return sg;
+}
+
+static void
+segments_free (Segments *sg)
+{
+  g_free (sg->cut);
+  g_free (sg->start);
+  g_free (sg->end);
+  g_free (sg);
+}
+
+/* Each start/end range: the extent of the segments it covers. */
+static void
+project_startend (const SlProfile *profile, const SlAttribution *attr, Segments *sg, gint64 *se_start, gint64 *se_end)
+{
+  for (guint i = 0; i < attr->n_se_ranges; i++)
+    {
+      se_start[i] = SL_NO_GPU_START;
+      se_end[i] = SL_NO_GPU_END;
+    }
+  for (guint t = 0; t < profile->n_threads && sg != NULL; t++)
+    for (guint i = 0; i < profile->threads[t].nvtx_startend.spans.n; i++)
+      {
+        guint lo, hi, g = attr->se_base[t] + i;
+        range_calls (profile, t, i, &lo, &hi);
+        for (guint m = lo < hi ? segment_of (sg, lo) : G_MAXUINT; m != G_MAXUINT && sg->cut[m] < hi; m++)
+          if (sg->start[m] != SL_NO_GPU_START)
+            widen (se_start, se_end, g, sg->start[m], sg->end[m]);
+      }
+}
+
+/* Projections of push/pop ranges: each GPU op widens its innermost range
+ * (kernels: cached in kernel_range; copies: through their API call), then
+ * children widen their parents (deeper rows come later in each thread's
+ * array, so a reverse walk sees children first).  Start/end ranges from
+ * the same walk of the operations (project_startend). */
+static void
+project (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
+         gint64 *gpu_start, gint64 *gpu_end, gint64 *se_start, gint64 *se_end)
+{
+  Segments *sg = segments_new (profile, attr);
+
+  if (sg != NULL && sg->n_cuts < 2)
+    g_clear_pointer (&sg, segments_free);
   for (guint i = 0; i < attr->n_ranges; i++)
     {
       gpu_start[i] = SL_NO_GPU_START;
       gpu_end[i] = SL_NO_GPU_END;
     }
-  if (attr->n_ranges == 0)
-    return;
-
+  project_kernels (profile, attr, filter, gpu_start, gpu_end, sg);
   for (guint s = 0; s < profile->n_streams; s++)
     {
       const SlStream *stream = &profile->streams[s];
-      const SlSpans *k = &stream->kernels.spans;
-      const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
-
       if (!sl_filter_match_device (filter, stream->device))
         continue;
-      /* kernels: their range is cached; copies: through their API call */
-      for (guint i = 0; i < k->n; i++)
-        if (kernel_range[i] != SL_NONE)
-          widen (gpu_start, gpu_end, kernel_range[i], k->start[i], sl_spans_end (k, i));
-      project_ops (attr, &stream->memcpy.spans, stream->memcpy.api, gpu_start, gpu_end);
-      project_ops (attr, &stream->memset.spans, stream->memset.api, gpu_start, gpu_end);
+      project_ops (attr, &stream->memcpy.spans, stream->memcpy.api, gpu_start, gpu_end, sg);
+      project_ops (attr, &stream->memset.spans, stream->memset.api, gpu_start, gpu_end, sg);
     }
-
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlNvtxRanges *r = &profile->threads[t].nvtx;
@@ -161,67 +332,45 @@ project_pushpop (const SlProfile *profile, const SlAttribution *attr, const SlFi
         if (r->parent[i] != SL_NONE && gpu_start[base + i] != SL_NO_GPU_START)
           widen (gpu_start, gpu_end, base + r->parent[i], gpu_start[base + i], gpu_end[base + i]);
     }
+  project_startend (profile, attr, sg, se_start, se_end);
+  if (sg != NULL)
+    segments_free (sg);
 }
 
-static void
-add_api_ops (const SlSpans *spans, const guint32 *api, gint64 *api_s, gint64 *api_e)
-{
-  for (guint i = 0; i < spans->n; i++)
-    if (api[i] != SL_NONE)
-      widen (api_s, api_e, api[i], spans->start[i], sl_spans_end (spans, i));
-}
+/* Calls whose ranges are read per pass of kernel_ranges(): 1 MB of api_range. */
+#define CHUNK_CALLS (1u << 18)
 
-/* Start/end ranges are rare and may overlap, so they take the plain way:
- * the GPU extent of every API call, then a scan of the calls inside each. */
+/* Each kernel's range (its launching call's), read sequentially by the
+ * tree and the search.  By chunks of calls: a stream's launching calls
+ * mostly ascend, so each stream stops at the chunk's end and api_range is
+ * read a chunk at a time while in the cache, instead of every stream
+ * sweeping all of it (a cache miss per kernel).  Any order fills every
+ * kernel once. */
 static void
-project_startend (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
-                  gint64 *se_start, gint64 *se_end)
+kernel_ranges (const SlProfile *profile, SlAttribution *attr)
 {
-  g_autofree gint64 *api_s = NULL;
-  g_autofree gint64 *api_e = NULL;
+  g_autofree guint *next = g_new0 (guint, MAX (profile->n_streams, 1));
   guint n_api = profile->api.spans.n;
 
-  for (guint i = 0; i < attr->n_se_ranges; i++)
-    {
-      se_start[i] = SL_NO_GPU_START;
-      se_end[i] = SL_NO_GPU_END;
-    }
-  if (attr->n_se_ranges == 0 || n_api == 0)
-    return;
-
-  api_s = g_new (gint64, n_api);
-  api_e = g_new (gint64, n_api);
-  for (guint i = 0; i < n_api; i++)
-    {
-      api_s[i] = SL_NO_GPU_START;
-      api_e[i] = SL_NO_GPU_END;
-    }
+  attr->kernel_base = g_new (guint, profile->n_streams + 1);
+  attr->kernel_base[0] = 0;
   for (guint s = 0; s < profile->n_streams; s++)
+    attr->kernel_base[s + 1] = attr->kernel_base[s] + profile->streams[s].kernels.spans.n;
+  attr->kernel_range = g_new (guint32, MAX (attr->kernel_base[profile->n_streams], 1));
+  for (guint64 chunk_end = CHUNK_CALLS;; chunk_end += CHUNK_CALLS)
     {
-      const SlStream *stream = &profile->streams[s];
-      if (!sl_filter_match_device (filter, stream->device))
-        continue;
-      add_api_ops (&stream->kernels.spans, stream->kernels.api, api_s, api_e);
-      add_api_ops (&stream->memcpy.spans, stream->memcpy.api, api_s, api_e);
-      add_api_ops (&stream->memset.spans, stream->memset.api, api_s, api_e);
-    }
-
-  for (guint t = 0; t < profile->n_threads; t++)
-    {
-      const SlThread *thread = &profile->threads[t];
-      const SlNvtxRanges *r = &thread->nvtx_startend;
-      guint lo_all = thread->api_first, hi_all = thread->api_first + thread->api_count;
-
-      for (guint i = 0; i < r->spans.n; i++)
+      gboolean last = chunk_end >= n_api;
+      for (guint s = 0; s < profile->n_streams; s++)
         {
-          guint g = attr->se_base[t] + i;
-          guint a = sl_spans_lower_bound_in (&profile->api.spans, lo_all, hi_all, r->spans.start[i]);
-          gint64 end = sl_spans_end (&r->spans, i);
-
-          for (; a < hi_all && profile->api.spans.start[a] < end; a++)
-            if (api_s[a] != SL_NO_GPU_START)
-              widen (se_start, se_end, g, api_s[a], api_e[a]);
+          const SlKernels *k = &profile->streams[s].kernels;
+          guint32 *out = attr->kernel_range + attr->kernel_base[s];
+          guint i = next[s];
+          for (; i < k->spans.n && (last || k->api[i] == SL_NONE || k->api[i] < chunk_end); i++)
+            out[i] = k->api[i] == SL_NONE ? SL_NONE : attr->api_range[k->api[i]];
+          next[s] = i;
         }
+      if (last)
+        return;
     }
 }
 
@@ -261,26 +410,13 @@ attribution_compute (const SlProfile *profile)
       attr->api_max_dur[t] = longest;
     }
 
-  /* Each kernel's range, read sequentially by the tree and the search. */
-  attr->kernel_base = g_new (guint, profile->n_streams + 1);
-  attr->kernel_base[0] = 0;
-  for (guint s = 0; s < profile->n_streams; s++)
-    attr->kernel_base[s + 1] = attr->kernel_base[s] + profile->streams[s].kernels.spans.n;
-  attr->kernel_range = g_new (guint32, MAX (attr->kernel_base[profile->n_streams], 1));
-  for (guint s = 0; s < profile->n_streams; s++)
-    {
-      const SlKernels *k = &profile->streams[s].kernels;
-      guint32 *out = attr->kernel_range + attr->kernel_base[s];
-      for (guint i = 0; i < k->spans.n; i++)
-        out[i] = k->api[i] == SL_NONE ? SL_NONE : attr->api_range[k->api[i]];
-    }
+  kernel_ranges (profile, attr);
 
   attr->gpu_start = g_new (gint64, MAX (attr->n_ranges, 1));
   attr->gpu_end = g_new (gint64, MAX (attr->n_ranges, 1));
-  project_pushpop (profile, attr, NULL, attr->gpu_start, attr->gpu_end);
   attr->se_gpu_start = g_new (gint64, MAX (attr->n_se_ranges, 1));
   attr->se_gpu_end = g_new (gint64, MAX (attr->n_se_ranges, 1));
-  project_startend (profile, attr, NULL, attr->se_gpu_start, attr->se_gpu_end);
+  project (profile, attr, NULL, attr->gpu_start, attr->gpu_end, attr->se_gpu_start, attr->se_gpu_end);
   return attr;
 }
 
@@ -339,7 +475,6 @@ sl_attribution_project (const SlProfile *profile, const SlFilter *filter,
   *gpu_end = g_new (gint64, MAX (attr->n_ranges, 1));
   *se_gpu_start = g_new (gint64, MAX (attr->n_se_ranges, 1));
   *se_gpu_end = g_new (gint64, MAX (attr->n_se_ranges, 1));
-  project_pushpop (profile, attr, filter, *gpu_start, *gpu_end);
-  project_startend (profile, attr, filter, *se_gpu_start, *se_gpu_end);
+  project (profile, attr, filter, *gpu_start, *gpu_end, *se_gpu_start, *se_gpu_end);
   *owned = TRUE;
 }

@@ -13,6 +13,7 @@
 #include "sl-stats.h"
 
 #include <math.h>
+#include <string.h>
 
 const char *
 sl_compare_status_name (SlCompareStatus status)
@@ -226,16 +227,16 @@ compare_gint64 (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-/* Count, median, p10, p90 and steps per rank of one profile's iterations,
- * when it has at least two. */
+/* Count, median, p10, p90 and steps per rank of one profile's iterations
+ * in @filter, into @out (found when it has at least two). */
 static void
-add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, const SlFilter *filter)
+summarize_iterations (const SlProfile *profile, const SlFilter *filter, SlCompareIterations *out)
 {
   g_autoptr(SlIterations) its = sl_iterations_compute_durations (profile, filter);
   g_autoptr(GHashTable) ranks = g_hash_table_new (NULL, NULL);
   g_autofree gint64 *durations = NULL;
-  SlCompareIterations *out = &self->iterations[p];
 
+  memset (out, 0, sizeof *out);
   /* one iteration is the whole window (GPU work without an idle gap), not a step */
   if (its == NULL || its->n_iterations < 2)
     return;
@@ -253,6 +254,33 @@ add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, cons
   out->p10_ns = quantile (durations, its->n_iterations, 0.10);
   out->p90_ns = quantile (durations, its->n_iterations, 0.90);
   out->method = sl_iterations_method_name (its->method);
+}
+
+static gpointer
+whole_iterations_build (const SlProfile *profile)
+{
+  SlCompareIterations *out = g_new (SlCompareIterations, 1);
+
+  summarize_iterations (profile, NULL, out);
+  return out;
+}
+
+/* The iterations of profile @p.  Those of a whole profile are found once
+ * and kept with it (the step search walks every GPU operation): comparing
+ * the same captures again, as the app does on every change of an option,
+ * costs the kernel totals only. */
+static void
+add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, const SlFilter *filter)
+{
+  SlCompareIterations *out = &self->iterations[p];
+
+  if (sl_filter_is_empty (filter))
+    *out = *(const SlCompareIterations *) sl_profile_get_derived (profile, "sl-compare-iterations",
+                                                                  whole_iterations_build, g_free);
+  else
+    summarize_iterations (profile, filter, out);
+  if (!out->found)
+    return;
   self->has_iterations[p] = TRUE;
   self->iteration_median_ns[p] = out->median_ns;
 }

@@ -154,12 +154,33 @@ describe_cpu (const SlProfile *profile, const SlAttribution *attr, guint32 pid,
   keep_top_cpu (profile, per_name, gap);
 }
 
+#define ALL_OPS    ((1u << SL_GPU_OP_N_TYPES) - 1)
+#define KERNEL_OPS (1u << SL_GPU_OP_KERNEL)
+#define COPY_OPS   (ALL_OPS & ~KERNEL_OPS)
+
+/* The device's operations of the @types (a mask of SlGpuOpType bits) in the
+ * filter, tagged as sl_gpu_ops_add_stream() does. */
 static void
-add_device_sources (SlMerge *merge, const SlProfile *profile, const SlFilter *filter, const SlGpu *gpu)
+add_device_sources (SlMerge *merge, const SlProfile *profile, const SlFilter *filter, const SlGpu *gpu,
+                    guint types)
 {
   for (guint i = 0; i < gpu->n_streams; i++)
-    if (sl_filter_match_stream (filter, &profile->streams[gpu->streams[i]]))
-      sl_gpu_ops_add_stream (merge, profile, gpu->streams[i], filter);
+    {
+      guint32 s = gpu->streams[i];
+      const SlStream *st = &profile->streams[s];
+      const SlSpans *lists[SL_GPU_OP_N_TYPES] = { &st->kernels.spans, &st->memcpy.spans, &st->memset.spans };
+
+      if (!sl_filter_match_stream (filter, st))
+        continue;
+      for (guint type = 0; type < SL_GPU_OP_N_TYPES; type++)
+        {
+          guint first, last;
+          if (!(types & (1u << type)))
+            continue;
+          sl_filter_span_bounds (filter, lists[type], 0, lists[type]->n, &first, &last);
+          sl_merge_add (merge, lists[type], first, last, s * SL_GPU_OP_N_TYPES + type);
+        }
+    }
 }
 
 /* One walk over a device's operations in start order. */
@@ -170,7 +191,7 @@ typedef struct {
   GArray  *heap;           /* GapCandidate, the @top longest gaps */
   gint64   worst;          /* the shortest gap kept once the heap is full */
   SlUnion  counted;        /* what counts as busy: kernels, or everything */
-  SlUnion  kernels, copies, all;
+  SlUnion  kernels, copies;   /* kernels: with --count-copies only */
   GArray  *copy_runs;      /* the closed intervals of @copies, in order (gint64 pairs) */
   guint    end_tag, end_index;   /* the operation that ends @counted so far */
 } Scan;
@@ -209,19 +230,18 @@ scan_copy (Scan *sc, gint64 s, gint64 e)
   sl_union_add (&sc->copies, s, e);
 }
 
+/* With --count-copies: every operation is busy, so @counted is the union
+ * of all work; @kernels the kernels'. */
 static void
 scan_op (Scan *sc, SlGapsDevice *out, guint tag, guint index, gint64 s, gint64 e)
 {
   SlGpuOpType type = sl_gpu_op_type (tag);
 
   out->last_end_ns = MAX (out->last_end_ns, e);
-  sl_union_add (&sc->all, s, e);
   if (type == SL_GPU_OP_KERNEL)
     sl_union_add (&sc->kernels, s, e);
   else
     scan_copy (sc, s, e);
-  if (!sl_gpu_busy_counts (type, sc->count_copies))
-    return;
   if (sc->counted.open && s > sc->counted.cur_end && s - sc->counted.cur_end >= sc->min_gap)
     scan_gap (sc, out, s, tag, index);
   if (!sc->counted.open || s > sc->counted.cur_end || e > sc->counted.cur_end)
@@ -232,9 +252,9 @@ scan_op (Scan *sc, SlGapsDevice *out, guint tag, guint index, gint64 s, gint64 e
   sl_union_add (&sc->counted, s, e);
 }
 
-/* Walks the device's operations in start order: its span, its busy
- * unions, and its gaps of at least @min_gap (the @top longest kept in the
- * heap).  Returns FALSE when there is none. */
+/* With --count-copies, walks the device's operations in start order: its
+ * span, its busy unions, and its gaps of at least @min_gap (the @top
+ * longest kept in the heap).  Returns FALSE when there is none. */
 static gboolean
 scan_device (SlMerge *merge, Scan *sc, SlGapsDevice *out)
 {
@@ -269,7 +289,7 @@ scan_device (SlMerge *merge, Scan *sc, SlGapsDevice *out)
       g_array_append_val (sc->copy_runs, sc->copies.cur_start);
       g_array_append_val (sc->copy_runs, sc->copies.cur_end);
     }
-  out->busy_ns = sl_union_total (&sc->all);
+  out->busy_ns = sl_union_total (&sc->counted);
   return any;
 }
 
@@ -320,6 +340,130 @@ describe_gaps (const SlProfile *profile, const SlAttribution *attr, GArray *heap
     }
 }
 
+/* Without --count-copies kernels alone are busy, and copies only make the
+ * copy and any-work unions: they are walked on their own (few) before the
+ * kernels, which then merge alone.  The any-work union is kernels +
+ * copies - their intersection, summed as each kernel interval closes: one
+ * union per kernel, fewer sources to merge. */
+
+/* The copies of a device in start order (@merge, started): their union and
+ * its closed runs (sc->copy_runs), and their extent (*first, *last). */
+static gboolean
+scan_copies (SlMerge *merge, Scan *sc, gint64 *first, gint64 *last)
+{
+  guint tag, index, end;
+  gint64 limit;
+  const SlSpans *spans;
+  gboolean any = FALSE;
+
+  while (sl_merge_run_start (merge, &tag, &spans, &index, &end, &limit))
+    {
+      do
+        {
+          gint64 s = spans->start[index], e = sl_spans_end (spans, index);
+          *first = any ? *first : s;
+          *last = any ? MAX (*last, e) : e;
+          any = TRUE;
+          scan_copy (sc, s, e);
+        }
+      while (++index < end && spans->start[index] < limit);
+      sl_merge_run_stop (merge, index);
+    }
+  if (sc->copies.open)   /* the last run */
+    {
+      g_array_append_val (sc->copy_runs, sc->copies.cur_start);
+      g_array_append_val (sc->copy_runs, sc->copies.cur_end);
+    }
+  return any;
+}
+
+/* Overlap of [a, b) with the copy runs from *@cursor on; the kernel
+ * intervals come in order, so runs ending by @a are passed for good. */
+static gint64
+copy_overlap (const GArray *runs, guint *cursor, gint64 a, gint64 b)
+{
+  const gint64 *r = (const gint64 *) (void *) runs->data;
+  guint n = runs->len / 2;
+  gint64 sum = 0;
+
+  while (*cursor < n && r[2 * *cursor + 1] <= a)
+    (*cursor)++;
+  for (guint i = *cursor; i < n && r[2 * i] < b; i++)
+    sum += MIN (r[2 * i + 1], b) - MAX (r[2 * i], a);
+  return sum;
+}
+
+/* The kernels of a device in start order (@merge, started; the copies
+ * scanned before): the counted union, its gaps, and its intersection with
+ * the copies into *@both. */
+static gboolean
+scan_kernels (SlMerge *merge, Scan *sc, SlGapsDevice *out, gint64 *both, gint64 *first, gint64 *last)
+{
+  guint tag, index, end, cursor = 0;
+  gint64 limit;
+  const SlSpans *spans;
+  gboolean any = FALSE;
+
+  while (sl_merge_run_start (merge, &tag, &spans, &index, &end, &limit))
+    {
+      do
+        {
+          gint64 s = spans->start[index], e = sl_spans_end (spans, index);
+          SlUnion *u = &sc->counted;
+          *first = any ? *first : s;
+          any = TRUE;
+          if (u->open && s > u->cur_end)
+            {
+              *both += copy_overlap (sc->copy_runs, &cursor, u->cur_start, u->cur_end);
+              if (s - u->cur_end >= sc->min_gap)
+                scan_gap (sc, out, s, tag, index);
+            }
+          if (!u->open || s > u->cur_end || e > u->cur_end)
+            {
+              sc->end_tag = tag;
+              sc->end_index = index;
+            }
+          sl_union_add (u, s, e);
+        }
+      while (++index < end && spans->start[index] < limit);
+      sl_merge_run_stop (merge, index);
+    }
+  if (sc->counted.open)
+    {
+      *both += copy_overlap (sc->copy_runs, &cursor, sc->counted.cur_start, sc->counted.cur_end);
+      *last = sc->counted.cur_end;   /* in start order, the last interval ends last */
+    }
+  return any;
+}
+
+/* The device's walk without --count-copies (see scan_copies). */
+static gboolean
+scan_device_kernels (const SlProfile *profile, const SlFilter *filter, const SlGpu *gpu, Scan *sc,
+                     SlGapsDevice *out)
+{
+  SlMerge copies, kernels;
+  gint64 cfirst = 0, clast = 0, kfirst = 0, klast = 0, both = 0;
+  gboolean any_copy, any_kernel;
+
+  sl_merge_init (&copies);
+  add_device_sources (&copies, profile, filter, gpu, COPY_OPS);
+  sl_merge_start (&copies);
+  any_copy = scan_copies (&copies, sc, &cfirst, &clast);
+  sl_merge_clear (&copies);
+  sl_merge_init (&kernels);
+  add_device_sources (&kernels, profile, filter, gpu, KERNEL_OPS);
+  sl_merge_start (&kernels);
+  any_kernel = scan_kernels (&kernels, sc, out, &both, &kfirst, &klast);
+  sl_merge_clear (&kernels);
+
+  out->first_start_ns = !any_kernel ? cfirst : !any_copy ? kfirst : MIN (cfirst, kfirst);
+  out->last_end_ns = !any_kernel ? clast : !any_copy ? klast : MAX (clast, klast);
+  out->kernel_busy_ns = sl_union_total (&sc->counted);
+  out->copy_busy_ns = sl_union_total (&sc->copies);
+  out->busy_ns = sl_sat_from_i128 ((__int128) out->kernel_busy_ns + out->copy_busy_ns - both);
+  return any_copy || any_kernel;
+}
+
 static gboolean
 device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter *filter,
              const SlGpu *gpu, Scan *sc, SlGapsDevice *out)
@@ -335,13 +479,17 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
   sl_union_init (&sc->counted);
   sl_union_init (&sc->kernels);
   sl_union_init (&sc->copies);
-  sl_union_init (&sc->all);
   out->device = gpu->device;
-  sl_merge_init (&merge);
-  add_device_sources (&merge, profile, filter, gpu);
-  sl_merge_start (&merge);
-  any = scan_device (&merge, sc, out);
-  sl_merge_clear (&merge);
+  if (sc->count_copies)
+    {
+      sl_merge_init (&merge);
+      add_device_sources (&merge, profile, filter, gpu, ALL_OPS);
+      sl_merge_start (&merge);
+      any = scan_device (&merge, sc, out);
+      sl_merge_clear (&merge);
+    }
+  else
+    any = scan_device_kernels (profile, filter, gpu, sc, out);
 
   out->span_ns = any ? out->last_end_ns - out->first_start_ns : 0;
   out->idle_ns = out->span_ns - out->busy_ns;

@@ -92,40 +92,6 @@ emit (SlMerge *m, guint s, guint *tag, const SlSpans **spans, guint *index)
   m->head[s] = src->pos < src->end ? src->spans->start[src->pos] : G_MAXINT64;
 }
 
-/* Scan mode: the source with the smallest head (the lower index on ties)
- * and the smallest head after it (@limit, of @limit_src; G_MAXINT64 and
- * G_MAXUINT when none).  FALSE when every source is exhausted. */
-static gboolean
-scan_heads (const SlMerge *m, guint *best_out, gint64 *limit, guint *limit_src)
-{
-  guint best = G_MAXUINT, second = G_MAXUINT;
-  gint64 bs = G_MAXINT64, ss = G_MAXINT64;
-
-  /* strict < keeps the lower index on ties */
-  for (guint i = 0; i < m->n; i++)
-    {
-      gint64 h = m->head[i];
-      if (h < bs)
-        {
-          second = best;
-          ss = bs;
-          best = i;
-          bs = h;
-        }
-      else if (h < ss)
-        {
-          second = i;
-          ss = h;
-        }
-    }
-  if (best == G_MAXUINT || bs == G_MAXINT64)
-    return FALSE;
-  *best_out = best;
-  *limit = ss;
-  *limit_src = second;
-  return TRUE;
-}
-
 /* Heap mode: source @s at the top has moved on (or run out). */
 static void
 heap_advance_top (SlMerge *m, guint s)
@@ -162,7 +128,7 @@ sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
   if (m->cur == G_MAXUINT)
     {
       guint best;
-      if (!scan_heads (m, &best, &m->limit, &m->limit_src))
+      if (!_sl_merge_scan_heads (m, &best, &m->limit, &m->limit_src))
         return FALSE;
       m->cur = best;
     }
@@ -171,8 +137,8 @@ sl_merge_next (SlMerge *m, guint *tag, const SlSpans **spans, guint *index)
 }
 
 gboolean
-sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *end,
-                    gint64 *limit_out)
+_sl_merge_heap_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *end,
+                          gint64 *limit_out)
 {
   const SlMergeSource *src;
   guint best;
@@ -180,22 +146,16 @@ sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first,
   guint limit_src = G_MAXUINT;
 
   m->cur = G_MAXUINT;
-  if (m->use_heap)
-    {
-      if (m->heap_n == 0)
-        return FALSE;
-      best = m->heap[0].src;
-      /* the next smallest head is a child of the root */
-      for (guint c = 1; c <= 2 && c < m->heap_n; c++)
-        if (m->heap[c].start < limit || (m->heap[c].start == limit && m->heap[c].src < limit_src))
-          {
-            limit = m->heap[c].start;
-            limit_src = m->heap[c].src;
-          }
-    }
-  else if (!scan_heads (m, &best, &limit, &limit_src))
+  if (m->heap_n == 0)
     return FALSE;
-
+  best = m->heap[0].src;
+  /* the next smallest head is a child of the root */
+  for (guint c = 1; c <= 2 && c < m->heap_n; c++)
+    if (m->heap[c].start < limit || (m->heap[c].start == limit && m->heap[c].src < limit_src))
+      {
+        limit = m->heap[c].start;
+        limit_src = m->heap[c].src;
+      }
   src = &g_array_index (m->sources, SlMergeSource, best);
   /* ties with the next source's head: the lower source goes first */
   if (limit == G_MAXINT64 || limit_src == G_MAXUINT)
@@ -212,15 +172,9 @@ sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first,
 }
 
 void
-sl_merge_run_stop (SlMerge *m, guint p)
+_sl_merge_heap_run_stop (SlMerge *m, guint best)
 {
-  guint best = m->run_src;
-  SlMergeSource *src = &g_array_index (m->sources, SlMergeSource, best);
-
-  src->pos = p;
-  m->head[best] = p < src->end ? src->spans->start[p] : G_MAXINT64;
-  if (m->use_heap)
-    heap_advance_top (m, best);
+  heap_advance_top (m, best);
 }
 
 gboolean

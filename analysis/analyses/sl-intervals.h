@@ -52,6 +52,46 @@ gboolean sl_merge_next   (SlMerge *merge, guint *tag, const SlSpans **spans, gui
  * order of sl_merge_next).  Cheaper when sources take turns in stretches,
  * as streams do.  Do not mix with sl_merge_next() on one merge. */
 gboolean sl_merge_next_run (SlMerge *merge, guint *tag, const SlSpans **spans, guint *first, guint *last);
+
+/* Heap mode of sl_merge_run_start() and sl_merge_run_stop(). */
+gboolean _sl_merge_heap_run_start (SlMerge *merge, guint *tag, const SlSpans **spans, guint *first,
+                                   guint *end, gint64 *limit);
+void     _sl_merge_heap_run_stop  (SlMerge *merge, guint src);
+
+/* Scan mode: the source with the smallest head (the lower index on ties)
+ * and the smallest head after it (@limit, of @limit_src; G_MAXINT64 and
+ * G_MAXUINT when none).  FALSE when every source is exhausted. */
+static inline gboolean
+_sl_merge_scan_heads (const SlMerge *m, guint *best_out, gint64 *limit, guint *limit_src)
+{
+  guint best = G_MAXUINT, second = G_MAXUINT;
+  gint64 bs = G_MAXINT64, ss = G_MAXINT64;
+
+  /* strict < keeps the lower index on ties */
+  for (guint i = 0; i < m->n; i++)
+    {
+      gint64 h = m->head[i];
+      if (h < bs)
+        {
+          second = best;
+          ss = bs;
+          best = i;
+          bs = h;
+        }
+      else if (h < ss)
+        {
+          second = i;
+          ss = h;
+        }
+    }
+  if (best == G_MAXUINT || bs == G_MAXINT64)
+    return FALSE;
+  *best_out = best;
+  *limit = ss;
+  *limit_src = second;
+  return TRUE;
+}
+
 /* The same with the end of the run left to the caller, who walks the events
  * and tests the starts on the way (one test instead of two):
  *
@@ -64,10 +104,48 @@ gboolean sl_merge_next_run (SlMerge *merge, guint *tag, const SlSpans **spans, g
  *     }
  *
  * The run is spans[first, end) up to the first start >= @limit; its first
- * event always belongs to it. */
-gboolean sl_merge_run_start (SlMerge *merge, guint *tag, const SlSpans **spans, guint *first,
-                             guint *end, gint64 *limit);
-void     sl_merge_run_stop  (SlMerge *merge, guint pos);
+ * event always belongs to it.
+ *
+ * Inline: the callers' hot loops take a run every few events (streams take
+ * turns), and a call each way costs as much as the scan. */
+static inline gboolean
+sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *end, gint64 *limit_out)
+{
+  const SlMergeSource *src;
+  guint best, limit_src;
+  gint64 limit;
+
+  if (m->use_heap)
+    return _sl_merge_heap_run_start (m, tag, spans, first, end, limit_out);
+  m->cur = G_MAXUINT;
+  if (!_sl_merge_scan_heads (m, &best, &limit, &limit_src))
+    return FALSE;
+  src = &g_array_index (m->sources, SlMergeSource, best);
+  /* ties with the next source's head: the lower source goes first */
+  if (limit == G_MAXINT64 || limit_src == G_MAXUINT)
+    limit = G_MAXINT64;
+  else if (best < limit_src)
+    limit++;
+  m->run_src = best;
+  *tag = src->tag;
+  *spans = src->spans;
+  *first = src->pos;
+  *end = src->end;
+  *limit_out = limit;
+  return TRUE;
+}
+
+static inline void
+sl_merge_run_stop (SlMerge *m, guint pos)
+{
+  guint best = m->run_src;
+  SlMergeSource *src = &g_array_index (m->sources, SlMergeSource, best);
+
+  src->pos = pos;
+  m->head[best] = pos < src->end ? src->spans->start[pos] : G_MAXINT64;
+  if (m->use_heap)
+    _sl_merge_heap_run_stop (m, best);
+}
 
 /* Union of intervals fed in start order. */
 typedef struct {

@@ -7,9 +7,9 @@
  * sl-step-period.h finds the period and the step boundaries in it.  Every
  * GPU operation of the process then belongs to the step in which it starts. */
 #include "sl-iterations-private.h"
+#include "sl-stats.h"
 #include "sl-step-period.h"
 
-#include <stdlib.h>
 
 /* The stream of process @pid in the filter with the most kernels, or G_MAXUINT. */
 static guint
@@ -63,26 +63,24 @@ kernel_sequence (const SlProfile *profile, const SlFilter *filter, const guint8 
     }
 }
 
-static int
-compare_int64 (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median, 10th and 90th percentiles of start[i + L] - start[i]: the period in time. */
+/* Median, 10th and 90th percentiles of start[i + L] - start[i]: the period
+ * in time.  Order statistics by selection (the sequence can hold hundreds
+ * of thousands of kernels). */
 static void
 period_times (SlIterations *self, const Sequence *q, guint L)
 {
   guint k = q->n - L;
   g_autofree gint64 *d = g_new (gint64, MAX (k, 1));
 
+  if (k == 0)
+    return;
   for (guint i = 0; i < k; i++)
     d[i] = q->start[i + L] - q->start[i];
-  qsort (d, k, sizeof (gint64), compare_int64);
-  self->period_median_ns = k % 2 == 1 ? d[k / 2] : (gint64) (((__int128) d[k / 2 - 1] + d[k / 2]) / 2);
-  self->period_p10_ns = d[k / 10];
-  self->period_p90_ns = d[MIN (k - 1, k * 9 / 10)];
+  self->period_median_ns = sl_select_nth (d, k, k / 2);
+  if (k % 2 == 0)
+    self->period_median_ns = (gint64) (((__int128) sl_select_nth (d, k, k / 2 - 1) + self->period_median_ns) / 2);
+  self->period_p10_ns = sl_select_nth (d, k, k / 10);
+  self->period_p90_ns = sl_select_nth (d, k, MIN (k - 1, k * 9 / 10));
 }
 
 /* Segments: 0 before the first boundary, s in [1, nb) between boundaries
@@ -137,27 +135,57 @@ emit_segments (SlIteration *seg, const Acc *acc, guint nb, guint n_gpus, guint32
     }
 }
 
+/* The kernel sequence of process @pid and its period; FALSE (nothing to
+ * clear) when it has none. */
+static gboolean
+sequence_period (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl, guint32 pid,
+                 Sequence *q, SlStepPeriod *period)
+{
+  guint s = main_stream (profile, filter, pid);
+
+  if (s == G_MAXUINT)
+    return FALSE;
+  kernel_sequence (profile, filter, is_nccl, s, q);
+  sl_step_period_find (q->name, q->gap, q->n, period);
+  if (period->unit != SL_STEP_UNIT_NONE)
+    return TRUE;
+  sl_step_period_clear (period);
+  sequence_clear (q);
+  return FALSE;
+}
+
+gboolean
+sl_iter_kernel_period (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
+                       const guint8 *is_nccl, guint32 pid)
+{
+  Sequence q = { 0 };
+  SlStepPeriod period;
+
+  if (!sequence_period (profile, filter, is_nccl, pid, &q, &period))
+    return FALSE;
+  self->period_unit = period.unit;
+  self->period_kernels = period.period;
+  self->confidence = period.match;
+  if (period.unit == SL_STEP_UNIT_STEP)
+    period_times (self, &q, period.period);
+  sl_step_period_clear (&period);
+  sequence_clear (&q);
+  return TRUE;
+}
+
 gboolean
 sl_iter_kernel_steps (SlIterations *self, const SlProfile *profile, const SlFilter *filter,
                       const guint8 *is_nccl, guint32 pid, GArray *full, GArray *partial)
 {
-  guint s = main_stream (profile, filter, pid), nb, n_gpus = MAX (profile->n_gpus, 1);
+  guint nb, n_gpus = MAX (profile->n_gpus, 1);
   Sequence q = { 0 };
   SlStepPeriod period;
   g_autofree gint64 *t = NULL;
   g_autofree SlIteration *seg = NULL;
   g_autofree Acc *acc = NULL;
 
-  if (s == G_MAXUINT)
+  if (!sequence_period (profile, filter, is_nccl, pid, &q, &period))
     return FALSE;
-  kernel_sequence (profile, filter, is_nccl, s, &q);
-  sl_step_period_find (q.name, q.gap, q.n, &period);
-  if (period.unit == SL_STEP_UNIT_NONE)
-    {
-      sl_step_period_clear (&period);
-      sequence_clear (&q);
-      return FALSE;
-    }
   if (self->period_unit == SL_STEP_UNIT_NONE)
     {
       self->period_unit = period.unit;

@@ -314,93 +314,6 @@ sl_iter_add_process_sources (const SlProfile *profile, const SlFilter *filter, g
       sl_gpu_ops_add_stream (merge, profile, s, filter);
 }
 
-/* The NVTX iteration of its[0, n) (sorted by start) whose CPU range holds
- * @t, or G_MAXUINT.  API starts follow GPU order closely: *@cursor, the
- * last one found, is tried first. */
-static inline guint
-find_iteration (const SlIteration *its, guint n, gint64 t, guint *cursor)
-{
-  guint lo = 0, hi = n;
-
-  if (its[*cursor].cpu_start_ns <= t && t < its[*cursor].cpu_end_ns)
-    return *cursor;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (its[mid].cpu_start_ns <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  /* iterations of several threads may overlap: look back a little */
-  for (guint k = lo, steps = 0; k > 0 && steps < 8; k--, steps++)
-    if (t < its[k - 1].cpu_end_ns)
-      {
-        *cursor = k - 1;
-        return k - 1;
-      }
-  return G_MAXUINT;
-}
-
-/* One device's operations (@merge, started) into the iterations its[0, n)
- * whose range holds their launching call. */
-static void
-nvtx_device_work (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merge,
-                  SlIteration *its, guint n, Acc *acc)
-{
-  const gint64 *api_start = profile->api.spans.start;
-  const SlSpans *spans;
-  guint tag, index, cursor = 0;
-
-  for (guint j = 0; j < n; j++)
-    sl_iter_acc_init (&acc[j]);
-  while (sl_merge_next (merge, &tag, &spans, &index))
-    {
-      guint32 a = sl_gpu_op_api (profile, tag)[index];
-      gboolean nccl;
-      guint j;
-
-      if (a == SL_NONE)
-        continue;
-      j = find_iteration (its, n, api_start[a], &cursor);
-      if (j == G_MAXUINT)
-        continue;
-      nccl = sl_gpu_op_is_nccl (profile, is_nccl, tag, index);
-      sl_iter_acc_op (&its[j], &acc[j], sl_gpu_op_type (tag), nccl, spans->start[index], sl_spans_end (spans, index));
-    }
-  for (guint j = 0; j < n; j++)
-    sl_iter_add_device_totals (&its[j], &acc[j], 1);
-}
-
-/* GPU work of the NVTX iterations its[0, n) of one process (sorted by start),
- * one device at a time: busy and NCCL time are unions per device, summed
- * over the process's devices (GPU time, as a multi-GPU process spends it). */
-static void
-nvtx_gpu_work (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
-               guint32 pid, SlIteration *its, guint n)
-{
-  g_autofree Acc *acc = g_new0 (Acc, MAX (n, 1));
-
-  for (guint g = 0; g < profile->n_gpus; g++)
-    {
-      const SlGpu *gpu = &profile->gpus[g];
-      SlMerge merge;
-
-      if (!sl_filter_match_device (filter, gpu->device))
-        continue;
-      sl_merge_init (&merge);
-      for (guint i = 0; i < gpu->n_streams; i++)
-        if (profile->streams[gpu->streams[i]].pid == pid)
-          sl_gpu_ops_add_stream (&merge, profile, gpu->streams[i], NULL);
-      if (merge.sources->len > 0)
-        {
-          sl_merge_start (&merge);
-          nvtx_device_work (profile, is_nccl, &merge, its, n, acc);
-        }
-      sl_merge_clear (&merge);
-    }
-}
-
 static int
 compare_gap_desc (gconstpointer a, gconstpointer b)
 {
@@ -613,8 +526,8 @@ nvtx_iterations (const SlProfile *profile, const SlFilter *filter, const guint8 
       for (j = i; j < found->len && g_array_index (found, Candidate, j).pid == pid; j++)
         add_nvtx_iteration (its, profile, &g_array_index (found, Candidate, j), j - i);
       if (gpu_work)
-        nvtx_gpu_work (profile, filter, is_nccl, pid,
-                       &g_array_index (its, SlIteration, first), its->len - first);
+        sl_iter_nvtx_gpu_work (profile, filter, is_nccl, pid, &g_array_index (its, SlIteration, first),
+                               its->len - first);
       i = j;
     }
 }
@@ -648,70 +561,6 @@ gpu_gaps_iterations (SlIterations *self, const SlProfile *profile, const SlFilte
                         its, &self->gap_threshold_ns);
 }
 
-/* Appends to @times the launch times (API start) of @n operations whose
- * launching calls are @api[]. */
-static void
-append_launches (const SlProfile *profile, const SlFilter *filter, const guint32 *api, guint n, GArray *times)
-{
-  for (guint i = 0; i < n; i++)
-    if (api[i] != SL_NONE && sl_filter_match_time (filter, profile->api.spans.start[api[i]]))
-      g_array_append_val (times, profile->api.spans.start[api[i]]);
-}
-
-/* Launch times (API start) of the GPU work of each process (kernels, copies
- * and memsets: a range that launches the kernels but none of the copies
- * that dominate the step is not the step), sorted: pid -> GArray of gint64. */
-static GHashTable *
-launch_times (const SlProfile *profile, const SlFilter *filter)
-{
-  GHashTable *out = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  GHashTableIter iter;
-  gpointer value;
-
-  for (guint s = 0; s < profile->n_streams; s++)
-    {
-      const SlStream *st = &profile->streams[s];
-      GArray *times = g_hash_table_lookup (out, GUINT_TO_POINTER (st->pid));
-      if (!sl_filter_match_device (filter, st->device))
-        continue;
-      if (times == NULL)
-        {
-          times = g_array_new (FALSE, FALSE, sizeof (gint64));
-          g_hash_table_insert (out, GUINT_TO_POINTER (st->pid), times);
-        }
-      append_launches (profile, filter, st->kernels.api, st->kernels.spans.n, times);
-      append_launches (profile, filter, st->memcpy.api, st->memcpy.spans.n, times);
-      append_launches (profile, filter, st->memset.api, st->memset.spans.n, times);
-    }
-  g_hash_table_iter_init (&iter, out);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    g_array_sort (value, compare_gap_desc);   /* descending: see count_launched */
-  return out;
-}
-
-/* Launches in [s, e) of @times (sorted descending). */
-static guint
-count_launched (GArray *times, gint64 s, gint64 e)
-{
-  const gint64 *t = (const gint64 *) times->data;
-  guint lo = 0, hi = times->len, a, b;
-
-  while (lo < hi)       /* first index with t < e */
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t[mid] >= e) lo = mid + 1; else hi = mid;
-    }
-  a = lo;
-  hi = times->len;
-  while (lo < hi)       /* first index with t < s */
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (t[mid] >= s) lo = mid + 1; else hi = mid;
-    }
-  b = lo;
-  return b - a;
-}
-
 static int
 compare_int64_asc (gconstpointer a, gconstpointer b)
 {
@@ -732,7 +581,7 @@ median_of (gint64 *v, guint n)
  * @found, or -1 when an instance launches less than a quarter of the median
  * instance's operations (per-op ranges, syncs, one-off setup). */
 static double
-ranges_share (const SlProfile *profile, GHashTable *launches, GArray *found)
+ranges_share (const SlProfile *profile, const SlIterLaunches *launches, GArray *found)
 {
   g_autofree gint64 *counts = g_new (gint64, MAX (found->len, 1));
   g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
@@ -744,17 +593,13 @@ ranges_share (const SlProfile *profile, GHashTable *launches, GArray *found)
   for (guint i = 0; i < found->len; i++)
     {
       const Candidate *c = &g_array_index (found, Candidate, i);
-      GArray *times = g_hash_table_lookup (launches, GUINT_TO_POINTER (c->pid));
-      counts[i] = times != NULL ? count_launched (times, c->start, c->end) : 0;
+      counts[i] = sl_iter_launches_in (launches, profile, c->pid, c->start, c->end);
       covered += counts[i];
       g_hash_table_add (pids, GUINT_TO_POINTER (c->pid));
     }
   g_hash_table_iter_init (&iter, pids);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      GArray *times = g_hash_table_lookup (launches, key);
-      total += times != NULL ? times->len : 0;
-    }
+    total += sl_iter_launches_total (launches, profile, GPOINTER_TO_UINT (key));
   median = median_of (counts, found->len);
   for (guint i = 0; i < found->len; i++)
     if (median == 0 || counts[i] * 4 < median)
@@ -785,12 +630,9 @@ kernel_period_disagrees (const SlProfile *profile, const SlFilter *filter, const
 {
   guint32 pid = g_array_index (found, Candidate, 0).pid;
   SlIterations scratch = { 0 };
-  g_autoptr(GArray) full = g_array_new (FALSE, TRUE, sizeof (SlIteration));
-  g_autoptr(GArray) partial = g_array_new (FALSE, TRUE, sizeof (SlIteration));
   gint64 q;
 
-  if (!sl_iter_kernel_steps (&scratch, profile, filter, is_nccl, pid, full, partial)
-      || scratch.period_unit != SL_STEP_UNIT_STEP)
+  if (!sl_iter_kernel_period (&scratch, profile, filter, is_nccl, pid) || scratch.period_unit != SL_STEP_UNIT_STEP)
     return FALSE;
   q = ranges_period (found, pid);
   return q * 4 < scratch.period_median_ns * 3 || q * 3 > scratch.period_median_ns * 4;
@@ -807,7 +649,7 @@ find_step_ranges (SlIterations *self, const SlProfile *profile, const SlFilter *
   g_autoptr(GHashTable) tally = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                        (GDestroyNotify) g_hash_table_unref);
   g_autoptr(GHashTable) raw = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) launches = launch_times (profile, filter);
+  g_autoptr(SlIterLaunches) launches = sl_iter_launches_new (profile, filter);
   g_autoptr(GArray) ranked = NULL;
 
   tally_depth0 (profile, filter, thread_ok, norm_of_id, tally);
@@ -857,7 +699,7 @@ find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter 
 {
   g_autofree char *pattern = o->name_regex != NULL ? g_strdup (o->name_regex) : step_range_regex (o->step_range);
   g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, error);
-  g_autoptr(GHashTable) launches = NULL;
+  g_autoptr(SlIterLaunches) launches = NULL;
   double share;
 
   if (regex == NULL)
@@ -865,7 +707,7 @@ find_named_ranges (SlIterations *self, const SlProfile *profile, const SlFilter 
   collect_regex (profile, filter, thread_ok, regex, found);
   self->n_named = found->len;
   self->name = g_strdup (o->name_regex != NULL ? o->name_regex : o->step_range);
-  launches = launch_times (profile, filter);
+  launches = sl_iter_launches_new (profile, filter);
   share = found->len > 0 ? ranges_share (profile, launches, found) : -1;
   self->confidence = share < 0 ? 0.2 : MIN (1.0, share);
   self->reason = g_strdup_printf ("NVTX ranges named by the user (%.0f%% of the GPU operations)", MAX (share, 0) * 100);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-launch.c: kernel launch overhead per kernel name. */
 #include "sl-launch.h"
+#include "sl-band-select.h"
 #include "sl-graph-launches.h"
 #include "sl-int.h"
 #include "sl-json.h"
@@ -14,7 +15,8 @@
 typedef struct {
   const SlProfile *profile;
   const guint32   *func_key;
-  SlStatsTable    *queue;
+  SlStatsTable    *queue;    /* the delays go here (walk), or into @band (walk_bands) */
+  SlBandSelect    *band;
   guint            all_key;  /* the key that gathers every launch */
   guint           *first;    /* per stream, its kernels in the filter */
   guint           *last;
@@ -49,7 +51,7 @@ static inline void
 visit_kernel (Walk *w, const SlKernels *k, guint i, guint32 a, guint key)
 {
   const SlSpans *api = &w->profile->api.spans;
-  gboolean graph = sl_graph_launches_contains (w->graphs, a);
+  gboolean graph = w->graphs->n_calls > 0 && sl_graph_launches_contains (w->graphs, a);
   gboolean first = !graph || g_hash_table_add (w->graphs_seen, GUINT_TO_POINTER (a));
 
   w->key[w->n] = key;
@@ -118,6 +120,78 @@ walk (Walk *w)
     w->unlinked = unlinked;
 }
 
+/* The queue delay, shares of call time and kernel time of kernel @i of
+ * @k (launched by call @a) into @key's band and totals.  TRUE when it is
+ * the first kernel met of its call (see visit_kernel): then *@launch is the
+ * launch's queue delay. */
+static inline gboolean
+band_kernel (Walk *w, const SlKernels *k, guint i, guint32 a, guint key, gint64 *call_ns, gint64 *launch)
+{
+  const SlSpans *api = &w->profile->api.spans;
+  gint64 api_start = api->start[a], delay = k->spans.start[i] - api_start;
+  gboolean graph = w->graphs->n_calls > 0 && sl_graph_launches_contains (w->graphs, a);
+
+  *call_ns = sl_spans_dur (api, a);
+  sl_band_key_add (&w->band->keys[key], delay);
+  w->api_total[key] = sl_sat_add (w->api_total[key], graph ? *call_ns / sl_graph_launches_kernels (w->graphs, a)
+                                                          : *call_ns);
+  w->kernel_total[key] = sl_sat_add (w->kernel_total[key], sl_spans_dur (&k->spans, i));
+  *launch = delay;
+  if (!graph)
+    return TRUE;
+  if (!g_hash_table_add (w->graphs_seen, GUINT_TO_POINTER (a)))
+    return FALSE;
+  w->graph_launches++;
+  *launch = sl_graph_launches_first (w->graphs, a) - api_start;
+  return TRUE;
+}
+
+/* walk() for the bands, in one pass: every launch's sums stay in
+ * registers (they would be a chain through memory, a value at a time). */
+static void
+walk_bands (Walk *w)
+{
+  const SlProfile *profile = w->profile;
+  SlBandKey all = w->band->keys[w->all_key];
+  guint64 unlinked = 0, launches = 0;
+  gint64 launch_api_total = 0;
+  gboolean left = TRUE;
+
+  g_hash_table_remove_all (w->graphs_seen);
+  for (guint64 limit = WINDOW; left; limit += WINDOW)
+    {
+      left = FALSE;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlKernels *k = &profile->streams[s].kernels;
+          guint i = w->first[s], end = w->last[s];
+          for (; i < end; i++)
+            {
+              guint32 a = k->api[i];
+              gint64 launch, call_ns;
+              if (a == SL_NONE)
+                {
+                  unlinked++;
+                  continue;
+                }
+              if (a >= limit)
+                break;
+              if (!band_kernel (w, k, i, a, w->func_key[k->func[i]], &call_ns, &launch))
+                continue;
+              sl_band_key_add (&all, launch);
+              launches++;
+              launch_api_total = sl_sat_add (launch_api_total, call_ns);
+            }
+          w->first[s] = i;
+          left |= i < end;
+        }
+    }
+  w->band->keys[w->all_key] = all;
+  w->unlinked = unlinked;
+  w->launches = launches;
+  w->launch_api_total = launch_api_total;
+}
+
 /* What is gathered per kernel name (key); key n_keys gathers every launch,
  * for the overall percentile. */
 typedef struct {
@@ -126,6 +200,7 @@ typedef struct {
   guint         n_keys;
   SlStatsTable  queue;     /* queue delays: count, total, then values */
   guint        *p95;       /* per key, its percentile request in queue */
+  gint64       *p95_ns;    /* per key, the answer */
   gint64       *api_total;
   gint64       *kernel_total;
   SlStats      *stats;     /* of the queue delays, once finished */
@@ -143,6 +218,7 @@ per_name_init (PerName *pn, const SlProfile *profile, SlNameStyle names)
   for (guint key = 0; key <= pn->n_keys; key++)
     pn->p95[key] = sl_stats_table_request (&pn->queue, key, 95.0);
   pn->stats = g_new0 (SlStats, pn->n_keys + 1);
+  pn->p95_ns = g_new0 (gint64, pn->n_keys + 1);
 }
 
 static void
@@ -154,39 +230,143 @@ per_name_clear (PerName *pn)
   g_free (pn->api_total);
   g_free (pn->kernel_total);
   g_free (pn->p95);
+  g_free (pn->p95_ns);
   g_free (pn->stats);
 }
 
-/* Walks the kernels of the streams in the filter, once per pass of the
- * queue table; sets the kernels without a launching call and the launches
- * (launching calls) of @self. */
-static void
-measure (SlLaunch *self, PerName *pn, const SlProfile *profile, const SlFilter *filter)
-{
-  g_autofree guint *first = g_new0 (guint, MAX (profile->n_streams, 1));
-  g_autofree guint *last = g_new0 (guint, MAX (profile->n_streams, 1));
-  g_autofree Walk *w = g_new0 (Walk, 1);
+#define SAMPLE_WINDOW 1024   /* calls per window of the sample */
+#define SAMPLE_EVERY  16     /* windows per sampled one */
 
-  for (guint s = 0; s < profile->n_streams; s++)
-    if (sl_filter_match_stream (filter, &profile->streams[s]))
-      sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
-                             profile->streams[s].kernels.spans.n, &first[s], &last[s]);
-  *w = (Walk) { profile, pn->func_key, &pn->queue, pn->n_keys, g_new (guint, MAX (profile->n_streams, 1)),
-                last, TRUE, pn->api_total, pn->kernel_total, 0,
-                sl_graph_launches_get (profile), g_hash_table_new (NULL, NULL), 0, 0, 0, 0, 0 };
-  while (sl_stats_table_pass (&pn->queue))
+/* The queue delays of the kernels launched in every SAMPLE_EVERY-th window
+ * of SAMPLE_WINDOW calls, per key and (those not of graph launches) under
+ * the key of every launch: where each key's 95th percentile lies, roughly.
+ * Whole windows, so that their calls are read together (a call read alone
+ * is a cache miss), and many, spread over the capture (queue delays change
+ * as it runs). */
+static SlBandSample *
+sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
+{
+  const SlGraphLaunches *graphs = sl_graph_launches_get (profile);
+  SlBandSample *samples = g_new0 (SlBandSample, pn->n_keys + 1);
+  g_autofree guint *next = g_memdup2 (first, MAX (profile->n_streams, 1) * sizeof (guint));
+  gboolean left = TRUE;
+
+  for (guint64 limit = SAMPLE_WINDOW; left; limit += SAMPLE_WINDOW)
     {
-      memcpy (w->first, first, profile->n_streams * sizeof (guint));
-      walk (w);
-      w->totals = FALSE;
+      gboolean sampled = (limit / SAMPLE_WINDOW) % SAMPLE_EVERY == 1;
+      left = FALSE;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          const SlKernels *k = &profile->streams[s].kernels;
+          guint i = next[s];
+          for (; i < last[s] && (k->api[i] == SL_NONE || k->api[i] < limit); i++)
+            if (sampled && k->api[i] != SL_NONE)
+              {
+                gint64 delay = k->spans.start[i] - profile->api.spans.start[k->api[i]];
+                sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
+                if (!sl_graph_launches_contains (graphs, k->api[i]))
+                  sl_band_sample_add (&samples[pn->n_keys], delay);
+              }
+          next[s] = i;
+          left |= i < last[s];
+        }
     }
+  return samples;
+}
+
+static Walk *
+walk_new (PerName *pn, const SlProfile *profile, const guint *last)
+{
+  Walk *w = g_new0 (Walk, 1);
+
+  *w = (Walk) { profile, pn->func_key, &pn->queue, NULL, pn->n_keys, g_new (guint, MAX (profile->n_streams, 1)),
+                (guint *) last, TRUE, pn->api_total, pn->kernel_total, 0,
+                sl_graph_launches_get (profile), g_hash_table_new (NULL, NULL), 0, 0, 0, 0, 0 };
+  return w;
+}
+
+static void
+walk_free (SlLaunch *self, Walk *w)
+{
   self->unlinked = w->unlinked;
   self->totals.launches = w->launches;
   self->totals.api_total_ns = w->launch_api_total;
   self->graph_launches = w->graph_launches;
   g_free (w->first);
   g_hash_table_unref (w->graphs_seen);
+  g_free (w);
+}
+
+/* One walk, the delays into sampled bands: FALSE (and nothing set) when
+ * some key's percentile fell outside its band. */
+static gboolean
+measure_by_bands (SlLaunch *self, PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
+{
+  g_autofree SlBandSample *samples = sample_delays (pn, profile, first, last);
+  Walk *w = walk_new (pn, profile, last);
+  SlBandSelect band;
+  gboolean ok = TRUE;
+
+  sl_band_select_init (&band, pn->n_keys + 1, 95.0, samples);
+  w->band = &band;
+  memcpy (w->first, first, profile->n_streams * sizeof (guint));
+  walk_bands (w);
+  for (guint key = 0; key <= pn->n_keys && ok; key++)
+    {
+      ok = sl_band_select_get (&band, key, &pn->p95_ns[key]);
+      pn->stats[key].count = band.keys[key].count;
+      pn->stats[key].total = sl_sat_from_i128 (band.keys[key].total);   /* as the table's */
+    }
+  if (ok)
+    walk_free (self, w);
+  else
+    {
+      g_free (w->first);
+      g_hash_table_unref (w->graphs_seen);
+      g_free (w);
+      memset (pn->api_total, 0, MAX (pn->n_keys, 1) * sizeof (gint64));
+      memset (pn->kernel_total, 0, MAX (pn->n_keys, 1) * sizeof (gint64));
+    }
+  sl_band_select_clear (&band);
+  return ok;
+}
+
+/* Walks the kernels of the streams in the filter, once per pass of the
+ * queue table (the exact way whatever the delays). */
+static void
+measure_by_table (SlLaunch *self, PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
+{
+  Walk *w = walk_new (pn, profile, last);
+
+  while (sl_stats_table_pass (&pn->queue))
+    {
+      memcpy (w->first, first, profile->n_streams * sizeof (guint));
+      walk (w);
+      w->totals = FALSE;
+    }
+  walk_free (self, w);
   sl_stats_table_finish (&pn->queue, pn->stats);
+  for (guint key = 0; key <= pn->n_keys; key++)
+    pn->p95_ns[key] = sl_stats_table_get (&pn->queue, pn->p95[key]);
+}
+
+/* Sets the kernels without a launching call, the launches (launching
+ * calls) of @self, and per key the count, total and 95th percentile of
+ * the queue delays.  One walk of the kernels (each reads its launching
+ * call: most of the cost) when the sampled bands hold the percentiles,
+ * else a walk per pass of the statistics table. */
+static void
+measure (SlLaunch *self, PerName *pn, const SlProfile *profile, const SlFilter *filter)
+{
+  g_autofree guint *first = g_new0 (guint, MAX (profile->n_streams, 1));
+  g_autofree guint *last = g_new0 (guint, MAX (profile->n_streams, 1));
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    if (sl_filter_match_stream (filter, &profile->streams[s]))
+      sl_filter_span_bounds (filter, &profile->streams[s].kernels.spans, 0,
+                             profile->streams[s].kernels.spans.n, &first[s], &last[s]);
+  if (!measure_by_bands (self, pn, profile, first, last))
+    measure_by_table (self, pn, profile, first, last);
 }
 
 /* A row from @n launches with these summed durations and delay percentile. */
@@ -222,14 +402,14 @@ fill_rows (SlLaunch *self, const SlProfile *profile, const PerName *pn, guint to
       if (r < self->n_rows)
         row->name = g_strdup (sl_strings_get (profile->strings, g_array_index (pn->keys.ids, guint32, key)));
       set_row (row, pn->stats[key].count, pn->api_total[key], pn->stats[key].total, pn->kernel_total[key],
-               sl_stats_table_get (&pn->queue, pn->p95[key]));
+               pn->p95_ns[key]);
       self->n_launch_bound += row->launch_bound;
       self->kernels += row->launches;
       all_kernel = sl_sat_add (all_kernel, pn->kernel_total[key]);
     }
   if (self->totals.launches > 0)
     set_row (&self->totals, self->totals.launches, self->totals.api_total_ns, pn->stats[pn->n_keys].total,
-             all_kernel, sl_stats_table_get (&pn->queue, pn->p95[pn->n_keys]));
+             all_kernel, pn->p95_ns[pn->n_keys]);
 }
 
 SlLaunch *

@@ -233,6 +233,12 @@ percentile_rank (guint64 n, double p)
   return CLAMP (rank, 1, MAX (n, 1)) - 1;
 }
 
+guint64
+sl_percentile_rank (guint64 n, double p)
+{
+  return percentile_rank (n, p);
+}
+
 /* answers[]: 2 per key (median middles), then 1 per request. */
 static void
 answer (SlStatsTable *table, guint owner, guint8 part, gint64 v0, gint64 v1)
@@ -412,12 +418,65 @@ window_keep (const SlStatsWindow *win, guint32 *gkey, gint64 *gval, gsize g, gsi
 
 /* First pass over spans: an id without a key gets one (with @keys) and the
  * table grows. */
+static void acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n);
+
+#define ACC_RUN 256   /* values of a run of one name summed at a time */
+
+/* Whether the names of [first, last) come in runs (of the first 64, half
+ * the neighbours equal): CUDA calls do, most being one launch function;
+ * kernels of a stream mostly alternate. */
+static gboolean
+names_in_runs (const guint32 *ids, guint first, guint last)
+{
+  guint equal = 0, end = MIN (last, first + 64);
+
+  for (guint i = first; i + 1 < end; i++)
+    equal += ids[i + 1] == ids[i];
+  return equal * 2 >= end - first;
+}
+
+/* First pass over spans whose names come in runs: a run of one name at a
+ * time through acc_add_values(), whose sums stay in registers, instead of a
+ * read-modify-write of the key's sums per value, each waiting for the one
+ * before: the same sums, in the same order. */
+static void
+acc_add_span_runs (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+                   const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
+{
+  const guint32 *dur = spans->dur;
+  gint64 run[ACC_RUN];
+
+  for (guint i = first; i < last;)
+    {
+      guint32 id = MIN (ids[i], n_ids - 1), raw = ids[i];
+      guint k = key_of[id], n = 0;
+
+      if (G_UNLIKELY (k == G_MAXUINT32))
+        {
+          if (keys == NULL)
+            {
+              i++;
+              continue;
+            }
+          k = grow_for (table, sl_name_keys_get (keys, id));
+        }
+      for (; i < last && ids[i] == raw && n < ACC_RUN; i++)
+        run[n++] = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
+      acc_add_values (table, k, run, n);
+    }
+}
+
 static void
 acc_add_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
                const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
 {
   const guint32 *dur = spans->dur;
 
+  if (names_in_runs (ids, first, last))
+    {
+      acc_add_span_runs (table, spans, first, last, ids, key_of, n_ids, keys);
+      return;
+    }
   for (guint i = first; i < last; i++)
     {
       guint32 id = MIN (ids[i], n_ids - 1);
@@ -445,13 +504,19 @@ collect_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint las
   gsize n = table->g_n, cap = table->g_cap;
   guint n_keys = table->n_keys;
 
+  /* A test, not window_keep()'s stores: few values of a span are inside
+   * a window (a median's bin), so the branch is well predicted. */
   for (guint i = first; i < last; i++)
     {
       guint k = key_of[MIN (ids[i], n_ids - 1)];
       gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
 
       k = MIN (k, n_keys);   /* no key: the window that takes nothing */
-      n = window_keep (win, gkey, gval, n, cap, k, v);
+      if (G_UNLIKELY ((guint64) v - (guint64) win[k].lo < win[k].lim) && n < cap)
+        {
+          gkey[n] = k;
+          gval[n++] = v;
+        }
     }
   table->g_n = n;
 }

@@ -325,6 +325,9 @@ void       sl_name_stats_add_json_members (JsonBuilder *builder, const char *nam
 
 /* The k-th smallest (0-based) of v[0, n); reorders v. */
 gint64 sl_select_nth                (gint64 *v, gsize n, gsize k);
+/* The 0-based rank of the nearest-rank @p-th percentile of @n values, as
+ * sl_stats_table_request() answers it. */
+guint64 sl_percentile_rank          (guint64 n, double p);
 
 /* Statistics of one array of values (reorders it). */
 void   sl_stats_compute             (gint64 *values, gsize n, SlStats *out);

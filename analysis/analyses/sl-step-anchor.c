@@ -1,39 +1,26 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-step-anchor.c: steps from a once-per-step anchor (see the header). */
 #include "sl-step-anchor.h"
+#include "sl-step-grams.h"
+#include "sl-stats.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define MIN_PERIOD        4      /* as sl-step-period.c: kernels per step at least */
-#define MAX_GRAM          3      /* anchors are runs of 1 to 3 names */
-#define NAME_BITS         20     /* names per gram key: 3 x 20 bits */
+#define NAME_BITS         20     /* fewer than 2^20 names (3 fit in a gram's 64-bit key) */
 #define MAX_EVALUATED     64     /* anchors whose segments are compared */
 #define MIN_SIMILARITY    0.8
 #define SIMILARITY_SLACK  0.02
 #define MOST_SEGMENTS     0.8    /* a name "in most segments" */
 
 typedef struct {
-  guint64 key;             /* gram length and names */
-  guint   pos;             /* where it starts */
-} Gram;
-
-typedef struct {
-  const guint *pos;        /* occurrences (into the sorted grams: see anchor_positions) */
+  const guint *pos;        /* occurrences (into the grams' positions: sl-step-grams.h) */
   guint        count;
   guint        period;     /* median distance between occurrences */
   guint        deviation;  /* largest distance from the period */
   double       similarity;
 } Anchor;
-
-static int
-compare_gram (const void *a, const void *b)
-{
-  const Gram *x = a, *y = b;
-  if (x->key != y->key)
-    return x->key < y->key ? -1 : 1;
-  return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
 
 static int
 compare_uint (const void *a, const void *b)
@@ -49,51 +36,51 @@ compare_int64 (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Every gram of 1 to MAX_GRAM names, sorted by key then position; *len set. */
-static Gram *
-sorted_grams (const guint32 *dense, guint n, guint *len)
-{
-  Gram *g = g_new (Gram, (gsize) n * MAX_GRAM);
-  guint k = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 key = 0;
-      for (guint j = 0; j < MAX_GRAM && i + j < n; j++)
-        {
-          key |= (guint64) dense[i + j] << (NAME_BITS * j);
-          g[k].key = key | (guint64) (j + 1) << 62;
-          g[k++].pos = i;
-        }
-    }
-  qsort (g, k, sizeof (Gram), compare_gram);
-  *len = k;
-  return g;
-}
-
 /* Whether @c occurrences @pos are evenly spaced and span the sequence: the
  * period @a->period (median distance) at least MIN_PERIOD, every distance in
  * [0.6, 1.6] periods and 80 % within a tenth of it (2 kernels at least), and
- * no more than 1.6 periods before the first or after the last.  @d: scratch. */
+ * no more than 1.6 periods before the first or after the last.  @d: scratch.
+ * The median by selection, the extremes by a scan: no sort of the distances. */
 static gboolean
-regular (const guint *pos, guint c, guint n, guint *d, Anchor *a)
+regular (const guint *pos, guint c, guint n, gint64 *d, Anchor *a)
 {
-  guint near = 0, tol;
+  guint near = 0, tol, lo = G_MAXUINT, hi = 0;
 
   if (c < 3)
     return FALSE;
   for (guint j = 0; j + 1 < c; j++)
-    d[j] = pos[j + 1] - pos[j];
-  qsort (d, c - 1, sizeof (guint), compare_uint);
-  a->period = d[(c - 2) / 2];
-  if (a->period < MIN_PERIOD || d[0] * 10 < a->period * 6 || d[c - 2] * 10 > a->period * 16
+    {
+      guint dist = pos[j + 1] - pos[j];
+      d[j] = dist;
+      lo = MIN (lo, dist);
+      hi = MAX (hi, dist);
+    }
+  a->period = (guint) sl_select_nth (d, c - 1, (c - 2) / 2);
+  if (a->period < MIN_PERIOD || lo * 10 < a->period * 6 || hi * 10 > a->period * 16
       || pos[0] * 10 >= a->period * 16 || (n - pos[c - 1]) * 10 > a->period * 16)
     return FALSE;
   tol = MAX (a->period / 10, 2);
-  a->deviation = MAX (a->period - d[0], d[c - 2] - a->period);
+  a->deviation = MAX (a->period - lo, hi - a->period);
   for (guint j = 0; j + 1 < c; j++)
-    near += d[j] + tol >= a->period && d[j] <= a->period + tol;
+    near += pos[j + 1] - pos[j] + tol >= a->period && pos[j + 1] - pos[j] <= a->period + tol;
   return near * 10 >= (c - 1) * 8;
+}
+
+/* Whether regular() may keep a gram (a FALSE here is one there): its
+ * period, the median distance, lies in [lo, hi], and regular() wants
+ * lo >= 0.6 and hi <= 1.6 periods (so 3 hi <= 8 lo), a period of
+ * MIN_PERIOD at least, and at most 1.6 periods before the first or after
+ * the last occurrence.  From 2^28 kernels on, regular()'s 32-bit products
+ * could wrap: then every gram occurring three times may be. */
+static gboolean
+may_be_regular (guint count, guint first, guint last, guint lo, guint hi, guint n)
+{
+  if (count < 3)
+    return FALSE;
+  if (n >= 1u << 28)
+    return TRUE;
+  return hi >= MIN_PERIOD && (guint64) hi * 3 <= (guint64) lo * 8
+         && (guint64) first * 10 < (guint64) hi * 16 && (guint64) (n - last) * 10 <= (guint64) hi * 16;
 }
 
 static int
@@ -105,23 +92,20 @@ compare_anchor_count (gconstpointer a, gconstpointer b)
 
 /* Regular grams, the least deviating one per occurrence count (the same
  * count splits the sequence the same way), fewest occurrences first (at
- * most MAX_EVALUATED).  Their positions point into @pos (grams' positions). */
+ * most MAX_EVALUATED).  Their positions point into @grams. */
 static GArray *
-regular_anchors (const Gram *g, guint len, guint n, guint *pos)
+regular_anchors (const SlStepGrams *grams, guint n)
 {
   g_autoptr(GHashTable) by_count = g_hash_table_new (NULL, NULL);
-  g_autofree guint *d = g_new (guint, MAX (n, 1));
+  g_autofree gint64 *d = g_new (gint64, MAX (n, 1));
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Anchor));
 
-  for (guint i = 0; i < len; i++)
-    pos[i] = g[i].pos;
-  for (guint i = 0, j; i < len; i = j)
+  for (guint k = 0; k + 1 < grams->starts->len; k++)
     {
-      Anchor a = { .pos = pos + i };
+      guint i = g_array_index (grams->starts, guint, k);
+      Anchor a = { .pos = grams->pos + i, .count = g_array_index (grams->starts, guint, k + 1) - i };
       gpointer at;
-      for (j = i + 1; j < len && g[j].key == g[i].key; j++)
-        ;
-      a.count = j - i;
+
       if (!regular (a.pos, a.count, n, d, &a))
         continue;
       if (!g_hash_table_lookup_extended (by_count, GUINT_TO_POINTER (a.count), NULL, &at))
@@ -361,30 +345,28 @@ gboolean
 sl_step_anchor_find (const guint32 *dense, guint m, const gint64 *gap_before, guint n, double min_presence,
                      SlStepAnchor *out)
 {
-  g_autofree Gram *grams = NULL;
-  g_autofree guint *pos = NULL;
+  SlStepGrams grams;
   g_autoptr(GArray) anchors = NULL;
   const Anchor *best;
-  guint len;
 
   memset (out, 0, sizeof *out);
   out->boundaries = g_array_new (FALSE, FALSE, sizeof (guint));
   if (n < 3 * MIN_PERIOD || m >= 1u << NAME_BITS)
     return FALSE;
-  grams = sorted_grams (dense, n, &len);
-  pos = g_new (guint, len);
-  anchors = regular_anchors (grams, len, n, pos);
+  sl_step_grams_find (dense, m, n, may_be_regular, &grams);
+  anchors = regular_anchors (&grams, n);
   best = step_anchor (dense, m, anchors, min_presence);
-  if (best == NULL)
-    return FALSE;
-  out->period = best->period;
-  out->similarity = best->similarity;
-  place_cuts (gap_before, n, best, out->boundaries);
-  close_ends (n, best->period, out->boundaries);
-  if (out->boundaries->len >= 3)
-    return TRUE;
-  g_array_set_size (out->boundaries, 0);
-  return FALSE;
+  if (best != NULL)
+    {
+      out->period = best->period;
+      out->similarity = best->similarity;
+      place_cuts (gap_before, n, best, out->boundaries);
+      close_ends (n, best->period, out->boundaries);
+      if (out->boundaries->len < 3)
+        g_array_set_size (out->boundaries, 0);
+    }
+  sl_step_grams_clear (&grams);   /* the anchors' positions */
+  return out->boundaries->len >= 3;
 }
 
 void

@@ -196,6 +196,12 @@ sl_profile_api_kept (const SlProfile *profile, guint index)
 }
 
 gboolean
+sl_profile_api_scoped (const SlProfile *profile)
+{
+  return profile->api_kept != NULL;
+}
+
+gboolean
 sl_profile_range_kept (const SlProfile *profile, guint thread, guint index)
 {
   return profile->ranges_kept == NULL || profile->ranges_kept[profile->ranges_base[thread] + index];

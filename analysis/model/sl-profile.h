@@ -283,6 +283,9 @@ void        sl_profile_subset_set_cpu_scope (SlProfile *subset, guint8 *api_kept
  * profile's scope (always TRUE outside scoped subsets). */
 gboolean    sl_profile_api_kept       (const SlProfile *profile, guint index);
 gboolean    sl_profile_range_kept     (const SlProfile *profile, guint thread, guint index);
+/* Whether some API call is out of the profile's scope (FALSE: every call
+ * is kept, so that a walk need not ask about each). */
+gboolean    sl_profile_api_scoped     (const SlProfile *profile);
 
 /* Data computed from a profile once and kept with it, such as an
  * analysis's index.  The first caller for @key runs @build (under a lock:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sl-test-util.h"
+#include "sl-band-select.h"
 
 static void
 test_select_nth (void)
@@ -556,6 +557,56 @@ test_name_keys (void)
   sl_name_keys_clear (&keys);
 }
 
+static int
+compare_gint64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Exact percentiles from a sampled band: whatever the sample, the answer
+ * is the sorted values' nearest rank, or FALSE (never a wrong value); a
+ * sample of every 16th value finds it; a sample of other values (or
+ * none) does not, or keeps everything. */
+static void
+test_band_select (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (int round = 0; round < 200; round++)
+    {
+      guint n = g_rand_int_range (rand, 0, round < 100 ? 300 : 40000);
+      gint32 spread = round % 3 == 0 ? 3 : 1000000;
+      gint64 shift = round % 4 == 1 ? 5000000 : 0;   /* a sample unlike the values */
+      double p = round % 2 ? 95.0 : 50.0;
+      g_autofree gint64 *v = g_new (gint64, MAX (n, 1));
+      SlBandSample sample = { 0 };
+      SlBandSelect b;
+      gint64 got, want;
+
+      for (guint i = 0; i < n; i++)
+        {
+          v[i] = g_rand_int_range (rand, -spread, spread);
+          if (i % 16 == 0 && round % 5 != 4)
+            sl_band_sample_add (&sample, v[i] + shift);
+        }
+      sl_band_select_init (&b, 1, p, &sample);
+      for (guint i = 0; i < n; i++)
+        sl_band_key_add (&b.keys[0], v[i]);
+      g_assert_cmpuint (b.keys[0].count, ==, n);
+      if (sl_band_select_get (&b, 0, &got))
+        {
+          qsort (v, n, sizeof (gint64), compare_gint64);
+          want = n > 0 ? v[sl_percentile_rank (n, p)] : 0;
+          g_assert_cmpint (got, ==, want);
+        }
+      else
+        g_assert_cmpint (shift, !=, 0);   /* a fair sample always holds it */
+      sl_band_select_clear (&b);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -570,5 +621,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/intervals/merge-union", test_merge_union);
   g_test_add_func ("/analysis/intervals/merge-runs", test_merge_runs);
   g_test_add_func ("/analysis/stats/name-keys", test_name_keys);
+  g_test_add_func ("/analysis/stats/band-select", test_band_select);
   return g_test_run ();
 }
