@@ -71,7 +71,8 @@ show_event (SlDetailsPane *self, const SlEventRef *event, const SlKernelDetails 
   gtk_widget_set_visible (self->placeholder, event == NULL);
   if (event != NULL)
     {
-      fields = sl_event_info_fields (sl_session_get_model (self->session), event, details);
+      fields = sl_event_info_fields (sl_session_get_model (self->session), event, details,
+                                     sl_session_get_loading (self->session));
       for (guint i = 0; i < fields->len; i++)
         add_field (self, g_ptr_array_index (fields, i), (int) i);
     }
@@ -157,6 +158,11 @@ sl_details_pane_set_session (SlDetailsPane *self,
       g_signal_connect_object (session, "notify::selected-event", G_CALLBACK (selected_event_changed_cb),
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-range", G_CALLBACK (selected_range_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      /* a staged load's complete profile tells more about the same event */
+      g_signal_connect_object (session, "notify::model", G_CALLBACK (selected_event_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::loading", G_CALLBACK (selected_event_changed_cb),
                                self, G_CONNECT_SWAPPED);
     }
   selected_event_changed_cb (self);
