@@ -158,7 +158,9 @@ add_kernel (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gin
   add_stream (fields, st);
   if (details != NULL)
     add_launch_config (fields, details);
-  add (fields, _("Correlation ID"), sl_format_count (sl_kernels_corr (p, &st->kernels, ev->index)));
+  /* a kernel's correlation id is its launching call's: unknown without the calls */
+  if (p->parts & SL_PART_API)
+    add (fields, _("Correlation ID"), sl_format_count (sl_kernels_corr (p, &st->kernels, ev->index)));
   add_launch (fields, model, st->kernels.api[ev->index], s, loading);
 }
 

@@ -169,21 +169,35 @@ sl_details_pane_set_session (SlDetailsPane *self,
   selected_range_changed_cb (self);
 }
 
-GStrv
-sl_details_pane_get_labels (SlDetailsPane *self)
+/* The texts of the grid's column @column, in row order (the children are
+ * label, value, label, value …). */
+static GStrv
+column_texts (SlDetailsPane *self, int column)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
-  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
-  /* the grid's children are label, value, label, value … in row order */
   for (GtkWidget *child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
     {
-      int column;
-      gtk_grid_query_child (GTK_GRID (self->grid), child, &column, NULL, NULL, NULL);
-      if (column == 0)
+      int c;
+      gtk_grid_query_child (GTK_GRID (self->grid), child, &c, NULL, NULL, NULL);
+      if (c == column)
         g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (child)));
     }
   return g_strv_builder_end (builder);
+}
+
+GStrv
+sl_details_pane_get_labels (SlDetailsPane *self)
+{
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
+  return column_texts (self, 0);
+}
+
+GStrv
+sl_details_pane_get_values (SlDetailsPane *self)
+{
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
+  return column_texts (self, 1);
 }
 
 GtkWidget *

@@ -794,6 +794,8 @@ test_kernel_info_staged (void)
   g_assert_cmpstr (field_value (loading, "Kernel", NULL), ==, "plain_kernel");
   g_assert_cmpstr (field_value (loading, "Launched by", NULL), ==, "still loading (CUDA API calls are being read)");
   g_assert_cmpstr (field_value (stopped, "Launched by", NULL), ==, "not loaded (CUDA API calls were not read)");
+  /* its correlation id is its call's: not shown rather than wrong */
+  g_assert_null (field_value (loading, "Correlation ID", NULL));
   g_assert_nonnull (strstr (tip, "still loading"));
 }
 
