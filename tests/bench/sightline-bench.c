@@ -46,6 +46,7 @@ typedef struct {
 #ifdef SL_BENCH_FRAMES
 #include "sl-bench-frames.h"
 #include "sl-bench-stall.h"
+#include "sl-bench-staged.h"   /* "first_frame_ms", "full_load_ms": a second, staged load */
 #endif
 
 /* tests/bench/sl-bench-analyses.c (issue 3) */
@@ -109,55 +110,80 @@ check_truth (const SlProfile *profile, const char *truth_path)
   return ok;
 }
 
-static int
-measure (const char *path, const char *truth_path)
+/* What one load cost: time and resident memory around it. */
+typedef struct {
+  double open_s;
+  gint64 rss_before, rss_after, hwm, rss_trimmed;
+} LoadFigures;
+
+#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, (v)); } while (0)
+#define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
+
+static void
+add_load_figures (JsonBuilder *b, SlProfile *profile, const char *path, const LoadFigures *f)
 {
-  g_autoptr (GError) error = NULL;
-  gint64 rss_before = proc_status_bytes ("VmRSS");
-  gint64 t0 = g_get_monotonic_time ();
-  g_autoptr (SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
-  gint64 t1 = g_get_monotonic_time ();
-
-  if (!profile)
-    {
-      g_printerr ("sightline-bench: %s\n", error->message);
-      return 1;
-    }
-
-  gint64 rss_after = proc_status_bytes ("VmRSS");
-  gint64 hwm = proc_status_bytes ("VmHWM");
-  gint64 strings = (gint64) _sl_strings_bytes (profile->strings);
-  /* What the loader freed but malloc kept: the app holds it too, unless trimmed. */
-  malloc_trim (0);
-  gint64 rss_trimmed = proc_status_bytes ("VmRSS");
-
   const SlCounts *c = &profile->counts;
-  double open_s = (t1 - t0) / 1e6;
+  gint64 strings = (gint64) _sl_strings_bytes (profile->strings);
   double mkernels = c->kernels / 1e6;
   guint64 events = c->kernels + c->cuda_api;
   GStatBuf st;
-  gint64 file_bytes = g_stat (path, &st) == 0 ? (gint64) st.st_size : -1;
-  const char *threads = g_getenv ("SL_LOADER_THREADS");
 
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  json_builder_begin_object (b);
-#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, (v)); } while (0)
-#define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
   INT ("kernels", (gint64) c->kernels);
   INT ("cuda_api", (gint64) c->cuda_api);
   INT ("nvtx_ranges", (gint64) c->nvtx_ranges);
   INT ("memcpy", (gint64) c->memcpy);
   INT ("events", (gint64) events);
-  INT ("file_bytes", file_bytes);
-  DBL ("open_s", open_s);
-  DBL ("open_s_per_million_kernels", mkernels > 0 ? open_s / mkernels : 0.0);
-  INT ("peak_rss_bytes", hwm);
-  INT ("rss_before_bytes", rss_before);
-  INT ("rss_after_bytes", rss_after);
-  INT ("rss_after_trim_bytes", rss_trimmed);
+  INT ("file_bytes", g_stat (path, &st) == 0 ? (gint64) st.st_size : -1);
+  DBL ("open_s", f->open_s);
+  DBL ("open_s_per_million_kernels", mkernels > 0 ? f->open_s / mkernels : 0.0);
+  INT ("peak_rss_bytes", f->hwm);
+  INT ("rss_before_bytes", f->rss_before);
+  INT ("rss_after_bytes", f->rss_after);
+  INT ("rss_after_trim_bytes", f->rss_trimmed);
   INT ("string_table_bytes", strings);
-  DBL ("bytes_per_event", events ? (double) (rss_after - rss_before - strings) / events : 0.0);
-  DBL ("bytes_per_event_trimmed", events ? (double) (rss_trimmed - rss_before - strings) / events : 0.0);
+  DBL ("bytes_per_event", events ? (double) (f->rss_after - f->rss_before - strings) / events : 0.0);
+  DBL ("bytes_per_event_trimmed", events ? (double) (f->rss_trimmed - f->rss_before - strings) / events : 0.0);
+}
+
+#undef INT
+#undef DBL
+
+static void
+print_json (JsonBuilder *b)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autofree char *out = NULL;
+
+  json_generator_set_root (gen, root);
+  out = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", out);
+}
+
+static int
+measure (const char *path, const char *truth_path)
+{
+  g_autoptr (GError) error = NULL;
+  LoadFigures f = { .rss_before = proc_status_bytes ("VmRSS") };
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  const char *threads = g_getenv ("SL_LOADER_THREADS");
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  f.open_s = (g_get_monotonic_time () - t0) / 1e6;
+  if (!profile)
+    {
+      g_printerr ("sightline-bench: %s\n", error->message);
+      return 1;
+    }
+  f.rss_after = proc_status_bytes ("VmRSS");
+  f.hwm = proc_status_bytes ("VmHWM");
+  /* What the loader freed but malloc kept: the app holds it too, unless trimmed. */
+  malloc_trim (0);
+  f.rss_trimmed = proc_status_bytes ("VmRSS");
+
+  json_builder_begin_object (b);
+  add_load_figures (b, profile, path, &f);
   json_builder_set_member_name (b, "loader_threads");
   if (threads)
     json_builder_add_int_value (b, g_ascii_strtoll (threads, NULL, 10));
@@ -170,15 +196,15 @@ measure (const char *path, const char *truth_path)
       json_builder_set_member_name (b, s->name);
       s->run (profile, b);
     }
-#undef INT
-#undef DBL
+#ifdef SL_BENCH_FRAMES
+  /* a second load, staged as in the application, once the first is gone */
+  g_clear_pointer (&profile, sl_profile_unref);
+  malloc_trim (0);
+  if (!bench_staged (path, b))
+    return 1;
+#endif
   json_builder_end_object (b);
-
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  g_autofree char *out = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", out);
+  print_json (b);
   return 0;
 }
 
@@ -356,6 +382,14 @@ print_table (const Options *o, GPtrArray *results)
                json_object_get_int_member (r, "peak_rss_bytes") / 1e6,
                json_object_get_double_member (r, "bytes_per_event"),
                json_object_get_double_member (r, "bytes_per_event_trimmed"));
+    }
+  for (guint i = 0; i < results->len; i++)
+    {
+      JsonObject *r = results->pdata[i];
+      if (json_object_has_member (r, "first_frame_ms"))
+        g_print ("\nstaged load (%" G_GINT64_FORMAT " kernels): GPU rows drawn after %.0f ms, complete profile after %.0f ms",
+                 json_object_get_int_member (r, "kernels"), json_object_get_double_member (r, "first_frame_ms"),
+                 json_object_get_double_member (r, "full_load_ms"));
     }
   for (const BenchSection *s = bench_sections; s->name; s++)
     for (guint i = 0; i < results->len; i++)
