@@ -86,6 +86,14 @@ struct _SlTimelineModel {
  * cancelled (returns NULL then).  Reference counted (an atomic rc box). */
 SlTimelineModel *sl_timeline_model_new      (SlProfile    *profile,
                                              GCancellable *cancellable);
+/* sl_timeline_model_new() for a profile that holds more of the file shown
+ * by @previous (nullable): a staged load's complete profile after its GPU
+ * rows.  Rows that draw the very same events (the GPU streams: the two
+ * profiles share their arrays) copy their pyramids instead of building
+ * them again. */
+SlTimelineModel *sl_timeline_model_new_from (SlProfile             *profile,
+                                             const SlTimelineModel *previous,
+                                             GCancellable          *cancellable);
 SlTimelineModel *sl_timeline_model_ref      (SlTimelineModel *model);
 void             sl_timeline_model_unref    (SlTimelineModel *model);
 

@@ -177,13 +177,41 @@ load_done_cb (GObject      *source,
   _sl_window_set_loader (self, NULL);
 }
 
+/* What the two prepare calls of one load share: the GPU rows' model, whose
+ * pyramids the complete one copies.  It lives with the loader; the calls
+ * never overlap (the complete profile's comes after the workers joined). */
+typedef struct {
+  SlTimelineModel *gpu;
+} TimelinePrep;
+
+static void
+timeline_prep_free (gpointer data)
+{
+  TimelinePrep *prep = data;
+
+  g_clear_pointer (&prep->gpu, sl_timeline_model_unref);
+  g_free (prep);
+}
+
 /* Runs in the loader's threads, for the GPU profile and then the complete
  * one: the level-of-detail pyramids walk every event, which must not
  * happen on the main loop. */
 static gpointer
 prepare_timeline (SlProfile *profile, GCancellable *cancellable, gpointer data)
 {
-  return sl_timeline_model_new (profile, cancellable);
+  TimelinePrep *prep = data;
+  SlTimelineModel *model;
+
+  if (!(profile->parts & SL_PART_API))
+    {
+      model = sl_timeline_model_new (profile, cancellable);
+      if (model != NULL)
+        prep->gpu = sl_timeline_model_ref (model);
+      return model;
+    }
+  model = sl_timeline_model_new_from (profile, prep->gpu, cancellable);
+  g_clear_pointer (&prep->gpu, sl_timeline_model_unref);
+  return model;
 }
 
 static void
@@ -212,6 +240,7 @@ sl_window_load (SlWindow *self,
 {
   g_autoptr(SlProfileLoader) loader = NULL;
   g_autofree char *path = NULL;
+  TimelinePrep *prep;
 
   g_return_if_fail (SL_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -230,7 +259,9 @@ sl_window_load (SlWindow *self,
     }
 
   loader = sl_profile_loader_new (path);
-  sl_profile_loader_set_prepare (loader, _("Preparing the timeline"), prepare_timeline, NULL,
+  prep = g_new0 (TimelinePrep, 1);
+  g_object_set_data_full (G_OBJECT (loader), "sl-timeline-prep", prep, timeline_prep_free);
+  sl_profile_loader_set_prepare (loader, _("Preparing the timeline"), prepare_timeline, prep,
                                  (GDestroyNotify) sl_timeline_model_unref);
   sl_profile_loader_set_staged (loader, TRUE);
   g_signal_connect_object (loader, "gpu-ready", G_CALLBACK (gpu_ready_cb), self, 0);

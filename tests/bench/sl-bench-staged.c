@@ -20,6 +20,7 @@ typedef struct {
   double gpu_model_ms;     /* its timeline model built */
   double first_frame_ms;   /* its first frame drawn */
   guint  gpu_rows;
+  SlTimelineModel *gpu_model;
 } StagedRun;
 
 static double
@@ -50,14 +51,13 @@ static void
 gpu_ready_cb (SlProfile *gpu_profile, gpointer data)
 {
   StagedRun *run = data;
-  g_autoptr(SlTimelineModel) model = NULL;
 
   run->gpu_ready_ms = since_ms (run->t0);
-  model = sl_timeline_model_new (gpu_profile, NULL);
+  run->gpu_model = sl_timeline_model_new (gpu_profile, NULL);
   run->gpu_model_ms = since_ms (run->t0);
-  draw_frame (model);
+  draw_frame (run->gpu_model);
   run->first_frame_ms = since_ms (run->t0);
-  run->gpu_rows = model->n_rows;
+  run->gpu_rows = run->gpu_model->n_rows;
 }
 
 #define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
@@ -93,11 +93,14 @@ bench_staged (const char *path, JsonBuilder *b)
   full_load_ms = since_ms (run.t0);
   if (profile == NULL)
     {
+      g_clear_pointer (&run.gpu_model, sl_timeline_model_unref);
       g_printerr ("sightline-bench: staged load: %s\n", error->message);
       return FALSE;
     }
-  /* what the application still does before the CPU rows show */
-  model = sl_timeline_model_new (profile, NULL);
+  /* what the application still does before the CPU rows show (the GPU
+   * rows' pyramids copied) */
+  model = sl_timeline_model_new_from (profile, run.gpu_model, NULL);
+  g_clear_pointer (&run.gpu_model, sl_timeline_model_unref);
   full_model_ms = since_ms (run.t0);
   draw_frame (model);
   full_frame_ms = since_ms (run.t0);
