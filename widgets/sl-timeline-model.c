@@ -4,6 +4,7 @@
 #include "sl-timeline-colors.h"
 #include "sl-timeline-lod.h"
 #include "sl-categories.h"
+#include "sl-gpu-busy.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -326,6 +327,32 @@ build_pyramids (SlTimelineModel *self, const SlTimelineModel *previous, GCancell
   return TRUE;
 }
 
+/* The GPUs' utilization by the definition of `sightline-cli gaps` (the
+ * union of a device's kernels; copies are not compute), averaged over the
+ * GPUs with activity. */
+static void
+build_busy (SlTimelineModel *self)
+{
+  const SlProfile *p = self->profile;
+  g_autofree float *dev = g_new0 (float, SL_TIMELINE_BUSY_BINS);
+  guint n_active = 0;
+
+  self->busy = g_new0 (float, SL_TIMELINE_BUSY_BINS);
+  self->busy_bin_ns = (double) MAX (p->end_ns - p->start_ns, 1) / SL_TIMELINE_BUSY_BINS;
+  for (guint g = 0; g < p->n_gpus; g++)
+    {
+      if (p->gpus[g].n_streams == 0)
+        continue;
+      n_active++;
+      sl_gpu_busy_bins (p, p->gpus[g].device, FALSE, p->start_ns, self->busy_bin_ns, SL_TIMELINE_BUSY_BINS, dev);
+      for (guint i = 0; i < SL_TIMELINE_BUSY_BINS; i++)
+        self->busy[i] += dev[i];
+    }
+  if (n_active > 1)
+    for (guint i = 0; i < SL_TIMELINE_BUSY_BINS; i++)
+      self->busy[i] /= n_active;
+}
+
 SlTimelineModel *
 sl_timeline_model_new (SlProfile    *profile,
                        GCancellable *cancellable)
@@ -352,8 +379,9 @@ sl_timeline_model_new_from (SlProfile             *profile,
   build_process_rows (profile, rows);
   self->n_rows = rows->len;
   self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
-  if (!build_pyramids (self, previous, cancellable))
+  if (!build_pyramids (self, previous, cancellable) || g_cancellable_is_cancelled (cancellable))
     return NULL;
+  build_busy (self);
   return g_steal_pointer (&self);
 }
 
@@ -374,6 +402,7 @@ model_clear (gpointer data)
   g_free (self->rows);
   g_free (self->func_color);
   g_free (self->api_color);
+  g_free (self->busy);
   sl_profile_unref (self->profile);
 }
 

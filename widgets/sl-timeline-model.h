@@ -77,7 +77,14 @@ struct _SlTimelineModel {
   guint          n_api_color;
   gsize          lod_bytes;    /* memory of all pyramids */
   gsize          event_bytes;  /* memory of the event arrays drawn */
+  /* the GPUs' mean utilization (0..1) in SL_TIMELINE_BUSY_BINS bins of
+   * busy_bin_ns from profile->start_ns: the minimap's heights, built with
+   * the model because they walk every kernel */
+  float         *busy;
+  double         busy_bin_ns;
 };
+
+#define SL_TIMELINE_BUSY_BINS 8192
 
 /* Tracks with fewer events than this are always drawn from the events. */
 #define SL_LOD_MIN_EVENTS 4096
