@@ -20,6 +20,10 @@
 /* Nice value of the loading threads: the main loop, at 0, wins a core
  * whenever it has a frame to draw. */
 #define WORKER_NICE 8
+/* Progress is notified at most this often: each notification is a frame of
+ * a progress bar, and with software rendering a frame costs tens of
+ * milliseconds of a core that the loader would rather have. */
+#define NOTIFY_INTERVAL_US (100 * 1000)
 
 struct _SlProfileLoader {
   GObject               parent_instance;
@@ -31,6 +35,7 @@ struct _SlProfileLoader {
   double                fraction;
   char                 *message;
   GSource              *notify_source;
+  gint64                last_notify_us;
   GMainContext         *context;
 
   /* optional last phase in the worker */
@@ -88,7 +93,10 @@ notify_progress_cb (gpointer data)
   SlProfileLoader *self = data;
 
   g_mutex_lock (&self->lock);
-  g_clear_pointer (&self->notify_source, g_source_unref);
+  /* (a source replaced by a sooner one while it ran is not ours to clear) */
+  if (self->notify_source == g_main_current_source ())
+    g_clear_pointer (&self->notify_source, g_source_unref);
+  self->last_notify_us = g_get_monotonic_time ();
   g_mutex_unlock (&self->lock);
   flush_gpu_stage (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
@@ -96,8 +104,48 @@ notify_progress_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Any thread, with the lock held.  At most one notification is pending: a
- * worker reporting thousands of times a second never floods the main loop. */
+/* Main context: what is pending goes out now (before the load's callback). */
+static void
+flush_progress (SlProfileLoader *self)
+{
+  GSource *pending;
+
+  g_mutex_lock (&self->lock);
+  pending = g_steal_pointer (&self->notify_source);
+  g_mutex_unlock (&self->lock);
+  if (pending == NULL)
+    return;
+  g_source_destroy (pending);
+  g_source_unref (pending);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+}
+
+/* With the lock held.  At most one notification is pending, and they come
+ * NOTIFY_INTERVAL_US apart, except that a GPU stage goes out at once. */
+static void
+schedule_notify_locked (SlProfileLoader *self)
+{
+  gint64 wait_us = self->gpu_profile != NULL ? 0
+                   : self->last_notify_us + NOTIFY_INTERVAL_US - g_get_monotonic_time ();
+
+  if (self->notify_source != NULL && wait_us <= 0 && g_source_get_ready_time (self->notify_source) > 0)
+    {
+      /* a later one pending: sooner */
+      g_source_destroy (self->notify_source);
+      g_clear_pointer (&self->notify_source, g_source_unref);
+    }
+  if (self->notify_source != NULL || self->context == NULL)
+    return;
+  self->notify_source = wait_us > 0 ? g_timeout_source_new ((guint) (wait_us / 1000) + 1) : g_idle_source_new ();
+  g_source_set_priority (self->notify_source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (self->notify_source, notify_progress_cb, g_object_ref (self), g_object_unref);
+  g_source_set_static_name (self->notify_source, "[sightline] load progress");
+  g_source_attach (self->notify_source, self->context);
+}
+
+/* Any thread, with the lock held: a worker reporting thousands of times a
+ * second never floods the main loop. */
 static void
 set_progress_locked (SlProfileLoader *self, double fraction, const char *message)
 {
@@ -107,14 +155,7 @@ set_progress_locked (SlProfileLoader *self, double fraction, const char *message
       g_free (self->message);
       self->message = g_strdup (message);
     }
-  if (self->notify_source == NULL && self->context != NULL)
-    {
-      self->notify_source = g_idle_source_new ();
-      g_source_set_priority (self->notify_source, G_PRIORITY_DEFAULT);
-      g_source_set_callback (self->notify_source, notify_progress_cb, g_object_ref (self), g_object_unref);
-      g_source_set_static_name (self->notify_source, "[sightline] load progress");
-      g_source_attach (self->notify_source, self->context);
-    }
+  schedule_notify_locked (self);
 }
 
 static void
@@ -301,8 +342,10 @@ sl_profile_loader_load_finish (SlProfileLoader  *self,
 
   if (prepared != NULL)
     *prepared = NULL;
-  /* the GPU stage comes first, even when its idle has not run yet */
+  /* the GPU stage and the last progress come first, even when their
+   * notification has not run yet */
   flush_gpu_stage (self);
+  flush_progress (self);
   loaded = g_task_propagate_pointer (G_TASK (result), error);
   if (loaded == NULL)
     return NULL;

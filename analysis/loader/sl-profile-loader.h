@@ -62,8 +62,8 @@ typedef gpointer (*SlProfilePrepareFunc) (SlProfile    *profile,
 SlProfileLoader *sl_profile_loader_new          (const char           *path);
 const char      *sl_profile_loader_get_path     (SlProfileLoader      *self);
 /* Progress in [0,1] and its phase; notified on the thread-default main
- * context of sl_profile_loader_load_async(), at most once per main-loop
- * iteration however fast the worker reports. */
+ * context of sl_profile_loader_load_async(), at most ten times a second
+ * however fast the worker reports, and always before the load's callback. */
 double           sl_profile_loader_get_fraction (SlProfileLoader      *self);
 const char      *sl_profile_loader_get_message  (SlProfileLoader      *self);
 /* Adds a last phase, shown as @message, that runs @func on the loaded

@@ -3,7 +3,9 @@
  *
  * While the CPU rows load, the bar follows the loader's phase and fraction
  * (bound, like the loading page) and offers Cancel; afterwards it stays
- * only if they are missing, and says why. */
+ * only if they are missing, and says why.  Nothing in it animates on its
+ * own (no spinner): with software rendering every frame costs a core's
+ * tens of milliseconds that the loader would rather have. */
 #include "sl-load-bar.h"
 
 #include <glib/gi18n.h>
@@ -12,7 +14,6 @@ struct _SlLoadBar {
   GtkWidget      parent_instance;
 
   GtkWidget     *revealer;
-  GtkWidget     *spinner;
   GtkWidget     *icon;
   GtkWidget     *label;
   GtkWidget     *progress_bar;
@@ -41,8 +42,6 @@ sl_load_bar_show_progress (SlLoadBar       *self,
   self->state = "loading";
   g_binding_group_set_source (self->bindings, loader);
   gtk_widget_set_visible (self->icon, FALSE);
-  gtk_widget_set_visible (self->spinner, TRUE);
-  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), TRUE);
   gtk_widget_set_visible (self->progress_bar, TRUE);
   set_button (self, _("_Cancel"), "win.cancel-load");
   gtk_widget_set_tooltip_text (self->button, _("Stop loading the CUDA API calls and NVTX ranges; the GPU rows stay"));
@@ -59,8 +58,6 @@ sl_load_bar_show_missing (SlLoadBar    *self,
 
   self->state = error != NULL ? "failed" : "cancelled";
   g_binding_group_set_source (self->bindings, NULL);
-  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), FALSE);
-  gtk_widget_set_visible (self->spinner, FALSE);
   gtk_widget_set_visible (self->progress_bar, FALSE);
   gtk_image_set_from_icon_name (GTK_IMAGE (self->icon), error != NULL ? "dialog-warning-symbolic"
                                                                       : "dialog-information-symbolic");
@@ -84,7 +81,6 @@ sl_load_bar_hide (SlLoadBar *self)
 
   self->state = "hidden";
   g_binding_group_set_source (self->bindings, NULL);
-  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), FALSE);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->revealer), FALSE);
 }
 
@@ -133,7 +129,6 @@ sl_load_bar_class_init (SlLoadBarClass *klass)
   G_OBJECT_CLASS (klass)->dispose = sl_load_bar_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sightline/Sightline/sl-load-bar.ui");
   gtk_widget_class_bind_template_child (widget_class, SlLoadBar, revealer);
-  gtk_widget_class_bind_template_child (widget_class, SlLoadBar, spinner);
   gtk_widget_class_bind_template_child (widget_class, SlLoadBar, icon);
   gtk_widget_class_bind_template_child (widget_class, SlLoadBar, label);
   gtk_widget_class_bind_template_child (widget_class, SlLoadBar, progress_bar);
