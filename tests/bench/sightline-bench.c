@@ -218,6 +218,17 @@ measure_staged (const char *path)
 }
 #endif
 
+/* Child: one of the measurements, in a process of its own. */
+static int
+measure_child (const char *plain_path, const char *staged_path, const char *truth_path)
+{
+#ifdef SL_BENCH_FRAMES
+  if (staged_path)
+    return measure_staged (staged_path);
+#endif
+  return plain_path ? measure (plain_path, truth_path) : 2;
+}
+
 /* ---- parent: profiles, children, report ------------------------------------ */
 
 typedef struct {
@@ -518,12 +529,8 @@ main (int argc, char **argv)
       g_printerr ("sightline-bench: %s\n", error->message);
       return 2;
     }
-  if (measure_path)
-    return measure (measure_path, truth_path);
-#ifdef SL_BENCH_FRAMES
-  if (staged_path)
-    return measure_staged (staged_path);
-#endif
+  if (measure_path || staged_path)
+    return measure_child (measure_path, staged_path, truth_path);
   if (threads != 0 && threads != 1 && threads != 2)
     {
       g_printerr ("sightline-bench: --threads must be 1 or 2\n");
