@@ -48,7 +48,14 @@ sl_cli_print_json (JsonNode *node)
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, root);
   text = json_generator_to_data (generator, NULL);
-  fputs (text, stdout);
+  /* json-glib 1.6 leaves U+001F raw (it escapes the other control
+   * characters); outside strings JSON has no such byte, so escape it here:
+   * names in a damaged profile can hold one. */
+  for (const char *p = text; *p != '\0'; p++)
+    if (*p == '\x1f')
+      fputs ("\\u001f", stdout);
+    else
+      fputc (*p, stdout);
   fputc ('\n', stdout);
 }
 

@@ -12,9 +12,11 @@ typedef struct {
   gboolean exact_names;
 } Options;
 
-/* One printed line; the label is indented and valid UTF-8. */
+/* One printed line; the label is indented and valid UTF-8 (the model's
+ * names are). */
 typedef struct {
   char  *label;
+  guint  chars;            /* the label's length in characters */
   gint64 dur;
   char  *gpu;              /* GPU projection of a range, or NULL */
 } Line;
@@ -23,15 +25,14 @@ static void
 add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
 {
   GArray *lines = data;
-  g_autofree char *indent = g_strnfill ((level - 1) * 2, ' ');
-  g_autofree char *label = NULL;
+  int indent = (int) (level - 1) * 2;
   Line line;
 
   if (node->kind == SL_TREE_KERNEL)
-    label = g_strdup_printf ("%s%s  [GPU %u · stream %u]", indent, info->name, info->device, info->stream);
+    line.label = g_strdup_printf ("%*s%s  [GPU %u · stream %u]", indent, "", info->name, info->device, info->stream);
   else
-    label = g_strdup_printf ("%s%s", indent, info->name);
-  line.label = g_utf8_make_valid (label, -1);
+    line.label = g_strdup_printf ("%*s%s", indent, "", info->name);
+  line.chars = (guint) g_utf8_strlen (line.label, -1);
   line.dur = info->end_ns - info->start_ns;
   line.gpu = node->kind == SL_TREE_RANGE && info->has_gpu
              ? sl_format_duration_precise (info->gpu_end_ns - info->gpu_start_ns) : NULL;
@@ -54,19 +55,18 @@ print_lines (GArray *lines)
   guint width = 0;
 
   for (guint i = 0; i < lines->len; i++)
-    width = MAX (width, (guint) g_utf8_strlen (g_array_index (lines, Line, i).label, -1));
+    width = MAX (width, g_array_index (lines, Line, i).chars);
   width = MIN (width, 110);
   for (guint i = 0; i < lines->len; i++)
     {
       const Line *line = &g_array_index (lines, Line, i);
       g_autofree char *dur = sl_format_duration_precise (line->dur);
-      guint len = g_utf8_strlen (line->label, -1);
-      g_autofree char *pad = g_strnfill (len < width ? width - len : 0, ' ');
+      int pad = line->chars < width ? (int) (width - line->chars) : 0;
 
       if (line->gpu != NULL)
-        printf ("%s%s  %12s  (GPU %s)\n", line->label, pad, dur, line->gpu);
+        printf ("%s%*s  %12s  (GPU %s)\n", line->label, pad, "", dur, line->gpu);
       else
-        printf ("%s%s  %12s\n", line->label, pad, dur);
+        printf ("%s%*s  %12s\n", line->label, pad, "", dur);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "sl-timeline-columns.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-lod.h"
+#include "sl-int.h"
 
 #include <math.h>
 #include <string.h>
@@ -128,8 +129,8 @@ count_visible (const SlTimelineRow *row, double t_left, double t_right)
     {
       const SlSegment *seg = &row->segs[k];
       guint lo = seg->first, hi = seg->first + seg->count;
-      guint a = sl_spans_lower_bound_in (seg->spans, lo, hi, (gint64) floor (t_left) - seg->max_dur);
-      guint b = sl_spans_lower_bound_in (seg->spans, lo, hi, (gint64) ceil (t_right));
+      guint a = sl_spans_lower_bound_in (seg->spans, lo, hi, sl_sat_sub (sl_int64_from_double (floor (t_left)), seg->max_dur));
+      guint b = sl_spans_lower_bound_in (seg->spans, lo, hi, sl_int64_from_double (ceil (t_right)));
       n += b - a;
     }
   return n;
@@ -166,7 +167,7 @@ accumulate_lod (Merge *mg, const SlLod *lod, int level)
   for (int c = 0; c < mg->width; c++)
     {
       double a = fb + c * bpp, b = a + bpp;
-      gint64 ia = (gint64) floor (a), ib = (gint64) floor (b);
+      gint64 ia = sl_int64_from_double (floor (a)), ib = sl_int64_from_double (floor (b));
       guint isum = 0, best = 0;
       float sum;
       guint8 color = 0;
@@ -237,10 +238,11 @@ accumulate_segment (Merge *mg, const SlSegment *seg, guint k, gboolean summary)
   const SlSpans *spans = seg->spans;
   double inv = 1.0 / mg->px_ns;
   double t0 = mg->t0;
-  gint64 t_left = (gint64) floor (mg->t0);
-  gint64 t_right = (gint64) ceil (mg->t0 + mg->width * mg->px_ns);
+  gint64 t_left = sl_int64_from_double (floor (mg->t0));
+  gint64 t_right = sl_int64_from_double (ceil (mg->t0 + mg->width * mg->px_ns));
   guint lo = seg->first, hi = seg->first + seg->count;
-  guint i0 = sl_spans_lower_bound_in (spans, lo, hi, t_left - seg->max_dur);
+  /* an event of 2^63 - 1 ns starts that far before the view */
+  guint i0 = sl_spans_lower_bound_in (spans, lo, hi, sl_sat_sub (t_left, seg->max_dur));
   guint i1 = sl_spans_lower_bound_in (spans, lo, hi, t_right);
 
   for (guint i = i0; i < i1; i++)
@@ -269,10 +271,10 @@ accumulate_marks (Merge *mg, const SlTimelineRow *row, gboolean summary)
   const SlNvtxMarks *marks = &mg->model->profile->threads[row->index].marks;
   int W = mg->width;
   double inv = 1.0 / mg->px_ns;
-  gint64 t_left = (gint64) floor (mg->t0);
-  gint64 t_right = (gint64) ceil (mg->t0 + W * mg->px_ns);
+  gint64 t_left = sl_int64_from_double (floor (mg->t0));
+  gint64 t_right = sl_int64_from_double (ceil (mg->t0 + W * mg->px_ns));
   guint i0 = sl_times_lower_bound (marks->time, 0, marks->n, t_left);
-  guint i1 = sl_times_lower_bound (marks->time, 0, marks->n, t_right + 1);
+  guint i1 = sl_times_lower_bound (marks->time, 0, marks->n, sl_sat_add (t_right, 1));
   int half = mg->mark_half;
 
   /* a mark is drawn as a narrow tick; many of them merge per column */

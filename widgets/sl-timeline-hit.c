@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-timeline-hit.c: hit testing, nearest event within a few pixels. */
 #include "sl-timeline-hit.h"
+#include "sl-int.h"
 
 #include <math.h>
 
@@ -36,7 +37,7 @@ hit_track (const SlTimelineLayout *self, const SlTimelineRow *row, double t, dou
   if (row->kind == SL_ROW_MARKS)
     {
       const SlNvtxMarks *marks = &self->model->profile->threads[row->index].marks;
-      guint i = sl_times_lower_bound (marks->time, 0, marks->n, (gint64) floor (t - tol));
+      guint i = sl_times_lower_bound (marks->time, 0, marks->n, sl_int64_from_double (floor (t - tol)));
 
       for (; i < marks->n && marks->time[i] <= t + tol; i++)
         consider (best, SL_EVENT_MARK, row->index, i, marks->time[i], marks->time[i], t, tol);
@@ -47,7 +48,8 @@ hit_track (const SlTimelineLayout *self, const SlTimelineRow *row, double t, dou
       const SlSegment *seg = &row->segs[k];
       const SlSpans *spans = seg->spans;
       guint lo = seg->first;
-      guint i = sl_spans_lower_bound_in (spans, lo, seg->first + seg->count, (gint64) ceil (t + tol) + 1);
+      guint i = sl_spans_lower_bound_in (spans, lo, seg->first + seg->count,
+                                         sl_sat_add (sl_int64_from_double (ceil (t + tol)), 1));
       guint steps = 0;
 
       while (i > lo && steps++ < 4096)
@@ -56,7 +58,7 @@ hit_track (const SlTimelineLayout *self, const SlTimelineRow *row, double t, dou
 
           i--;
           s = spans->start[i];
-          if (s + seg->max_dur < t - tol)
+          if (sl_sat_add (s, seg->max_dur) < t - tol)
             break;
           e = s + sl_spans_dur (spans, i);
           consider (best, seg->kind, seg->kind == SL_EVENT_API ? row->index : seg->owner,

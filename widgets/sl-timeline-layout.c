@@ -2,6 +2,7 @@
 /* sl-timeline-layout.c: time <-> pixel mapping, zoom anchoring and the
  * places of the rows. */
 #include "sl-timeline-layout.h"
+#include "sl-int.h"
 
 #include <math.h>
 
@@ -179,7 +180,7 @@ double
 sl_timeline_layout_max_px_ns (const SlTimelineLayout *self)
 {
   const SlProfile *p = self->model->profile;
-  double dur = (double) MAX (p->end_ns - p->start_ns, 1);
+  double dur = (double) MAX (sl_span (p->start_ns, p->end_ns), 1);
 
   return MAX (dur / sl_timeline_layout_body_width (self), SL_TIMELINE_MIN_PX_NS);
 }
@@ -243,7 +244,7 @@ sl_timeline_layout_set_view (SlTimelineLayout *self,
     return;
   px_ns = CLAMP (px_ns, SL_TIMELINE_MIN_PX_NS, sl_timeline_layout_max_px_ns (self));
   view_ns = px_ns * sl_timeline_layout_body_width (self);
-  if (view_ns >= (double) (p->end_ns - p->start_ns))
+  if (view_ns >= (double) sl_span (p->start_ns, p->end_ns))
     t0 = p->start_ns;
   else
     t0 = CLAMP (t0, (double) p->start_ns, (double) p->end_ns - view_ns);

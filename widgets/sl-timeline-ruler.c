@@ -3,6 +3,7 @@
 #include "sl-timeline-ruler.h"
 #include "sl-timeline-render-private.h"
 #include "sl-format.h"
+#include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -35,18 +36,21 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
       /* The unit follows the time's magnitude, the decimals the tick step:
        * deep inside a long run a label reads "16.305326 s", not
        * "16305326 µs". */
-      gint64 rel = t - self->model->profile->start_ns;
-      return sl_format_time_in_unit (rel, MAX (rel < 0 ? -rel : rel, step), step);
+      gint64 rel = sl_sat_sub (t, self->model->profile->start_ns);
+      return sl_format_time_in_unit (rel, MAX ((gint64) MIN (sl_abs_u64 (rel), G_MAXINT64), step), step);
     }
   /* absolute capture-clock time reads best in seconds */
   return sl_format_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
 }
 
-/* The first multiple of @step from the time origin at or after the view's start. */
+/* The first multiple of @step from the time origin at or after the view's
+ * start (clamped: origin and view can be 2^63 ns apart). */
 static gint64
 first_tick (const SlFrame *f, gint64 step)
 {
-  return f->tick_origin + (gint64) ceil ((f->layout->t0 - f->tick_origin) / (double) step) * step;
+  gint64 k = sl_int64_from_double (ceil ((f->layout->t0 - f->tick_origin) / (double) step));
+
+  return sl_sat_add (f->tick_origin, sl_sat_mul (k, step));
 }
 
 void
@@ -59,7 +63,7 @@ _sl_timeline_ruler_collect_ticks (SlFrame *f)
   f->tick_origin = l->relative_time ? l->model->profile->start_ns : 0;
   g_array_set_size (ticks, 0);
   for (gint64 t = first_tick (f, f->tick_step);
-       sl_timeline_layout_time_to_x (l, t) < f->body_width; t += f->tick_step)
+       sl_timeline_layout_time_to_x (l, t) < f->body_width && t < G_MAXINT64; t = sl_sat_add (t, f->tick_step))
     g_array_append_val (ticks, t);
 }
 
@@ -75,11 +79,11 @@ write_ticks (SlFrame *f, gboolean minor)
 
   if (mstep <= 0)
     return;
-  for (gint64 t = first_tick (f, mstep); ; t += mstep)
+  for (gint64 t = first_tick (f, mstep); ; t = sl_sat_add (t, mstep))
     {
       double x = sl_timeline_layout_time_to_x (f->layout, t);
 
-      if (x >= f->body_width)
+      if (x >= f->body_width || t == G_MAXINT64)
         break;
       if (x < 0)
         continue;
@@ -112,7 +116,7 @@ draw_span (SlFrame *f)
   const SlTimelineFont *font = &f->renderer->small;
   SlTimelineLayout *l = f->layout;
   double s = f->scale;
-  g_autofree char *dur = sl_format_duration ((gint64) (l->px_ns * f->body_width));
+  g_autofree char *dur = sl_format_duration (sl_int64_from_double (l->px_ns * f->body_width));
   g_autofree char *text = g_strdup_printf (l->relative_time ? _("%s shown · relative")
                                                             : _("%s shown · absolute"), dur);
 

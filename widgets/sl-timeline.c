@@ -13,6 +13,7 @@
 #include "sl-timeline-hit.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
+#include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -122,8 +123,8 @@ publish_view (SlTimeline *self)
 
   if (self->session == NULL || l == NULL || !l->sized)
     return;
-  range.start = (gint64) floor (l->t0);
-  range.end = (gint64) ceil (l->t0 + l->px_ns * sl_timeline_layout_body_width (l));
+  range.start = sl_int64_from_double (floor (l->t0));
+  range.end = sl_int64_from_double (ceil (l->t0 + l->px_ns * sl_timeline_layout_body_width (l)));
   self->publishing = TRUE;
   sl_session_set_visible_range (self->session, &range);
   self->publishing = FALSE;
@@ -333,7 +334,7 @@ snapshot_range (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyle *
   GdkRGBA accent = rgba_from (style->accent, 1);
   GdkRGBA fill = rgba_from (style->accent, 0.18f);
   GdkRGBA text = rgba_from (style->on_accent, 1);
-  g_autofree char *dur = sl_format_duration (l->range_end - l->range_start);
+  g_autofree char *dur = sl_format_duration (sl_span (l->range_start, l->range_end));
   PangoLayout *pl;
   int tw, th;
 
@@ -506,7 +507,7 @@ select_event (SlTimeline *self, const SlEventRef *event)
 static void
 select_range (SlTimeline *self, gboolean has, double a, double b)
 {
-  SlTimeRange range = { (gint64) floor (MIN (a, b)), (gint64) ceil (MAX (a, b)) };
+  SlTimeRange range = { sl_int64_from_double (floor (MIN (a, b))), sl_int64_from_double (ceil (MAX (a, b))) };
 
   sl_session_set_selected_range (self->session, has ? &range : NULL);
 }

@@ -3,6 +3,7 @@
 #include "sl-category-summary.h"
 
 #include <string.h>
+#include "sl-int.h"
 #include "sl-json.h"
 #include "sl-stats.h"
 
@@ -24,7 +25,7 @@ sl_kernel_func_totals (const SlProfile *profile, const SlFilter *filter,
       sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
       for (guint i = first; i < last; i++)
         {
-          totals[k->func[i]] += sl_spans_dur (&k->spans, i);
+          totals[k->func[i]] = sl_sat_add (totals[k->func[i]], sl_spans_dur (&k->spans, i));
           counts[k->func[i]]++;
         }
     }
@@ -140,7 +141,7 @@ add_record (Collect *c, guint32 entry, gint64 start, gint64 dur)
 {
   Entry *e = &g_array_index (c->entries, Entry, entry);
 
-  e->duration_ns += dur;
+  e->duration_ns = sl_sat_add (e->duration_ns, dur);
   e->instances++;
   if (c->elapsed)
     {
@@ -148,7 +149,7 @@ add_record (Collect *c, guint32 entry, gint64 start, gint64 dur)
       g_array_append_val (c->records, r);
     }
   else
-    e->time_ns += dur;
+    e->time_ns = sl_sat_add (e->time_ns, dur);
 }
 
 static void
@@ -209,12 +210,13 @@ add_elapsed (Collect *c)
   for (guint i = 0; i < c->records->len; i++)
     {
       const Record *r = &g_array_index (c->records, Record, i);
+      Entry *e = &g_array_index (c->entries, Entry, r->entry);
       gint64 elapsed = r->end - r->start;
 
       if (r->start <= latest_end)
         elapsed = MAX (r->end - latest_end, 0);
       latest_end = MAX (latest_end, r->end);
-      g_array_index (c->entries, Entry, r->entry).time_ns += elapsed;
+      e->time_ns = sl_sat_add (e->time_ns, elapsed);
     }
 }
 
@@ -228,7 +230,7 @@ fill_row (SlCategoryRow *row, guint c, const char *name, GArray *mine, guint top
   row->n_names = mine->len;
   for (guint k = 0; k < mine->len; k++)
     {
-      row->total_ns += g_array_index (mine, SlCategoryKernel, k).total_ns;
+      row->total_ns = sl_sat_add (row->total_ns, g_array_index (mine, SlCategoryKernel, k).total_ns);
       row->instances += g_array_index (mine, SlCategoryKernel, k).instances;
     }
   row->n_top = MIN (mine->len, top_names);
@@ -288,7 +290,7 @@ add_rows (SlCategorySummary *self, const SlCategories *rules, GArray *all, GArra
         continue;
       row = &self->rows[self->n_rows++];
       fill_row (row, c, sl_categories_get_name (rules, c), mine, top_names);
-      self->total_ns += row->total_ns;
+      self->total_ns = sl_sat_add (self->total_ns, row->total_ns);
       self->instances += row->instances;
     }
   for (guint r = 0; r < self->n_rows; r++)

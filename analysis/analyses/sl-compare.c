@@ -7,6 +7,7 @@
  * by window totals, which only measure how long each capture ran. */
 #include "sl-compare.h"
 #include "sl-category-summary.h"
+#include "sl-int.h"
 #include "sl-iterations.h"
 #include "sl-json.h"
 #include "sl-stats.h"
@@ -83,7 +84,7 @@ impact_ns (const SlCompare *self, const SlCompareKernel *k)
 
   if (k->instances[0] == 0 || k->instances[last] == 0)
     return self->basis == SL_COMPARE_PER_ITERATION ? fabs (other - first)
-                                                   : (double) (k->total_ns[0] + k->total_ns[last]);
+                                                   : (double) k->total_ns[0] + (double) k->total_ns[last];
   return self->basis == SL_COMPARE_PER_ITERATION ? fabs (other - first)
                                                  : fabs (other - first) * (double) k->instances[0];
 }
@@ -191,15 +192,17 @@ add_profile_kernels (SlCompare *self, Rows *rows, guint p, const SlProfile *prof
   for (guint f = 0; f < profile->n_funcs; f++)
     {
       SlCompareKernel *k;
+      SlCompareCategory *cat;
 
       if (counts[f] == 0)
         continue;
-      self->kernel_total_ns[p] += totals[f];
-      g_array_index (rows->categories, SlCompareCategory, category_row[category[f]]).total_ns[p] += totals[f];
+      cat = &g_array_index (rows->categories, SlCompareCategory, category_row[category[f]]);
+      self->kernel_total_ns[p] = sl_sat_add (self->kernel_total_ns[p], totals[f]);
+      cat->total_ns[p] = sl_sat_add (cat->total_ns[p], totals[f]);
       k = kernel_row (rows->by_name, rows->kernels,
                       sl_strings_get (profile->strings, sl_kernel_func_name_id (profile, f, names)),
                       self->n_profiles);
-      k->total_ns[p] += totals[f];
+      k->total_ns[p] = sl_sat_add (k->total_ns[p], totals[f]);
       k->instances[p] += counts[f];
     }
 }

@@ -4,6 +4,7 @@
 #include "sl-attribution.h"
 #include "sl-gpu-busy.h"
 #include "sl-gpu-ops.h"
+#include "sl-int.h"
 #include "sl-intervals.h"
 #include "sl-json.h"
 #include "sl-stats.h"
@@ -88,7 +89,7 @@ sum_thread_overlap (const SlProfile *profile, const SlAttribution *attr, guint32
   const SlThread *thread = &profile->threads[t];
   guint lo = thread->api_first, hi = thread->api_first + thread->api_count;
   guint a = sl_spans_lower_bound_in (spans, lo, hi, ge);
-  gint64 reach = gs - attr->api_max_dur[t];
+  gint64 reach = sl_sat_sub (gs, attr->api_max_dur[t]);
 
   /* Calls starting before ge; the longest call bounds how far back one
    * can still reach into the gap. */
@@ -108,7 +109,7 @@ sum_thread_overlap (const SlProfile *profile, const SlAttribution *attr, guint32
               sum = g_new0 (gint64, 1);
               g_hash_table_insert (per_name, name, sum);
             }
-          *sum += overlap;
+          *sum = sl_sat_add (*sum, overlap);   /* many threads can overlap one gap */
         }
     }
 }

@@ -3,15 +3,17 @@
  * activity strip), by the definition of sl_gpu_busy_counts(). */
 #include "sl-gpu-busy.h"
 #include "sl-intervals.h"
+#include "sl-int.h"
 
 #include <math.h>
 
-/* Adds [s, e) to the bins it covers, as fractions of each bin. */
+/* Adds [s, e) to the bins it covers, as fractions of each bin.  @t0 is a
+ * view's start, anywhere on the clock: the offsets saturate. */
 static void
 add_interval (gint64 s, gint64 e, gint64 t0, double bin_ns, guint n_bins, float *out)
 {
-  double a = (s - t0) / bin_ns, b = (e - t0) / bin_ns;
-  gint64 first = (gint64) floor (a), last = (gint64) floor (b);
+  double a = sl_sat_sub (s, t0) / bin_ns, b = sl_sat_sub (e, t0) / bin_ns;
+  gint64 first = sl_int64_from_double (floor (a)), last = sl_int64_from_double (floor (b));
 
   for (gint64 i = MAX (first, 0); i <= last && i < (gint64) n_bins; i++)
     {

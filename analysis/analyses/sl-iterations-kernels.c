@@ -80,7 +80,7 @@ period_times (SlIterations *self, const Sequence *q, guint L)
   for (guint i = 0; i < k; i++)
     d[i] = q->start[i + L] - q->start[i];
   qsort (d, k, sizeof (gint64), compare_int64);
-  self->period_median_ns = k % 2 == 1 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
+  self->period_median_ns = k % 2 == 1 ? d[k / 2] : (gint64) (((__int128) d[k / 2 - 1] + d[k / 2]) / 2);
   self->period_p10_ns = d[k / 10];
   self->period_p90_ns = d[MIN (k - 1, k * 9 / 10)];
 }

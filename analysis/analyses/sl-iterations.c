@@ -8,6 +8,7 @@
 #include "sl-intervals.h"
 #include "sl-json.h"
 #include "sl-nccl.h"
+#include "sl-int.h"
 
 #include <string.h>
 
@@ -116,7 +117,7 @@ tally_depth0 (const SlProfile *profile, const SlFilter *filter, const gboolean *
             continue;
           pt = tally_of (tally, normalized_name (norm_of_id, profile, r->name[i]), pid);
           pt->count++;
-          pt->total += sl_spans_dur (&r->spans, i);
+          pt->total = sl_sat_add (pt->total, sl_spans_dur (&r->spans, i));
         }
     }
 }
@@ -138,7 +139,7 @@ repeated_total (GHashTable *per_pid, gint64 *total)
       if (pt->count >= 2)
         {
           repeated = TRUE;
-          *total += pt->total;
+          *total = sl_sat_add (*total, pt->total);
         }
     }
   return repeated;
@@ -299,8 +300,8 @@ sl_iter_add_device_totals (SlIteration *it, const Acc *acc, guint n)
 {
   for (guint d = 0; d < n; d++)
     {
-      it->gpu_busy_ns += sl_union_total (&acc[d].busy);
-      it->nccl_ns += sl_union_total (&acc[d].nccl);
+      it->gpu_busy_ns = sl_sat_add (it->gpu_busy_ns, sl_union_total (&acc[d].busy));
+      it->nccl_ns = sl_sat_add (it->nccl_ns, sl_union_total (&acc[d].nccl));
     }
 }
 
@@ -446,7 +447,7 @@ auto_threshold (GArray *gaps, guint64 n_ops)
     }
   if (best_ratio >= 3.0 && n_ops >= 4 * (best_m + 1))
     return best;
-  if (k == n && g[0] <= 3 * MAX (g[n - 1], 1) && n_ops >= 4 * (n + 1))
+  if (k == n && g[0] <= (__int128) 3 * MAX (g[n - 1], 1) && n_ops >= 4 * (n + 1))
     return g[n - 1];
   return 0;
 }
@@ -724,7 +725,7 @@ median_of (gint64 *v, guint n)
   if (n == 0)
     return 0;
   qsort (v, n, sizeof (gint64), compare_int64_asc);
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return n % 2 == 1 ? v[n / 2] : (gint64) (((__int128) v[n / 2 - 1] + v[n / 2]) / 2);
 }
 
 /* The share of the processes' launched GPU operations inside the ranges

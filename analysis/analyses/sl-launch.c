@@ -2,6 +2,7 @@
 /* sl-launch.c: kernel launch overhead per kernel name. */
 #include "sl-launch.h"
 #include "sl-graph-launches.h"
+#include "sl-int.h"
 #include "sl-json.h"
 #include "sl-stats.h"
 
@@ -58,14 +59,14 @@ visit_kernel (Walk *w, const SlKernels *k, guint i, guint32 a, guint key)
   w->n++;
   if (!w->totals)
     return;
-  w->api_total[key] += graph ? sl_spans_dur (api, a) / sl_graph_launches_kernels (w->graphs, a)
-                             : sl_spans_dur (api, a);
-  w->kernel_total[key] += sl_spans_dur (&k->spans, i);
+  w->api_total[key] = sl_sat_add (w->api_total[key], graph ? sl_spans_dur (api, a) / sl_graph_launches_kernels (w->graphs, a)
+                                                          : sl_spans_dur (api, a));
+  w->kernel_total[key] = sl_sat_add (w->kernel_total[key], sl_spans_dur (&k->spans, i));
   if (first)
     {
       w->launches++;
       w->graph_launches += graph;
-      w->launch_api_total += sl_spans_dur (api, a);
+      w->launch_api_total = sl_sat_add (w->launch_api_total, sl_spans_dur (api, a));
     }
 }
 
@@ -224,7 +225,7 @@ fill_rows (SlLaunch *self, const SlProfile *profile, const PerName *pn, guint to
                sl_stats_table_get (&pn->queue, pn->p95[key]));
       self->n_launch_bound += row->launch_bound;
       self->kernels += row->launches;
-      all_kernel += pn->kernel_total[key];
+      all_kernel = sl_sat_add (all_kernel, pn->kernel_total[key]);
     }
   if (self->totals.launches > 0)
     set_row (&self->totals, self->totals.launches, self->totals.api_total_ns, pn->stats[pn->n_keys].total,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-memcpy-summary.c: copies and memsets per kind. */
 #include "sl-memcpy-summary.h"
+#include "sl-int.h"
 #include "sl-json.h"
 #include "sl-stats.h"
 
@@ -26,7 +27,7 @@ add_copies (const SlFilter *filter, const SlCopies *c, gboolean memset_kind,
       guint key = memset_kind ? MEMSET_KEY : c->kind[i];
       count[key]++;
       bytes[key] += c->bytes[i];
-      total[key] += sl_spans_dur (&c->spans, i);
+      total[key] = sl_sat_add (total[key], sl_spans_dur (&c->spans, i));
     }
 }
 
@@ -63,7 +64,7 @@ sl_memcpy_summary_compute (const SlProfile *profile, const SlFilter *filter)
       row->gbps = total[k] > 0 ? (double) bytes[k] / (double) total[k] : 0.0;
       self->count += count[k];
       self->bytes += bytes[k];
-      self->total_ns += total[k];
+      self->total_ns = sl_sat_add (self->total_ns, total[k]);
     }
   qsort (self->rows, self->n_rows, sizeof (SlMemcpyRow), compare_rows);
   return self;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-nccl.c: NCCL kernels by device, stream and collective. */
 #include "sl-nccl.h"
+#include "sl-int.h"
 #include "sl-json.h"
 
 #include <string.h>
@@ -254,7 +255,7 @@ add_stream_rows (SlNccl *self, GArray *rows, const SlProfile *profile, const SlF
       {
         SlNcclRow row = { stream->device, stream->pid, stream->stream, c, stats[c], 0 };
         g_array_append_val (rows, row);
-        self->total_ns += stats[c].total;
+        self->total_ns = sl_sat_add (self->total_ns, stats[c].total);
         self->count += stats[c].count;
       }
   sl_stats_table_clear (&table);

@@ -2,6 +2,7 @@
 /* sl-nvtx-summary.c: CPU time and GPU projection per NVTX range name. */
 #include "sl-nvtx-summary.h"
 #include "sl-attribution.h"
+#include "sl-int.h"
 #include "sl-nvtx-name.h"
 #include "sl-json.h"
 
@@ -42,7 +43,7 @@ scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs
           sl_stats_table_visit (&sc->table, k, sl_spans_dur (&r->spans, i));
           if (pass == PASS_STATS && gs[base[t] + i] != SL_NO_GPU_START)
             {
-              sc->gpu_total[k] += ge[base[t] + i] - gs[base[t] + i];
+              sc->gpu_total[k] = sl_sat_add (sc->gpu_total[k], ge[base[t] + i] - gs[base[t] + i]);
               sc->gpu_n[k]++;
             }
         }

@@ -65,7 +65,8 @@ measure_unions (SlMerge *merge, const SlProfile *profile, const guint8 *is_nccl,
   *compute_out = compute;
 }
 
-/* The intersection is |A| + |B| - |A u B|. */
+/* The intersection is |A| + |B| - |A u B|, summed in 128 bits: each union
+ * fits in 63 bits, their sum need not, the intersection does. */
 static void
 set_overlap (SlOverlapDevice *dev, guint32 device, const SlUnion *all, const SlUnion *nccl,
              const SlUnion *compute)
@@ -73,7 +74,7 @@ set_overlap (SlOverlapDevice *dev, guint32 device, const SlUnion *all, const SlU
   dev->device = device;
   dev->compute_ns = sl_union_total (compute);
   dev->nccl_ns = sl_union_total (nccl);
-  dev->overlap_ns = dev->compute_ns + dev->nccl_ns - sl_union_total (all);
+  dev->overlap_ns = (gint64) ((__int128) dev->compute_ns + dev->nccl_ns - sl_union_total (all));
   dev->compute_only_ns = dev->compute_ns - dev->overlap_ns;
   dev->nccl_only_ns = dev->nccl_ns - dev->overlap_ns;
   dev->overlap_pct = sl_percent (dev->overlap_ns, dev->nccl_ns);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-stats.c: per-key duration statistics with exact sums and medians. */
 #include "sl-stats.h"
+#include "sl-int.h"
 
 #include <math.h>
 #include <string.h>
@@ -291,7 +292,7 @@ add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 
   b1 = bin_of_rank (h, r1, &below1);
   if (b0 == b1)
     push_selection (table, owner, 0, MAX (a->min, (gint64) log_bin_start (b0)),
-                    MIN (a->max, (gint64) log_bin_start (b0 + 1) - 1), r0 - below0, r1 - below0, h[b0]);
+                    MIN (a->max, (gint64) (log_bin_start (b0 + 1) - 1)), r0 - below0, r1 - below0, h[b0]);
   else
     {
       /* the two middles in different bins: one window over both bins and
@@ -302,7 +303,7 @@ add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 
       for (guint b = b0; b <= b1; b++)
         count += h[b];
       push_selection (table, owner, 0, MAX (a->min, (gint64) log_bin_start (b0)),
-                      MIN (a->max, (gint64) log_bin_start (b1 + 1) - 1), r0 - below0, r1 - below0, count);
+                      MIN (a->max, (gint64) (log_bin_start (b1 + 1) - 1)), r0 - below0, r1 - below0, count);
     }
 }
 
@@ -481,6 +482,8 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
   gint64 total = 0, ref, min, max;
   __int128 sumsq = 0;
+  gint32 total_wraps = 0;
+  guint32 sumsq_wraps = 0;
 
   if (n == 0)
     return;
@@ -489,11 +492,11 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   max = a->count > 0 ? a->max : values[0];
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i], d = v - ref;
+      gint64 v = values[i], d = _sl_stats_dev (v, ref);
       min = MIN (min, v);
       max = MAX (max, v);
-      total += v;
-      sumsq += (__int128) d * d;
+      _sl_sum_add (&total, &total_wraps, v);
+      _sl_sumsq_add (&sumsq, &sumsq_wraps, d);
       if (h != NULL)
         h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
     }
@@ -501,8 +504,11 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   a->min = min;
   a->max = max;
   a->count += n;
-  a->total += total;
-  a->sumsq += sumsq;
+  _sl_sum_add (&a->total, &a->total_wraps, total);
+  a->total_wraps += total_wraps;
+  if (__builtin_add_overflow (a->sumsq, sumsq, &a->sumsq))
+    sumsq_wraps++;
+  a->sumsq_wraps += sumsq_wraps;
 }
 
 static void
@@ -759,15 +765,23 @@ median_of (gint64 *v, gsize n)
   return ((double) a + (double) b) / 2.0;
 }
 
-/* @sumsq is the sum of (x - ref)^2.  The sample variance is
+/* The exact sum that a wrapped @sum and its @wraps stand for (see _sl_sum_add). */
+static __int128
+exact_sum (gint64 sum, gint32 wraps)
+{
+  return (__int128) sum + (__int128) wraps * ((__int128) 1 << 64);
+}
+
+/* @sumsq + @wraps 2^128 is the sum of (x - ref)^2.  The sample variance is
  * (n S2 - S1^2) / (n (n - 1)) with S1 = sum (x - ref); exact in 128 bits
  * while n * (max - min) < 2^62, in long double beyond (durations of days). */
 static void
-finish_one (guint64 count, gint64 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, SlStats *out)
+finish_one (guint64 count, __int128 total, gint64 min, gint64 max, gint64 ref, __int128 sumsq, guint32 wraps,
+            SlStats *out)
 {
   memset (out, 0, sizeof *out);
   out->count = count;
-  out->total = total;
+  out->total = sl_sat_from_i128 (total);   /* the average below stays exact */
   if (count == 0)
     return;
   out->min = min;
@@ -786,7 +800,8 @@ finish_one (guint64 count, gint64 total, gint64 min, gint64 max, gint64 ref, __i
       else
         {
           long double n = (long double) count, ls1 = (long double) s1;
-          long double num = n * (long double) sumsq - ls1 * ls1;
+          long double s2 = (long double) sumsq + (long double) wraps * 0x1p128L;
+          long double num = n * s2 - ls1 * ls1;
           out->stddev = num <= 0 ? 0 : (double) sqrtl (num / (n * (n - 1)));
         }
     }
@@ -799,7 +814,8 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
     {
       const SlStatsAcc *a = &table->acc[k];
 
-      finish_one (a->count, a->total, a->min, a->max, a->ref, a->sumsq, &out[k]);
+      finish_one (a->count, exact_sum (a->total, a->total_wraps), a->min, a->max, a->ref, a->sumsq,
+                  a->sumsq_wraps, &out[k]);
       if (table->medians && a->count > 0 && table->answers != NULL)
         out[k].median = ((double) table->answers[2 * k] + (double) table->answers[2 * k + 1]) / 2.0;
     }
@@ -810,24 +826,30 @@ sl_stats_compute (gint64 *values, gsize n, SlStats *out)
 {
   gint64 total = 0, min = 0, max = 0, ref = n > 0 ? values[0] : 0;
   __int128 sumsq = 0;
+  gint32 total_wraps = 0;
+  guint32 sumsq_wraps = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      gint64 v = values[i], d = v - ref;
+      gint64 v = values[i], d = _sl_stats_dev (v, ref);
       if (i == 0 || v < min)
         min = v;
       if (i == 0 || v > max)
         max = v;
-      total += v;
-      sumsq += (__int128) d * d;
+      _sl_sum_add (&total, &total_wraps, v);
+      _sl_sumsq_add (&sumsq, &sumsq_wraps, d);
     }
-  finish_one (n, total, min, max, ref, sumsq, out);
+  finish_one (n, exact_sum (total, total_wraps), min, max, ref, sumsq, sumsq_wraps, out);
   out->median = median_of (values, n);
 }
 
 gint64
 sl_round_ns (double value)
 {
+  /* llround's result is unspecified beyond the gint64 range, where the
+   * mean of absurd durations can be */
+  if (!(value > -9.2233720368547758e18 && value < 9.2233720368547758e18))
+    return value > 0 ? G_MAXINT64 : value < 0 ? G_MININT64 : 0;
   return (gint64) llround (value);
 }
 
@@ -932,7 +954,7 @@ sl_stats_sum_keys (const SlStats *stats, const guint *order, guint n, gint64 *to
   *count = 0;
   for (guint r = 0; r < n; r++)
     {
-      *total += stats[order[r]].total;
+      *total = sl_sat_add (*total, stats[order[r]].total);
       *count += stats[order[r]].count;
     }
 }

@@ -26,14 +26,18 @@ typedef struct {
 
 /* Running sums of one key: exact 64-bit total, and the 128-bit sum of
  * squares of (value - ref), ref being the key's first value, so that the
- * squares stay small when values are large but close together. */
+ * squares stay small when values are large but close together.  Sums of
+ * absurd durations wrap; the wraps are counted (a branch never taken on
+ * real data), so the sums stay exact: see _sl_sum_add(). */
 typedef struct {
   guint64  count;
-  gint64   total;
+  gint64   total;          /* + total_wraps 2^64 */
   gint64   min;
   gint64   max;
   gint64   ref;
-  __int128 sumsq;
+  gint32   total_wraps;    /* fewer than 2^31 while a key has fewer than 2^32 values */
+  guint32  sumsq_wraps;
+  __int128 sumsq;          /* + sumsq_wraps 2^128 */
 } SlStatsAcc;
 
 /* One or two neighbouring order statistics (ranks r0 <= r1 <= r0 + 1, the
@@ -169,6 +173,35 @@ _sl_key_select_visit (SlKeySelect *s, gint64 v)
 
 void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
 
+/* *@sum += @v, wrapping past ±2^63 (signed overflow is undefined; the
+ * builtin wraps) and counting the wraps in *@wraps, so that the exact sum
+ * is *@sum + *@wraps 2^64.  Only sums of absurd durations wrap. */
+static inline void
+_sl_sum_add (gint64 *sum, gint32 *wraps, gint64 v)
+{
+  if (G_UNLIKELY (__builtin_add_overflow (*sum, v, sum)))
+    *wraps += v > 0 ? 1 : -1;
+}
+
+/* @v - @ref wrapping, as signed overflow must not: exact while the values
+ * lie within 2^63 of each other, as durations always do (else only the
+ * standard deviation is wrong); no branch in the first pass. */
+static inline gint64
+_sl_stats_dev (gint64 v, gint64 ref)
+{
+  return (gint64) ((guint64) v - (guint64) ref);
+}
+
+/* *@sumsq += @d * @d (|d| <= 2^63: the square fits), the same way: the
+ * exact sum is *@sumsq + *@wraps 2^128.  Only values spread over more than
+ * 2^63 / sqrt (n) ns wrap it. */
+static inline void
+_sl_sumsq_add (__int128 *sumsq, guint32 *wraps, gint64 d)
+{
+  if (G_UNLIKELY (__builtin_add_overflow (*sumsq, (__int128) d * d, sumsq)))
+    (*wraps)++;
+}
+
 /* One value into a key's sums (and its log-scale bins when @fused). */
 static inline void
 _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
@@ -181,9 +214,9 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
     a->min = value;
   else if (value > a->max)
     a->max = value;
-  a->total += value;
-  d = value - a->ref;
-  a->sumsq += (__int128) d * d;
+  _sl_sum_add (&a->total, &a->total_wraps, value);
+  d = _sl_stats_dev (value, a->ref);
+  _sl_sumsq_add (&a->sumsq, &a->sumsq_wraps, d);
   if (fused != NULL)
     fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
 }

@@ -26,6 +26,24 @@ compare_stream_builders (gconstpointer a, gconstpointer b)
   return 0;
 }
 
+/* A stream in start order in the file keeps every SL_ROWID_STEP-th rowid
+ * (and the last), when its rowids rise with the index (they do when the
+ * table was read in rowid order, as b-trees and SQLite read tables). */
+static void
+mark_rowids (SlKernels *k)
+{
+  guint n = k->spans.n, n_marks = n / SL_ROWID_STEP + 2;
+
+  for (guint i = 1; i < n; i++)
+    if (k->rowid[i] <= k->rowid[i - 1])
+      return;
+  k->rowid_marks = g_new (guint32, n_marks);
+  for (guint m = 0; m + 1 < n_marks; m++)
+    k->rowid_marks[m] = k->rowid[MIN ((gsize) m * SL_ROWID_STEP, (gsize) n - 1)];
+  k->rowid_marks[n_marks - 1] = k->rowid[n - 1];
+  g_clear_pointer (&k->rowid, g_free);
+}
+
 static void
 sort_kernels (SlStreamBuilder *b)
 {
@@ -33,7 +51,11 @@ sort_kernels (SlStreamBuilder *b)
   g_autofree guint32 *order = _sl_spans_sort (&k->spans);
 
   if (order == NULL)
-    return;
+    {
+      if (k->spans.n > 0)
+        mark_rowids (k);
+      return;
+    }
   _sl_permute_u32 (k->func, order, k->spans.n);
   _sl_permute_u32 (b->kernel_corr, order, k->spans.n);
   _sl_permute_u32 (k->rowid, order, k->spans.n);
@@ -65,7 +87,8 @@ shrink_kernels (SlStreamBuilder *b)
       return;
     }
   k->func = g_renew (guint32, k->func, n);
-  k->rowid = g_renew (guint32, k->rowid, n);
+  if (k->rowid != NULL)
+    k->rowid = g_renew (guint32, k->rowid, n);
   b->kernel_corr = g_renew (guint32, b->kernel_corr, n);
   k->api = g_new (guint32, n);
 }
@@ -393,6 +416,7 @@ _sl_gpu_finish (SlLoader *loader)
   /* From here on the streams' data is fixed: a staged GPU profile may
    * share it with the complete one. */
   _sl_profile_adopt_gpu_data (loader->profile, loader->gpu_arena);
+  loader->gpu_adopted = TRUE;
   _sl_loader_phase (loader, "sort streams", t0);
   if (loader->gpu_ready != NULL)
     _sl_loader_hand_out_gpu (loader);

@@ -28,21 +28,6 @@ int_slot (SlKernelDetails *details, gsize column)
   return slots[column];
 }
 
-/* The kernel table's columns, so that the query names only columns this
- * nsys version wrote. */
-static void
-read_kernel_columns (SlLoader *loader, sqlite3 *db)
-{
-  GHashTable *columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  sqlite3_stmt *info = NULL;
-
-  if (sqlite3_prepare_v2 (db, "PRAGMA table_info(" KERNEL_TABLE ")", -1, &info, NULL) == SQLITE_OK)
-    while (sqlite3_step (info) == SQLITE_ROW)
-      g_hash_table_add (columns, g_strdup ((const char *) sqlite3_column_text (info, 1)));
-  sqlite3_finalize (info);
-  g_hash_table_insert (loader->tables, g_strdup (KERNEL_TABLE), columns);
-}
-
 static char *
 details_query (SlLoader *loader)
 {
@@ -52,12 +37,33 @@ details_query (SlLoader *loader)
     g_string_append_printf (sql, "%s, ", _sl_loader_column_or_null (loader, KERNEL_TABLE, int_columns[i]));
   g_string_append (sql, _sl_loader_has_column (loader, KERNEL_TABLE, "mangledName")
                           ? "(SELECT value FROM StringIds WHERE id = mangledName)" : "NULL");
-  g_string_append (sql, " FROM " KERNEL_TABLE " WHERE rowid = ?");
+  /* The first row of the kernel's stream with its times among the rows
+   * that may hold it (see sl_kernels_rowid_range). */
+  g_string_append (sql, " FROM " KERNEL_TABLE " WHERE rowid BETWEEN ?1 AND ?2 AND start = ?3 AND \"end\" = ?4"
+                        " AND deviceId = ?5 AND streamId = ?6 AND contextId = ?7 ORDER BY rowid LIMIT 1");
   return g_string_free (sql, FALSE);
 }
 
+typedef struct {
+  gint64 first, last;          /* rowids that may hold it */
+  gint64 start, end;
+  guint32 device, stream, context;
+} KernelRow;
+
+static void
+bind_kernel (sqlite3_stmt *stmt, const KernelRow *k)
+{
+  sqlite3_bind_int64 (stmt, 1, k->first);
+  sqlite3_bind_int64 (stmt, 2, k->last);
+  sqlite3_bind_int64 (stmt, 3, k->start);
+  sqlite3_bind_int64 (stmt, 4, k->end);
+  sqlite3_bind_int64 (stmt, 5, k->device);
+  sqlite3_bind_int64 (stmt, 6, k->stream);
+  sqlite3_bind_int64 (stmt, 7, k->context);
+}
+
 static gboolean
-query_details (SlLoader *loader, sqlite3 *db, gint64 rowid, SlKernelDetails *out, GError **error)
+query_details (SlLoader *loader, sqlite3 *db, const KernelRow *kernel, SlKernelDetails *out, GError **error)
 {
   g_autofree char *sql = details_query (loader);
   const int mangled = G_N_ELEMENTS (int_columns);
@@ -67,7 +73,7 @@ query_details (SlLoader *loader, sqlite3 *db, gint64 rowid, SlKernelDetails *out
   rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     return _sl_loader_step_error (loader, db, rc, _("the kernel details"), error);
-  sqlite3_bind_int64 (stmt, 1, rowid);
+  bind_kernel (stmt, kernel);
   rc = sqlite3_step (stmt);
   if (rc != SQLITE_ROW)
     {
@@ -82,6 +88,19 @@ query_details (SlLoader *loader, sqlite3 *db, gint64 rowid, SlKernelDetails *out
     out->mangled_name = g_utf8_make_valid ((const char *) sqlite3_column_text (stmt, mangled), -1);
   sqlite3_finalize (stmt);
   return TRUE;
+}
+
+static gboolean
+find_kernel (const SlProfile *profile, guint32 stream, guint index, KernelRow *out)
+{
+  const SlStream *st = &profile->streams[stream];
+
+  out->start = st->kernels.spans.start[index];
+  out->end = sl_spans_end (&st->kernels.spans, index);
+  out->device = st->device;
+  out->stream = st->stream;
+  out->context = st->context;
+  return sl_kernels_rowid_range (&st->kernels, index, &out->first, &out->last);
 }
 
 static void
@@ -102,6 +121,7 @@ sl_kernel_details_read (const SlProfile *profile,
   SlLoader loader = { 0 };
   sqlite3 *db = NULL;
   gboolean ok = FALSE;
+  KernelRow kernel;
   int rc;
 
   g_return_val_if_fail (profile != NULL, FALSE);
@@ -113,6 +133,12 @@ sl_kernel_details_read (const SlProfile *profile,
       return FALSE;
     }
 
+  if (!find_kernel (profile, stream, index, &kernel))
+    {
+      g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
+                   _("The details of this kernel are not available: its row in the file is not known."));
+      return FALSE;
+    }
   if (profile->source_fd < 0)
     {
       g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
@@ -126,8 +152,9 @@ sl_kernel_details_read (const SlProfile *profile,
   rc = _sl_fd_vfs_open (profile->source_fd, &db);
   if (rc == SQLITE_OK)
     {
-      read_kernel_columns (&loader, db);
-      ok = query_details (&loader, db, profile->streams[stream].kernels.rowid[index], out, error);
+      /* Only columns this nsys version wrote are named in the query. */
+      _sl_schema_read_table (&loader, db, KERNEL_TABLE);
+      ok = query_details (&loader, db, &kernel, out, error);
     }
   else
     _sl_loader_step_error (&loader, db, rc, _("the kernel details"), error);

@@ -105,7 +105,7 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
    * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
   if (!_sl_is_null (nulls, A_CLASS) && v[A_CLASS] != 0 && v[A_CLASS] != 1)
     return;
-  if (!_sl_loader_row_span (loader, v[A_START], v[A_END], _sl_is_null (nulls, A_END), &dur))
+  if (!_sl_loader_row_span (loader, v[A_START], v[A_END], _sl_either_null (nulls, A_START, A_END), &dur))
     return;
   name = _sl_is_null (nulls, A_NAME) ? SL_NONE : _sl_loader_map_string (loader, v[A_NAME]);
   if (G_UNLIKELY (name == SL_NONE))
@@ -252,13 +252,18 @@ add_nvtx_domain (SlLoader *loader, const gint64 *v, guint32 name)
 }
 
 static void
-add_nvtx_mark (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint32 name)
+add_nvtx_mark (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nulls, guint32 name)
 {
   SlThreadBuilder *b;
 
-  if (G_UNLIKELY (v[N_START] < -SL_MAX_ABS_TIME || v[N_START] > SL_MAX_ABS_TIME))
+  if (G_UNLIKELY (_sl_is_null (nulls, N_START)))
     {
       g_atomic_int_inc (&loader->skipped_bad_time);
+      return;
+    }
+  if (G_UNLIKELY (!_sl_time_is_sane (v[N_START])))
+    {
+      g_atomic_int_inc (&loader->skipped_absurd_time);
       return;
     }
   b = thread_builder (chunk, (guint64) v[N_TID]);
@@ -278,7 +283,7 @@ add_nvtx_range (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nu
       g_atomic_int_inc (&loader->skipped_nvtx_unpaired);
       return;
     }
-  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], FALSE, &dur))
+  if (!_sl_loader_row_span (loader, v[N_START], v[N_END], _sl_is_null (nulls, N_START), &dur))
     return;
   b = thread_builder (chunk, (guint64) v[N_TID]);
   if (v[N_TYPE] == NVTX_PUSHPOP)
@@ -311,7 +316,7 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
       sl_id_map_insert (&loader->thread_name_override, (guint64) v[N_TID], name);
       break;
     case NVTX_MARK:
-      add_nvtx_mark (loader, names->chunk, v, name);
+      add_nvtx_mark (loader, names->chunk, v, nulls, name);
       break;
     default: /* push/pop and start/end ranges */
       add_nvtx_range (loader, names->chunk, v, nulls, name);

@@ -31,6 +31,9 @@ _sl_gpu_chunk_new (void)
   chunk->funcs = g_array_new (FALSE, FALSE, sizeof (SlKernelFunc));
   sl_id_map_init (&chunk->stream_index, 64);
   sl_id_map_init (&chunk->func_index, 1024);
+  /* no file id is below -1: these slots match nothing */
+  for (guint i = 0; i < SL_CHUNK_CACHE; i++)
+    chunk->func_cache[i].short_id = G_MININT64;
   return chunk;
 }
 
@@ -70,14 +73,18 @@ static SlStreamBuilder *
 stream_builder (SlGpuChunk *chunk, guint32 pid, guint32 device, guint32 context, guint32 stream)
 {
   guint64 key = stream_key (pid, device, context, stream);
-  guint32 index = sl_id_map_lookup (&chunk->stream_index, key, SL_NONE);
+  SlStreamBuilder **cached = &chunk->stream_cache[(key ^ (key >> 29)) % SL_CHUNK_CACHE];
+  guint32 index;
   SlStreamBuilder *builder;
 
+  if (G_LIKELY (*cached != NULL && builder_is (*cached, pid, device, context, stream)))
+    return *cached;
+  index = sl_id_map_lookup (&chunk->stream_index, key, SL_NONE);
   if (index != SL_NONE)
     {
       builder = g_ptr_array_index (chunk->stream_builders, index);
       if (G_LIKELY (builder_is (builder, pid, device, context, stream)))
-        return builder;
+        return *cached = builder;
       for (guint i = 0; i < chunk->stream_builders->len; i++)
         {
           builder = g_ptr_array_index (chunk->stream_builders, i);
@@ -94,7 +101,7 @@ stream_builder (SlGpuChunk *chunk, guint32 pid, guint32 device, guint32 context,
   if (index == SL_NONE)
     sl_id_map_insert (&chunk->stream_index, key, chunk->stream_builders->len);
   g_ptr_array_add (chunk->stream_builders, builder);
-  return builder;
+  return *cached = builder;
 }
 
 static guint64
@@ -125,6 +132,11 @@ static guint32
 kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite3_int64 demangled_id,
              gboolean *dangling)
 {
+  SlFuncSlot *slot = &chunk->func_cache[((guint64) short_id * 31 + (guint64) demangled_id) % SL_CHUNK_CACHE];
+
+  if (G_LIKELY (slot->short_id == short_id && slot->demangled_id == demangled_id))
+    return slot->func;
+
   SlKernelFunc entry = {
     .short_name = _sl_loader_map_string (loader, short_id),
     .demangled_name = _sl_loader_map_string (loader, demangled_id),
@@ -139,7 +151,8 @@ kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite
     entry.short_name = entry.demangled_name;
   if (entry.demangled_name == SL_NONE)
     entry.demangled_name = entry.short_name;
-  return chunk_func (chunk, &entry);
+  *slot = (SlFuncSlot) { short_id, demangled_id, chunk_func (chunk, &entry) };
+  return slot->func;
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -147,7 +160,7 @@ kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite
 enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
 static void
-append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
+append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, guint32 func)
 {
   SlKernels *k = &b->stream.kernels;
 
@@ -161,7 +174,9 @@ append_kernel (SlStreamBuilder *b, const gint64 *v, gint64 dur, guint32 func)
   _sl_spans_append (&k->spans, v[K_START], dur);
   k->func[i] = func;
   b->kernel_corr[i] = (guint32) v[K_CORR];
-  k->rowid[i] = v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32 ? (guint32) v[K_ROWID] : SL_NONE;
+  /* A view or a WITHOUT ROWID table has no rowid to fetch details by. */
+  k->rowid[i] = !_sl_is_null (nulls, K_ROWID) && v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32
+                ? (guint32) v[K_ROWID] : SL_NONE;
 }
 
 /* A kernel job's state: its chunk and the previous row's stream. */
@@ -184,7 +199,7 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
   guint32 func;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_is_null (nulls, K_END), &dur))
+  if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_either_null (nulls, K_START, K_END), &dur))
     return;
   func = kernel_func (loader, rows->chunk, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
                       _sl_is_null (nulls, K_DEMANGLED) ? -1 : v[K_DEMANGLED], &dangling);
@@ -195,7 +210,7 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
     }
   if (rows->last == NULL || !builder_is (rows->last, pid, device, context, stream))
     rows->last = stream_builder (rows->chunk, pid, device, context, stream);
-  append_kernel (rows->last, v, dur, func);
+  append_kernel (rows->last, v, nulls, dur, func);
 }
 
 static gboolean
@@ -242,7 +257,7 @@ add_copy_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   SlStreamBuilder *b;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_is_null (nulls, C_END), &dur))
+  if (!_sl_loader_row_span (loader, v[C_START], v[C_END], _sl_either_null (nulls, C_START, C_END), &dur))
     return;
   b = stream_builder (data, _sl_pid_of ((guint64) v[C_PID]), (guint32) v[C_DEVICE],
                       (guint32) v[C_CONTEXT], (guint32) v[C_STREAM]);
@@ -301,7 +316,7 @@ add_sync_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   SlSyncs *s = &loader->profile->syncs;
   gint64 dur;
 
-  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_is_null (nulls, S_END), &dur))
+  if (!_sl_loader_row_span (loader, v[S_START], v[S_END], _sl_either_null (nulls, S_START, S_END), &dur))
     return;
   if (_sl_spans_grow (&s->spans, &loader->sync_cap))
     {

@@ -136,7 +136,11 @@ run_job (SlLoader *loader, SlJob *job, sqlite3 *db, GError **error)
   SlTableScan *scan = _sl_scan_plan_open (job->plan, db, job->part, job->n_parts, NULL);
 
   if (scan == NULL)
-    return _sl_loader_step_error (loader, db, sqlite3_errcode (db), _(job->read->what), error);
+    {
+      /* Name the table: its schema, not a page, is what SQLite could not read. */
+      g_autofree char *what = g_strdup_printf (_("%s (table %s)"), _(job->read->what), job->read->table);
+      return _sl_loader_step_error (loader, db, sqlite3_errcode (db), what, error);
+    }
   return job->read->read (loader, job, scan, error);
 }
 

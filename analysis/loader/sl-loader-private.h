@@ -21,6 +21,15 @@ typedef struct {
   guint    memset_cap;
 } SlStreamBuilder;
 
+/* A kernel row's names as ids in the file, and their function. */
+typedef struct {
+  gint64  short_id;
+  gint64  demangled_id;
+  guint32 func;
+} SlFuncSlot;
+
+#define SL_CHUNK_CACHE 256
+
 /* The GPU rows one job read (a part of a table): merged in file order
  * when the GPU tables are all in.  Kernel functions are numbered per chunk
  * and renumbered by the merge. */
@@ -29,6 +38,10 @@ typedef struct {
   SlIdMap    stream_index;     /* hash of (pid, device, context, stream) -> builder */
   SlIdMap    func_index;       /* (short, demangled) -> func */
   GArray    *funcs;            /* SlKernelFunc */
+  /* Rows of a few streams and kernels interleave: small direct-mapped
+   * caches in front of the hashes, the loader's hottest lookups. */
+  SlStreamBuilder *stream_cache[SL_CHUNK_CACHE];
+  SlFuncSlot       func_cache[SL_CHUNK_CACHE];
 } SlGpuChunk;
 
 /* One CPU thread being built. */
@@ -87,6 +100,7 @@ struct _SlLoader {
   /* fixed for the whole load */
   const char     *display_path;  /* the user's file, for messages */
   SlSource       *source;        /* the file actually read, opened once */
+  char           *recovered;     /* a warning when it is a recovered copy (sl-recovery.c) */
   SlParts         parts;         /* what to load */
   GCancellable   *cancellable;
   SlProgressFunc  progress;
@@ -118,11 +132,18 @@ struct _SlLoader {
   GHashTable     *process_names; /* pid -> char* from PROCESSES, interned when used */
   SlArena        *gpu_arena;     /* the streams' data, shared with a staged GPU profile */
   gboolean        assembled;     /* the profile's arrays are in its arenas */
+  gboolean        gpu_adopted;   /* GPU names and streams are in gpu_arena */
 
   /* skipped-row counters, per reason (atomics: every worker adds) */
   gint            skipped_bad_time;
+  gint            skipped_absurd_time;   /* beyond ±2^62 ns, or far longer than the capture */
   gint            skipped_bad_string;
   gint            skipped_nvtx_unpaired;
+
+  /* Plausibility: the capture's duration (ANALYSIS_DETAILS, 0 when unknown)
+   * and the longest event it can hold (G_MAXINT64 without a capture). */
+  gint64          capture_ns;
+  guint64         max_event_ns;
 };
 
 /* sl-loader.c: progress, warnings and timing, shared by both workers. */
@@ -143,6 +164,8 @@ gboolean     _sl_loader_scan_done      (SlLoader *loader, SlTableScan *scan, con
 /* sl-schema.c: tables and columns, Nsight detection, metadata, GPUs. */
 /* Lists tables and columns and checks the file is an Nsight export. */
 gboolean     _sl_schema_read           (SlLoader *loader, sqlite3 *db, GError **error);
+/* Only @table's columns, for a lookup outside a load (kernel details). */
+void         _sl_schema_read_table     (SlLoader *loader, sqlite3 *db, const char *table);
 gboolean     _sl_loader_has_table      (SlLoader *loader, const char *table);
 gboolean     _sl_loader_has_column     (SlLoader *loader, const char *table, const char *column);
 /* "col" if it exists in @table, else "NULL": keeps SELECTs valid across versions. */
@@ -203,19 +226,29 @@ void         _sl_assemble_time_range   (SlProfile *profile);
 gboolean     _sl_is_nsys_rep_path      (const char *path);
 char        *_sl_nsys_rep_convert      (const char *path, GCancellable *cancellable, GError **error);
 
-/* Timestamps beyond ±2^62 ns (146 years) can only be damage; rejecting
- * them keeps every later difference of two times within gint64. */
+/* Timestamps beyond ±2^62 ns (146 years) can only be damage; keeping every
+ * time in [-2^62, 2^62) keeps every difference of two times within gint64. */
 #define SL_MAX_ABS_TIME (G_GINT64_CONSTANT (1) << 62)
 
-/* The duration of [start, end]; FALSE when end is before start or either
- * time is absurd. */
+/* TRUE when @t is in [-2^62, 2^62): the bias maps that range onto
+ * [0, 2^63), so bit 63 of the biased time is the whole test. */
 static inline gboolean
-_sl_duration (gint64 start, gint64 end, gint64 *dur)
+_sl_time_is_sane (gint64 t)
 {
-  if (end < start || start < -SL_MAX_ABS_TIME || end > SL_MAX_ABS_TIME)
+  return (((guint64) t + (guint64) SL_MAX_ABS_TIME) >> 63) == 0;
+}
+
+/* The duration of [start, end]; FALSE when end is before start, either time
+ * is absurd or the event is longer than @max_dur (at most G_MAXINT64).  Two
+ * compares: an end before the start makes a negative duration, which reads
+ * as more than @max_dur unsigned. */
+static inline gboolean
+_sl_duration (gint64 start, gint64 end, guint64 max_dur, gint64 *dur)
+{
+  if ((((guint64) start + (guint64) SL_MAX_ABS_TIME) | ((guint64) end + (guint64) SL_MAX_ABS_TIME)) >> 63)
     return FALSE;
-  *dur = end - start;
-  return TRUE;
+  *dur = end - start;   /* both in [-2^62, 2^62): fits */
+  return (guint64) *dur <= max_dur;
 }
 
 #define SL_TICK_ROWS 65536
@@ -228,14 +261,25 @@ _sl_loader_count_row (SlLoader *loader, gint64 *rows, GError **error)
   return G_LIKELY (++*rows % SL_TICK_ROWS != 0) || _sl_loader_tick (loader, SL_TICK_ROWS, error);
 }
 
-/* The row's duration; FALSE, and the row counted as skipped, when its end
- * is missing, before its start, or absurd. */
-static inline gboolean
-_sl_loader_row_span (SlLoader *loader, gint64 start, gint64 end, gboolean end_is_null, gint64 *dur)
+/* Counts a row _sl_duration() refused under its reason. */
+static inline void
+_sl_loader_skip_time (SlLoader *loader, gint64 start, gint64 end, gboolean is_null)
 {
-  if (G_LIKELY (!end_is_null && _sl_duration (start, end, dur)))
+  if (is_null || end < start)
+    g_atomic_int_inc (&loader->skipped_bad_time);
+  else
+    g_atomic_int_inc (&loader->skipped_absurd_time);
+}
+
+/* The row's duration; FALSE, and the row counted as skipped, when its start
+ * or end is missing (@is_null), its end is before its start, or its times
+ * are absurd (see _sl_duration). */
+static inline gboolean
+_sl_loader_row_span (SlLoader *loader, gint64 start, gint64 end, gboolean is_null, gint64 *dur)
+{
+  if (G_LIKELY (!is_null && _sl_duration (start, end, loader->max_event_ns, dur)))
     return TRUE;
-  g_atomic_int_inc (&loader->skipped_bad_time);
+  _sl_loader_skip_time (loader, start, end, is_null);
   return FALSE;
 }
 
@@ -244,6 +288,13 @@ static inline gboolean
 _sl_is_null (guint64 nulls, guint column)
 {
   return (nulls >> column) & 1;
+}
+
+/* TRUE when column @a or column @b of the row is NULL. */
+static inline gboolean
+_sl_either_null (guint64 nulls, guint a, guint b)
+{
+  return ((nulls >> a) | (nulls >> b)) & 1;
 }
 
 /* One row of an SlTableRead: @v and @nulls as _sl_table_scan_next() fills

@@ -4,9 +4,13 @@
  * run them on the worker threads, assemble the profile, and check that
  * nobody wrote the file meanwhile. */
 #include "sl-loader-private.h"
+#include "sl-recovery.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <glib/gi18n-lib.h>
+
+#include "sl-format.h"
 
 /* ---- shared by the workers ---------------------------------------------- */
 
@@ -87,6 +91,7 @@ loader_init (SlLoader *loader, const char *path, const SlLoadOptions *options,
   loader->progress = progress;
   loader->progress_data = progress_data;
   g_mutex_init (&loader->progress_lock);
+  loader->max_event_ns = G_MAXINT64;   /* until the capture's duration is known */
   loader->tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
 }
 
@@ -113,8 +118,58 @@ loader_clear (SlLoader *loader)
   g_clear_pointer (&loader->gpu_arena, _sl_arena_unref);
   g_clear_pointer (&loader->gpu_strings, _sl_strings_free);
   g_clear_pointer (&loader->source, _sl_source_unref);
+  g_clear_pointer (&loader->recovered, g_free);
   g_clear_object (&loader->cancellable);
   g_mutex_clear (&loader->progress_lock);
+}
+
+/* Slack on the capture's duration: an event far longer than the capture
+ * is damage, but ANALYSIS_DETAILS is metadata, not a measured span (its
+ * startTime is not even a safe origin), so it only bounds loosely. */
+#define SL_CAPTURE_SLACK_NS G_GINT64_CONSTANT (1000000000)
+
+/* ANALYSIS_DETAILS.duration, when the file has a plausible one, bounds
+ * how long an event can be: twice the capture plus a second. */
+static void
+read_capture_duration (SlLoader *loader, sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 capture = 0;
+
+  if (!_sl_loader_has_column (loader, "ANALYSIS_DETAILS", "duration"))
+    return;
+  if (sqlite3_prepare_v2 (db, "SELECT max(duration) FROM ANALYSIS_DETAILS", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+    capture = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  if (capture <= 0 || capture >= SL_MAX_ABS_TIME)
+    return;   /* damaged: no bound beyond ±2^62 ns */
+  loader->capture_ns = capture;
+  loader->max_event_ns = (guint64) MIN (2 * capture, G_MAXINT64 - SL_CAPTURE_SLACK_NS) + SL_CAPTURE_SLACK_NS;
+}
+
+/* "Skipped 3 events with impossible times (outside ±146 years or far
+ * longer than the 2.20 s capture)." */
+static void
+warn_absurd_times (SlLoader *loader, gint absurd)
+{
+  g_autofree char *capture = NULL;
+
+  if (absurd <= 0)
+    return;
+  if (loader->capture_ns <= 0)
+    {
+      _sl_loader_warn (loader, ngettext ("Skipped %d event with an impossible time (outside ±146 years).",
+                                         "Skipped %d events with impossible times (outside ±146 years).", absurd),
+                       absurd);
+      return;
+    }
+  capture = sl_format_duration (loader->capture_ns);
+  /* Translators: %s is the capture's duration, such as "2.20 s". */
+  _sl_loader_warn (loader, ngettext ("Skipped %d event with an impossible time (outside ±146 years or far longer than the %s capture).",
+                                     "Skipped %d events with impossible times (outside ±146 years or far longer than the %s capture).",
+                                     absurd),
+                   absurd, capture);
 }
 
 static void
@@ -122,6 +177,7 @@ add_skip_warnings (SlLoader *loader)
 {
   SlProfile *profile = loader->profile;
   gint bad_time = g_atomic_int_get (&loader->skipped_bad_time);
+  gint absurd = g_atomic_int_get (&loader->skipped_absurd_time);
   gint bad_string = g_atomic_int_get (&loader->skipped_bad_string);
   gint unpaired = g_atomic_int_get (&loader->skipped_nvtx_unpaired);
 
@@ -129,6 +185,7 @@ add_skip_warnings (SlLoader *loader)
     _sl_loader_warn (loader, ngettext ("Skipped %d event whose end is before its start or missing.",
                                        "Skipped %d events whose end is before their start or missing.", bad_time),
                      bad_time);
+  warn_absurd_times (loader, absurd);
   if (bad_string > 0)
     _sl_loader_warn (loader, ngettext ("Skipped %d event naming a string missing from StringIds.",
                                        "Skipped %d events naming strings missing from StringIds.", bad_string),
@@ -137,7 +194,7 @@ add_skip_warnings (SlLoader *loader)
     _sl_loader_warn (loader, ngettext ("Skipped %d NVTX range without an end.",
                                        "Skipped %d NVTX ranges without an end.", unpaired),
                      unpaired);
-  profile->counts.skipped_rows = (guint64) bad_time + (guint64) bad_string + (guint64) unpaired;
+  profile->counts.skipped_rows = (guint64) bad_time + (guint64) absurd + (guint64) bad_string + (guint64) unpaired;
 
   if ((loader->parts & SL_PART_API) && profile->counts.kernels > 0 &&
       profile->counts.kernels_linked < profile->counts.kernels)
@@ -154,8 +211,32 @@ report (SlLoader *loader, double fraction, const char *phase)
     loader->progress (fraction, phase, loader->progress_data);
 }
 
+/* Opens @file as the source; or, when SQLite would have to recover it
+ * first (a -wal or a hot journal beside it), a private copy recovered as
+ * SQLite would (sl-recovery.c).  The copy's folder is removed at once: the
+ * open descriptor keeps the copy readable, kernel details included, and
+ * nothing is left on disk. */
+static gboolean
+open_recovered (SlLoader *loader, const char *file, GCancellable *cancellable, GError **error)
+{
+  GError *local = NULL;
+  g_autoptr(SlRecovery) recovery = _sl_recovery_new (file, loader->display_path, cancellable, &local);
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  loader->source = _sl_source_open (recovery != NULL ? _sl_recovery_path (recovery) : file,
+                                    loader->display_path, error);
+  if (recovery != NULL && loader->source != NULL)
+    loader->recovered = g_strdup (_sl_recovery_warning (recovery));
+  return loader->source != NULL;
+}
+
 /* Opens the file to read: the file itself, or the SQLite export of a
- * .nsys-rep (converted with the user's nsys, cached). */
+ * .nsys-rep (converted with the user's nsys, cached), or their recovered
+ * copy. */
 static gboolean
 open_source (SlLoader *loader, GCancellable *cancellable, GError **error)
 {
@@ -163,10 +244,7 @@ open_source (SlLoader *loader, GCancellable *cancellable, GError **error)
   g_autofree char *converted = NULL;
 
   if (!_sl_is_nsys_rep_path (path))
-    {
-      loader->source = _sl_source_open (path, path, error);
-      return loader->source != NULL;
-    }
+    return open_recovered (loader, path, cancellable, error);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       /* the same message as for any missing file */
@@ -175,9 +253,7 @@ open_source (SlLoader *loader, GCancellable *cancellable, GError **error)
     }
   report (loader, 0.0, _("Converting with nsys export"));
   converted = _sl_nsys_rep_convert (path, cancellable, error);
-  if (converted != NULL)
-    loader->source = _sl_source_open (converted, path, error);
-  return loader->source != NULL;
+  return converted != NULL && open_recovered (loader, converted, cancellable, error);
 }
 
 /* The rows the jobs will read, for the progress bar. */
@@ -212,6 +288,7 @@ read_catalog (SlLoader *loader, GError **error)
   if (ok)
     {
       _sl_schema_read_meta (loader, db);
+      read_capture_duration (loader, db);
       _sl_schema_read_gpus (loader, db);
       _sl_load_process_names (loader, db);
       loader->rows_total = estimate_job_rows (loader, db);
@@ -278,16 +355,24 @@ sl_profile_load_with (const char          *path,
     {
       profile = loader.profile = _sl_profile_new (path);
       profile->parts = loader.parts;
+      if (loader.recovered != NULL)
+        _sl_loader_warn (&loader, "%s", loader.recovered);
       _sl_profile_set_source (profile, _sl_source_fd (loader.source),
                               _sl_source_ref (loader.source), (GDestroyNotify) _sl_source_unref);
       ok = read_profile (&loader, error);
-      /* What a failed load assembled is freed with the profile. */
+      /* What a failed load assembled is freed with the profile, GPU
+       * names read with the catalog included. */
+      if (!ok && !loader.assembled && !loader.gpu_adopted)
+        _sl_profile_adopt_gpu_data (profile, _sl_profile_arena (profile));
       if (!ok && !loader.assembled)
         _sl_profile_adopt_own (profile);
     }
   if (handler != 0)
     g_cancellable_disconnect (cancellable, handler);
   loader_clear (&loader);
+  /* The builders' doubling arrays and the parts merged away leave free
+   * memory in every worker's malloc arena: give it back (glibc). */
+  malloc_trim (0);
   if (!ok && profile != NULL)
     g_clear_pointer (&profile, sl_profile_unref);
   return profile;

@@ -22,17 +22,24 @@ static const char *const timed_tables[] = {
 
 /* ---- tables and columns ------------------------------------------------- */
 
+/* SQLite compares table and column names in any ASCII case ("start",
+ * "START"): so do the lookups, keyed by the lower-case name.  SQL keeps
+ * using the names the loader knows, which SQLite resolves the same way. */
+
 gboolean
 _sl_loader_has_table (SlLoader *loader, const char *table)
 {
-  return g_hash_table_contains (loader->tables, table);
+  g_autofree char *key = g_ascii_strdown (table, -1);
+  return g_hash_table_contains (loader->tables, key);
 }
 
 gboolean
 _sl_loader_has_column (SlLoader *loader, const char *table, const char *column)
 {
-  GHashTable *columns = g_hash_table_lookup (loader->tables, table);
-  return columns != NULL && g_hash_table_contains (columns, column);
+  g_autofree char *table_key = g_ascii_strdown (table, -1);
+  g_autofree char *column_key = g_ascii_strdown (column, -1);
+  GHashTable *columns = g_hash_table_lookup (loader->tables, table_key);
+  return columns != NULL && g_hash_table_contains (columns, column_key);
 }
 
 const char *
@@ -41,20 +48,22 @@ _sl_loader_column_or_null (SlLoader *loader, const char *table, const char *colu
   return _sl_loader_has_column (loader, table, column) ? column : "NULL";
 }
 
+/* Tables and views of the main schema, as SQLite lists them: a view or a
+ * WITHOUT ROWID table is read like any table (through SQLite). */
 static gboolean
 read_table_names (SlLoader *loader, sqlite3 *db, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, "SELECT name FROM sqlite_master WHERE type='table'", -1, &stmt, NULL);
+  rc = sqlite3_prepare_v2 (db, "SELECT name FROM pragma_table_list WHERE schema = 'main'", -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     return _sl_loader_step_error (loader, db, rc, _("the list of tables"), error);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *name = (const char *) sqlite3_column_text (stmt, 0);
       if (name != NULL)
-        g_hash_table_insert (loader->tables, g_strdup (name),
+        g_hash_table_insert (loader->tables, g_ascii_strdown (name, -1),
                              g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL));
     }
   sqlite3_finalize (stmt);
@@ -63,26 +72,38 @@ read_table_names (SlLoader *loader, sqlite3 *db, GError **error)
   return TRUE;
 }
 
+/* A view whose definition SQLite cannot resolve has no columns: the loader
+ * then skips it with a warning (drop_untimed_tables) or reports the error
+ * when it reads it. */
 static gboolean
 read_columns (SlLoader *loader, sqlite3 *db, const char *table, GHashTable *columns, GError **error)
 {
-  g_autofree char *sql = g_strdup_printf ("PRAGMA table_info(\"%s\")", table);
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  rc = sqlite3_prepare_v2 (db, "SELECT name FROM pragma_table_xinfo(?1)", -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     return _sl_loader_step_error (loader, db, rc, _("the table definitions"), error);
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      const char *column = (const char *) sqlite3_column_text (stmt, 1);
+      const char *column = (const char *) sqlite3_column_text (stmt, 0);
       if (column != NULL)
-        g_hash_table_add (columns, g_strdup (column));
+        g_hash_table_add (columns, g_ascii_strdown (column, -1));
     }
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
+  if (rc != SQLITE_DONE && (rc & 0xff) != SQLITE_ERROR)
     return _sl_loader_step_error (loader, db, rc, _("the table definitions"), error);
   return TRUE;
+}
+
+void
+_sl_schema_read_table (SlLoader *loader, sqlite3 *db, const char *table)
+{
+  GHashTable *columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  read_columns (loader, db, table, columns, NULL);
+  g_hash_table_insert (loader->tables, g_ascii_strdown (table, -1), columns);
 }
 
 static gboolean
@@ -93,8 +114,7 @@ read_all_columns (SlLoader *loader, sqlite3 *db, GError **error)
 
   g_hash_table_iter_init (&iter, loader->tables);
   while (g_hash_table_iter_next (&iter, &table, &columns))
-    /* A quote in the name cannot be put in the PRAGMA; no Nsight table has one. */
-    if (strchr (table, '"') == NULL && !read_columns (loader, db, table, columns, error))
+    if (!read_columns (loader, db, table, columns, error))
       return FALSE;
   return TRUE;
 }
@@ -125,17 +145,22 @@ check_nsight_tables (SlLoader *loader, GError **error)
   return TRUE;
 }
 
+/* A table without start and end is ignored, with a warning.  One without
+ * any column is a view SQLite cannot resolve (every table has columns): it
+ * stays, so that reading it reports SQLite's reason. */
 static void
 drop_untimed_tables (SlLoader *loader)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (timed_tables); i++)
-    if (_sl_loader_has_table (loader, timed_tables[i]) &&
-        (!_sl_loader_has_column (loader, timed_tables[i], "start") ||
-         !_sl_loader_has_column (loader, timed_tables[i], "end")))
-      {
-        _sl_loader_warn (loader, _("Table %s has no start/end columns and was ignored."), timed_tables[i]);
-        g_hash_table_remove (loader->tables, timed_tables[i]);
-      }
+    {
+      g_autofree char *key = g_ascii_strdown (timed_tables[i], -1);
+      GHashTable *columns = g_hash_table_lookup (loader->tables, key);
+      if (columns == NULL || g_hash_table_size (columns) == 0 ||
+          (g_hash_table_contains (columns, "start") && g_hash_table_contains (columns, "end")))
+        continue;
+      _sl_loader_warn (loader, _("Table %s has no start/end columns and was ignored."), timed_tables[i]);
+      g_hash_table_remove (loader->tables, key);
+    }
 }
 
 gboolean

@@ -3,20 +3,23 @@
  * thread name) copied into the profile's strings, and the map from the
  * file's ids to the profile's that the workers use for every row. */
 #include "sl-loader-private.h"
+#include "sl-value.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+/* The largest id and the number of rows; ids that are not integers
+ * (sl-value.h) count as huge, so that the map is a hash. */
 static gboolean
 count_string_ids (SlLoader *loader, sqlite3 *db, gint64 *max_id, gint64 *count, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, "SELECT max(id), count(*) FROM StringIds", -1, &stmt, NULL);
+  rc = sqlite3_prepare_v2 (db, "SELECT max(id), count(*), sum(typeof(id) != 'integer') FROM StringIds", -1, &stmt, NULL);
   if (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      *max_id = sqlite3_column_int64 (stmt, 0);
+      *max_id = sqlite3_column_int64 (stmt, 2) > 0 ? G_MAXINT64 : sqlite3_column_int64 (stmt, 0);
       *count = sqlite3_column_int64 (stmt, 1);
     }
   sqlite3_finalize (stmt);
@@ -71,11 +74,12 @@ copy_strings (SlLoader *loader, sqlite3 *db, GError **error)
     return _sl_loader_step_error (loader, db, rc, _("the string table"), error);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      sqlite3_int64 id = sqlite3_column_int64 (stmt, 0);
+      gint64 id;
       const char *value = (const char *) sqlite3_column_text (stmt, 1);
       int len = sqlite3_column_bytes (stmt, 1);
 
-      if (value == NULL || id < 0)
+      /* An id is read as the activity tables' name columns are. */
+      if (value == NULL || !_sl_value_column_int (stmt, 0, &id) || id < 0)
         continue;
       map_id (loader, id, add_valid_utf8 (loader->profile->strings, value, len));
       if (!_sl_loader_count_row (loader, &rows, error))

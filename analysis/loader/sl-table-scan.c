@@ -11,6 +11,7 @@
  * our feet gives an error instead of SIGBUS and the page cache does not
  * count as our memory. */
 #include "sl-table-scan.h"
+#include "sl-value.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,8 @@
 #define MAX_COLUMNS 64
 #define MAX_ROW_BYTES (G_GUINT64_CONSTANT (256) << 20)
 #define READ_PAD    8        /* readable bytes past any payload, see decode_int() */
+#define SHAPE_KEY_MAX 32     /* header bytes a cached record shape compares */
+#define N_SHAPES    8        /* record shapes a scan remembers */
 
 /* What a table scan reads and how: decided once per table, then shared by
  * the scans of its parts (ranges of leaf pages read by different threads). */
@@ -45,8 +48,30 @@ struct _SlScanPlan {
   guint         n_leaves;
   int           error;           /* a damaged tree, reported by the first next() */
   int           record_col[MAX_COLUMNS];
+  gboolean      real_affinity[MAX_COLUMNS]; /* per requested column */
   int           max_col;
+
+  /* SQLite: the statement, or why SQLite cannot describe the table */
+  char         *select_sql;
+  char         *schema_error;
 };
+
+/* A record header: the types of the columns through the last one wanted
+ * and where their values start; and how each wanted column reads from it.
+ * Rows whose headers start with the same bytes (key) share all of it. */
+typedef struct {
+  guint8        key[SHAPE_KEY_MAX]; /* the header's bytes through the last type read */
+  guint         key_len;            /* 0: not to be matched (a longer header) */
+  guint64       head, head_mask;    /* its first 8 bytes (fewer when shorter), compared first */
+  guint64       body_end;           /* payload bytes the values read need */
+  gboolean      whole;              /* all types read: the payload is exactly that long */
+  int           n_types;
+  guint64       types[MAX_COLUMNS];
+  guint64       offsets[MAX_COLUMNS];
+  guint8        kind[MAX_COLUMNS];  /* per wanted column, READ_* */
+  guint8        shift[MAX_COLUMNS];
+  guint32       value_at[MAX_COLUMNS];
+} RowShape;
 
 struct _SlTableScan {
   guint         n_columns;
@@ -70,14 +95,18 @@ struct _SlTableScan {
   guint         cell;            /* next cell of the current page */
   guint         n_cells;
   int           record_col[MAX_COLUMNS];
+  gboolean      real_affinity[MAX_COLUMNS];
   int           max_col;
   GByteArray   *overflow;
 
   /* the current row, for _sl_table_scan_text() */
   const guint8 *row_payload;
-  guint64       row_types[MAX_COLUMNS];
-  guint64       row_offsets[MAX_COLUMNS];
-  int           row_n_types;
+  const RowShape *shape;         /* its record header */
+  char          number_text[40];  /* a number read as text */
+
+  /* Record headers decoded lately: rows of a table have few shapes. */
+  RowShape      shapes[N_SHAPES];
+  guint         next_shape;      /* the slot the next new shape takes */
 };
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -156,65 +185,211 @@ read_page (SlTableScan *scan, guint32 pgno, guint8 *into, guint count)
 
 /* ---- schema checks ------------------------------------------------------------ */
 
-static gboolean
-column_index (sqlite3 *db, const char *table, const char *column, int *index, gboolean *direct_ok)
+/* One column as SQLite describes it (PRAGMA table_xinfo). */
+typedef struct {
+  char    *name;          /* as declared: SQL finds it in any case */
+  int      cid;           /* its place in the record */
+  gboolean real_affinity; /* integers stored for REALs read back as REAL */
+  gboolean has_default;   /* rows older than ALTER TABLE ADD COLUMN read it */
+  gboolean hidden;        /* generated (not in the record) or virtual */
+  gboolean pk;
+  gboolean declared_integer;
+} ColumnInfo;
+
+/* A table as SQLite describes it: the page reader reads only plain rowid
+ * tables whose every column it can place, everything else goes to SQLite. */
+typedef struct {
+  gboolean  found;
+  gboolean  has_rowid;     /* a table, not a view, not WITHOUT ROWID */
+  guint32   root;
+  int       rowid_alias;   /* cid of the INTEGER PRIMARY KEY, or -1 */
+  GArray   *columns;       /* ColumnInfo */
+} TableInfo;
+
+static void
+column_info_clear (gpointer data)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT cid, type, pk, hidden, dflt_value FROM pragma_table_xinfo('%s') WHERE name = ?", table);
+  g_free (((ColumnInfo *) data)->name);
+}
+
+/* SQLite's affinity rule (sqlite3AffinityType): only REAL matters here. */
+static gboolean
+type_is_real (const char *type)
+{
+  g_autofree char *up = g_ascii_strup (type != NULL ? type : "", -1);
+
+  if (strstr (up, "INT") != NULL || strstr (up, "CHAR") != NULL || strstr (up, "CLOB") != NULL ||
+      strstr (up, "TEXT") != NULL || strstr (up, "BLOB") != NULL || *up == '\0')
+    return FALSE;
+  return strstr (up, "REAL") != NULL || strstr (up, "FLOA") != NULL || strstr (up, "DOUB") != NULL;
+}
+
+/* Kind and WITHOUT ROWID from PRAGMA table_list, the root page from the
+ * schema; names compare as SQLite compares them, in any ASCII case. */
+static gboolean
+read_table_kind (sqlite3 *db, const char *table, TableInfo *info)
+{
+  sqlite3_stmt *stmt = NULL;
+  sqlite3_int64 root = 0;
+
+  if (sqlite3_prepare_v2 (db, "SELECT l.type, l.wr, s.rootpage FROM pragma_table_list AS l "
+                              "LEFT JOIN sqlite_master AS s ON s.type = 'table' AND s.name = l.name COLLATE NOCASE "
+                              "WHERE l.schema = 'main' AND l.name = ?1 COLLATE NOCASE", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *type = (const char *) sqlite3_column_text (stmt, 0);
+      info->found = TRUE;
+      info->has_rowid = g_strcmp0 (type, "table") == 0 && sqlite3_column_int (stmt, 1) == 0;
+      root = sqlite3_column_int64 (stmt, 2);
+    }
+  sqlite3_finalize (stmt);
+  info->root = root > 1 && root <= G_MAXUINT32 ? (guint32) root : 0;
+  return TRUE;
+}
+
+static gboolean
+read_columns (sqlite3 *db, const char *table, TableInfo *info)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (db, "SELECT cid, name, type, pk, hidden, dflt_value FROM pragma_table_xinfo(?1)",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *type = (const char *) sqlite3_column_text (stmt, 2);
+      ColumnInfo column = {
+        .name = g_strdup ((const char *) sqlite3_column_text (stmt, 1)),
+        .cid = sqlite3_column_int (stmt, 0),
+        .real_affinity = type_is_real (type),
+        .has_default = sqlite3_column_type (stmt, 5) != SQLITE_NULL,
+        .hidden = sqlite3_column_int (stmt, 4) != 0,
+        .pk = sqlite3_column_int (stmt, 3) != 0,
+        .declared_integer = type != NULL && g_ascii_strcasecmp (type, "INTEGER") == 0,
+      };
+      if (column.name != NULL)
+        g_array_append_val (info->columns, column);
+    }
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/* Whether SQLite made the primary key an index of its own: then it is no
+ * rowid alias, even declared INTEGER PRIMARY KEY (the DESC case). */
+static gboolean
+has_pk_index (sqlite3 *db, const char *table)
+{
   sqlite3_stmt *stmt = NULL;
   gboolean found = FALSE;
 
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM pragma_index_list(?1) WHERE origin = 'pk'", -1, &stmt, NULL) == SQLITE_OK)
     {
-      sqlite3_finalize (stmt);
-      *direct_ok = FALSE;
-      return FALSE;
-    }
-  sqlite3_bind_text (stmt, 1, column, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      const char *type = (const char *) sqlite3_column_text (stmt, 1);
-      found = TRUE;
-      *index = sqlite3_column_int (stmt, 0);
-      /* An INTEGER PRIMARY KEY is the rowid, stored as NULL in the record. */
-      if (sqlite3_column_int (stmt, 2) == 1 && type != NULL && g_ascii_strcasecmp (type, "INTEGER") == 0)
-        *index = COL_ROWID;
-      /* Rows written before ALTER TABLE ADD COLUMN read the default, which
-       * only SQLite knows how to evaluate. */
-      if (sqlite3_column_type (stmt, 4) != SQLITE_NULL)
-        *direct_ok = FALSE;
+      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      found = sqlite3_step (stmt) == SQLITE_ROW;
     }
   sqlite3_finalize (stmt);
   return found;
 }
 
-static gboolean
-table_is_plain (sqlite3 *db, const char *table, guint32 *root)
+/* The rowid alias: the one primary-key column of a rowid table, declared
+ * exactly INTEGER, with no index of its own (https://sqlite.org/lang_createtable.html#rowid). */
+static int
+find_rowid_alias (sqlite3 *db, const char *table, const TableInfo *info)
 {
-  sqlite3_stmt *stmt = NULL;
-  gboolean plain = FALSE;
-  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM pragma_table_xinfo('%s') WHERE hidden != 0", table);
+  int alias = -1, pks = 0;
 
-  if (sqlite3_prepare_v2 (db, "SELECT rootpage, sql FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &stmt, NULL) == SQLITE_OK)
+  for (guint i = 0; i < info->columns->len; i++)
     {
-      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
-      if (sqlite3_step (stmt) == SQLITE_ROW)
+      const ColumnInfo *c = &g_array_index (info->columns, ColumnInfo, i);
+      if (c->pk)
         {
-          sqlite3_int64 rootpage = sqlite3_column_int64 (stmt, 0);
-          const char *ddl = (const char *) sqlite3_column_text (stmt, 1);
-          g_autofree char *lower = ddl != NULL ? g_ascii_strdown (ddl, -1) : NULL;
-          plain = rootpage > 1 && rootpage <= G_MAXUINT32 && lower != NULL && strstr (lower, "without rowid") == NULL;
-          *root = (guint32) rootpage;
+          pks++;
+          alias = c->declared_integer ? c->cid : -1;
         }
     }
-  sqlite3_finalize (stmt);
-  if (!plain)
+  if (!info->has_rowid || pks != 1 || alias < 0 || has_pk_index (db, table))
+    return -1;
+  return alias;
+}
+
+static gboolean
+table_info_read (sqlite3 *db, const char *table, TableInfo *info)
+{
+  info->columns = g_array_new (FALSE, TRUE, sizeof (ColumnInfo));
+  g_array_set_clear_func (info->columns, column_info_clear);
+  info->rowid_alias = -1;
+  if (!read_table_kind (db, table, info) || !read_columns (db, table, info))
     return FALSE;
-  /* Generated columns are not stored in the record. */
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK || sqlite3_step (stmt) != SQLITE_ROW ||
-      sqlite3_column_int (stmt, 0) != 0)
-    plain = FALSE;
+  info->rowid_alias = find_rowid_alias (db, table, info);
+  return TRUE;
+}
+
+static void
+table_info_clear (TableInfo *info)
+{
+  g_clear_pointer (&info->columns, g_array_unref);
+}
+
+static const ColumnInfo *
+find_column (const TableInfo *info, const char *name)
+{
+  for (guint i = 0; i < info->columns->len; i++)
+    if (g_ascii_strcasecmp (g_array_index (info->columns, ColumnInfo, i).name, name) == 0)
+      return &g_array_index (info->columns, ColumnInfo, i);
+  return NULL;
+}
+
+/* Why the page reader cannot read this table at all, or NULL. */
+static const char *
+table_unsupported (sqlite3 *db, const TableInfo *info)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean utf8 = FALSE;
+
+  if (!info->has_rowid)
+    return "it is a view, a virtual table or a WITHOUT ROWID table";
+  if (info->root == 0)
+    return "its root page is not a page of the file";
+  for (guint i = 0; i < info->columns->len; i++)
+    if (g_array_index (info->columns, ColumnInfo, i).hidden)
+      return "it has generated or hidden columns, which are not stored in the record";
+  /* Text is returned as stored: only UTF-8 databases (what nsys writes)
+   * are read directly; SQLite converts the others. */
+  if (sqlite3_prepare_v2 (db, "PRAGMA encoding", -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+    utf8 = g_strcmp0 ((const char *) sqlite3_column_text (stmt, 0), "UTF-8") == 0;
   sqlite3_finalize (stmt);
-  return plain;
+  return utf8 ? NULL : "the database's text is not UTF-8";
+}
+
+/* Where requested column @name is: COL_ROWID, COL_MISSING or its place in
+ * the record; *@reason says why the page reader cannot read it. */
+static int
+locate_column (const TableInfo *info, const char *name, gboolean *real_affinity, const char **reason)
+{
+  const ColumnInfo *c = find_column (info, name);
+
+  *real_affinity = c != NULL && c->real_affinity;
+  /* "rowid" names a real column when the table declares one. */
+  if (c == NULL && g_ascii_strcasecmp (name, "rowid") == 0)
+    return info->has_rowid ? COL_ROWID : COL_MISSING;
+  if (c == NULL)
+    return COL_MISSING;
+  if (c->cid == info->rowid_alias)
+    return COL_ROWID;
+  if (c->has_default)
+    *reason = "a column added with a DEFAULT reads its default in older rows";
+  else if (c->cid >= MAX_COLUMNS)
+    *reason = "a column lies beyond the record slots it decodes";
+  return c->cid;
 }
 
 /* ---- leaf collection ------------------------------------------------------------- */
@@ -340,28 +515,94 @@ plan_direct (SlScanPlan *plan, guint32 root)
   return TRUE;
 }
 
-/* Whether the page reader can read @columns of @table, with the record
- * position of each column in the plan. */
-static gboolean
-plan_columns (SlScanPlan *plan, sqlite3 *db, const char *table, const char *const *columns, guint32 *root)
+/* @name as an SQL identifier: quoted, its quotes doubled. */
+static void
+append_identifier (GString *sql, const char *name)
 {
-  gboolean direct = plan->n_columns <= MAX_COLUMNS && g_getenv ("SL_LOADER_SQLITE_ONLY") == NULL &&
-                    table_is_plain (db, table, root);
-
-  for (guint i = 0; direct && i < plan->n_columns; i++)
+  g_string_append_c (sql, '"');
+  for (const char *p = name; *p != '\0'; p++)
     {
-      int index = COL_MISSING;
-      if (g_str_equal (columns[i], "rowid"))
-        index = COL_ROWID;
-      else if (!column_index (db, table, columns[i], &index, &direct))
-        index = COL_MISSING;
-      /* The record header is decoded into MAX_COLUMNS slots. */
-      if (index >= MAX_COLUMNS)
-        direct = FALSE;
+      if (*p == '"')
+        g_string_append_c (sql, '"');
+      g_string_append_c (sql, *p);
+    }
+  g_string_append_c (sql, '"');
+}
+
+/* SQLite's statement for the same columns as the page reader would read:
+ * a column the table lacks, or the rowid of a table without one, reads
+ * NULL. */
+static char *
+build_select (const SlScanPlan *plan, const TableInfo *info)
+{
+  GString *sql = g_string_new ("SELECT ");
+
+  for (guint i = 0; i < plan->n_columns; i++)
+    {
+      const ColumnInfo *c = find_column (info, plan->columns[i]);
+      if (c != NULL)
+        append_identifier (sql, c->name);
+      else
+        g_string_append (sql, g_ascii_strcasecmp (plan->columns[i], "rowid") == 0 && info->has_rowid ? "rowid" : "NULL");
+      g_string_append (sql, i + 1 < plan->n_columns ? ", " : " FROM ");
+    }
+  append_identifier (sql, plan->table);
+  return g_string_free (sql, FALSE);
+}
+
+/* Places every requested column in the record; the reason the page reader
+ * cannot read one of them, or NULL. */
+static const char *
+locate_columns (SlScanPlan *plan, const TableInfo *info)
+{
+  const char *reason = NULL;
+
+  for (guint i = 0; i < plan->n_columns; i++)
+    {
+      gboolean real_affinity;
+      int index = locate_column (info, plan->columns[i], &real_affinity, &reason);
       plan->record_col[i] = index;
+      plan->real_affinity[i] = real_affinity;
       plan->max_col = MAX (plan->max_col, index);
     }
-  return direct;
+  return reason;
+}
+
+/* Why the page reader does not read the table, or NULL when it can. */
+static const char *
+direct_unsupported (SlScanPlan *plan, sqlite3 *db, const TableInfo *info)
+{
+  if (plan->n_columns > MAX_COLUMNS)
+    return "too many columns are read";
+  if (!info->found)
+    return "SQLite does not list it";
+  const char *reason = table_unsupported (db, info);
+  return reason != NULL ? reason : locate_columns (plan, info);
+}
+
+/* Decides how the table is read: SQLite describes it (sl-value.h and
+ * table_info_read()), the page reader takes what it supports and says in
+ * a debug message why it leaves the rest to SQLite. */
+static void
+plan_reading (SlScanPlan *plan, sqlite3 *db)
+{
+  gboolean sqlite_only = g_getenv ("SL_LOADER_SQLITE_ONLY") != NULL;
+  TableInfo info = { 0 };
+  const char *reason;
+
+  if (!table_info_read (db, plan->table, &info))
+    {
+      plan->schema_error = g_strdup (sqlite3_errmsg (db));
+      table_info_clear (&info);
+      return;
+    }
+  plan->select_sql = build_select (plan, &info);
+  reason = direct_unsupported (plan, db, &info);
+  plan->direct = !sqlite_only && reason == NULL && plan_direct (plan, info.root);
+  if (!plan->direct && !sqlite_only)
+    g_debug ("page reader: %s: %s; SQLite reads it", plan->table,
+             reason != NULL ? reason : "the file header is one it does not read (page size, reserved bytes, encoding)");
+  table_info_clear (&info);
 }
 
 SlScanPlan *
@@ -372,7 +613,6 @@ _sl_scan_plan_new (sqlite3            *db,
                    guint               n_columns)
 {
   SlScanPlan *plan = g_new0 (SlScanPlan, 1);
-  guint32 root = 0;
 
   plan->fd = fd;
   plan->n_columns = n_columns;
@@ -381,7 +621,7 @@ _sl_scan_plan_new (sqlite3            *db,
   plan->columns = g_new0 (char *, n_columns + 1);
   for (guint i = 0; i < n_columns; i++)
     plan->columns[i] = g_strdup (columns[i]);
-  plan->direct = plan_columns (plan, db, table, columns, &root) && plan_direct (plan, root);
+  plan_reading (plan, db);
   if (!plan->direct)
     {
       g_clear_pointer (&plan->leaves, g_free);
@@ -405,27 +645,25 @@ _sl_scan_plan_free (SlScanPlan *plan)
   g_free (plan->leaves);
   g_free (plan->table);
   g_strfreev (plan->columns);
+  g_free (plan->select_sql);
+  g_free (plan->schema_error);
   g_free (plan);
 }
 
 /* ---- the fallback ------------------------------------------------------------------- */
 
 static gboolean
-open_statement (SlTableScan *scan, sqlite3 *db, const char *table, const char *const *columns, GError **error)
+open_statement (SlTableScan *scan, sqlite3 *db, const SlScanPlan *plan, GError **error)
 {
-  g_autoptr(GString) sql = g_string_new ("SELECT ");
   int rc;
 
-  for (guint i = 0; i < scan->n_columns; i++)
+  if (plan->select_sql == NULL)
     {
-      int index;
-      gboolean ignored = TRUE;
-      gboolean exists = g_str_equal (columns[i], "rowid") || column_index (db, table, columns[i], &index, &ignored);
-      g_string_append (sql, exists ? columns[i] : "NULL");
-      g_string_append (sql, i + 1 < scan->n_columns ? ", " : " ");
+      scan->error = SQLITE_ERROR;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", plan->schema_error);
+      return FALSE;
     }
-  g_string_append_printf (sql, "FROM \"%s\"", table);
-  rc = sqlite3_prepare_v2 (db, sql->str, -1, &scan->stmt, NULL);
+  rc = sqlite3_prepare_v2 (db, plan->select_sql, -1, &scan->stmt, NULL);
   if (rc != SQLITE_OK)
     {
       scan->error = rc;
@@ -451,6 +689,7 @@ open_direct_part (SlTableScan *scan, const SlScanPlan *plan, guint part, guint n
   scan->n_leaves = end - first;
   scan->max_col = plan->max_col;
   memcpy (scan->record_col, plan->record_col, sizeof scan->record_col);
+  memcpy (scan->real_affinity, plan->real_affinity, sizeof scan->real_affinity);
   scan->buf = g_malloc0 ((gsize) plan->page_size * RUN_PAGES + READ_PAD);
   scan->overflow = g_byte_array_new ();
 }
@@ -472,7 +711,7 @@ _sl_scan_plan_open (const SlScanPlan *plan,
       open_direct_part (scan, plan, part, n_parts);
       return scan;
     }
-  if (!open_statement (scan, db, plan->table, (const char *const *) plan->columns, error))
+  if (!open_statement (scan, db, plan, error))
     {
       _sl_table_scan_free (scan);
       return NULL;
@@ -512,11 +751,12 @@ next_statement (SlTableScan *scan, gint64 *values, guint64 *nulls)
     }
   *nulls = 0;
   for (guint i = 0; i < scan->n_columns; i++)
-    {
-      values[i] = sqlite3_column_int64 (scan->stmt, (int) i);
-      if (sqlite3_column_type (scan->stmt, (int) i) == SQLITE_NULL)
+    if (!_sl_value_column_int (scan->stmt, (int) i, &values[i]))
+      {
+        /* NULL, or a value that is no integer (sl-value.h). */
+        values[i] = 0;
         *nulls |= G_GUINT64_CONSTANT (1) << i;
-    }
+      }
   return TRUE;
 }
 
@@ -608,34 +848,26 @@ gather_overflow (SlTableScan *scan, const guint8 *local, guint32 local_size, gui
   return scan->overflow->data;
 }
 
-/* Decodes a numeric serial type.  Integers (types 1-6: 1, 2, 3, 4, 6 or
- * 8 bytes, big-endian) are read as one 8-byte load shifted into place,
- * which avoids a jump table per value; every buffer holding payloads has
- * READ_PAD readable bytes past its end for this. */
+/* Decodes an integer serial type (1-6: 1, 2, 3, 4, 6 or 8 bytes,
+ * big-endian) as one 8-byte load shifted into place, which avoids a jump
+ * table per value; every buffer holding payloads has READ_PAD readable
+ * bytes past its end for this. */
 static inline gint64
 decode_int (guint64 type, const guint8 *p)
 {
   static const guint8 shift[7] = { 0, 56, 48, 40, 32, 16, 0 };
+  guint64 raw;
 
-  if (G_LIKELY (type - 1 < 6))
-    {
-      guint64 raw;
-      memcpy (&raw, p, sizeof raw);
-      /* Arithmetic shift: sign-extends the top bytes. */
-      return (gint64) GUINT64_FROM_BE (raw) >> shift[type];
-    }
-  if (type == 7)
-    {
-      union { guint64 u; double d; } v = { .u = (guint64) be32 (p) << 32 | be32 (p + 4) };
-      if (!(v.d == v.d))
-        return 0;
-      if (v.d >= 9.2e18)
-        return G_MAXINT64;
-      if (v.d <= -9.2e18)
-        return G_MININT64;
-      return (gint64) v.d;
-    }
-  return type == 9 ? 1 : 0;
+  memcpy (&raw, p, sizeof raw);
+  /* Arithmetic shift: sign-extends the top bytes. */
+  return (gint64) GUINT64_FROM_BE (raw) >> shift[type];
+}
+
+static inline double
+decode_real (const guint8 *p)
+{
+  union { guint64 u; double d; } v = { .u = (guint64) be32 (p) << 32 | be32 (p + 4) };
+  return v.d;
 }
 
 static inline guint64
@@ -664,10 +896,68 @@ cell_payload (SlTableScan *scan, const guint8 *p, const guint8 *end, guint64 pay
   return gather_overflow (scan, p, (guint32) local, payload_size, be32 (p + local));
 }
 
-/* Decodes the record header: the serial types of the columns up to the
- * last one we need, and where each value starts.  FALSE when damaged. */
+/* How a wanted column reads in a record shape. */
+enum {
+  READ_ROWID,
+  READ_INT,       /* serial types 1-6: an 8-byte load shifted into place */
+  READ_CONST,     /* serial types 8 and 9: 0 and 1 */
+  READ_MISSING,   /* NULL, or a column the row is too short for */
+  READ_OTHER,     /* REAL, text or BLOB: the value rule decides */
+};
+
+/* The shape's way to read each wanted column, from its types. */
+static void
+plan_shape (const SlTableScan *scan, RowShape *shape)
+{
+  static const guint8 shift[7] = { 0, 56, 48, 40, 32, 16, 0 };
+
+  for (guint i = 0; i < scan->n_columns; i++)
+    {
+      int col = scan->record_col[i];
+      guint64 type = col >= 0 && col < shape->n_types ? shape->types[col] : 0;
+      guint8 kind = col == COL_ROWID ? READ_ROWID
+                  : type - 1 < 6 ? READ_INT
+                  : type == 8 || type == 9 ? READ_CONST
+                  : type == 0 ? READ_MISSING : READ_OTHER;
+      shape->kind[i] = kind;
+      shape->shift[i] = kind == READ_INT ? shift[type] : (guint8) (type - 8);
+      shape->value_at[i] = kind == READ_INT || kind == READ_OTHER ? (guint32) shape->offsets[col] : 0;
+    }
+}
+
+/* Whether the record starts with @shape's bytes, so that its header size,
+ * its types read and their offsets are the shape's; the length checks are
+ * the ones a full decode would make. */
 static inline gboolean
-read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+has_shape (const RowShape *shape, const guint8 *payload, guint64 payload_size)
+{
+  guint64 head;
+
+  /* Payloads have READ_PAD readable bytes past their end. */
+  memcpy (&head, payload, sizeof head);
+  return shape->key_len > 0 && (head & shape->head_mask) == shape->head &&
+         payload_size >= shape->body_end &&
+         (!shape->whole || payload_size == shape->body_end) &&
+         payload_size >= shape->key_len &&
+         (shape->key_len <= 8 || memcmp (payload + 8, shape->key + 8, shape->key_len - 8) == 0);
+}
+
+/* The remembered shape the record has, or NULL. */
+static inline const RowShape *
+find_shape (const SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+{
+  if (G_LIKELY (scan->shape != NULL && has_shape (scan->shape, payload, payload_size)))
+    return scan->shape;
+  for (guint k = 0; k < N_SHAPES; k++)
+    if (has_shape (&scan->shapes[k], payload, payload_size))
+      return &scan->shapes[k];
+  return NULL;
+}
+
+/* Decodes the types of the record's header into @shape, up to the last
+ * column wanted.  FALSE when damaged. */
+static gboolean
+decode_shape (const SlTableScan *scan, RowShape *shape, const guint8 *payload, guint64 payload_size)
 {
   guint64 header_size, body;
   guint n = read_varint (payload, payload + payload_size, &header_size);
@@ -683,40 +973,111 @@ read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_si
       if (used == 0 || type == 10 || type == 11)
         return FALSE;
       h += used;
-      scan->row_types[n_types] = type;
-      scan->row_offsets[n_types] = body;
+      shape->types[n_types] = type;
+      shape->offsets[n_types] = body;
       /* body <= payload_size holds here, so this cannot wrap around. */
       if (serial_size (type) > payload_size - body)
         return FALSE;
       body += serial_size (type);
     }
-  scan->row_payload = payload;
-  scan->row_n_types = n_types;
+  /* As SQLite checks once it has parsed the whole header: the values
+   * fill the payload exactly. */
+  if (h == payload + header_size && body != payload_size)
+    return FALSE;
+  shape->n_types = n_types;
+  shape->body_end = body;
+  shape->whole = h == payload + header_size;
+  /* A longer header is used for this row and never matched. */
+  shape->key_len = h - payload <= SHAPE_KEY_MAX ? (guint) (h - payload) : 0;
+  memcpy (shape->key, payload, shape->key_len);
+  shape->head_mask = shape->key_len >= 8 ? G_MAXUINT64 : 0;
+  memset (&shape->head_mask, 0xff, MIN (shape->key_len, 8u));
+  memcpy (&shape->head, payload, sizeof shape->head);
+  shape->head &= shape->head_mask;
+  plan_shape (scan, shape);
   return TRUE;
 }
 
-/* The row's values from its decoded record. */
+/* The record's header, from the shapes remembered or decoded into the
+ * next slot.  FALSE when damaged. */
+static inline gboolean
+read_record_header (SlTableScan *scan, const guint8 *payload, guint64 payload_size)
+{
+  const RowShape *known = find_shape (scan, payload, payload_size);
+  RowShape *slot;
+
+  scan->row_payload = payload;
+  if (G_LIKELY (known != NULL))
+    {
+      scan->shape = known;
+      return TRUE;
+    }
+  slot = &scan->shapes[scan->next_shape];
+  scan->shape = NULL;
+  slot->key_len = 0;
+  if (!decode_shape (scan, slot, payload, payload_size))
+    return FALSE;
+  scan->next_shape = (scan->next_shape + 1) % N_SHAPES;
+  scan->shape = slot;
+  return TRUE;
+}
+
+/* A value that is not a plain integer: a REAL, text or a BLOB, read by
+ * the same rule as the SQLite statement (sl-value.h).  FALSE when it is
+ * no integer. */
+static G_GNUC_NO_INLINE gboolean
+decode_other (guint64 type, const guint8 *p, gint64 *value)
+{
+  if (type == 7)
+    return _sl_value_real_to_int (decode_real (p), value);
+  if (type >= 13 && (type & 1) == 1)
+    return _sl_value_text_to_int ((const char *) p, (gsize) serial_size (type), value);
+  return FALSE; /* NULL, a BLOB, or reserved types */
+}
+
+/* Column @i of the row when its shape reads it as no plain integer. */
+static G_GNUC_NO_INLINE gboolean
+read_other (const SlTableScan *scan, guint i, gint64 *value)
+{
+  const RowShape *shape = scan->shape;
+
+  if (shape->kind[i] == READ_MISSING)
+    return FALSE;
+  return decode_other (shape->types[scan->record_col[i]], scan->row_payload + shape->value_at[i], value);
+}
+
+/* The row's values from its decoded record, as its shape reads them. */
 static inline void
 record_values (const SlTableScan *scan, gint64 rowid, gint64 *values, guint64 *nulls)
 {
-  const guint64 *types = scan->row_types;
-  int n_types = scan->row_n_types;
+  const RowShape *shape = scan->shape;
+  const guint8 *payload = scan->row_payload;
+  guint64 raw;
 
   *nulls = 0;
   for (guint i = 0; i < scan->n_columns; i++)
-    {
-      int col = scan->record_col[i];
-      if (col == COL_ROWID)
+    switch (shape->kind[i])
+      {
+      case READ_INT:
+        memcpy (&raw, payload + shape->value_at[i], sizeof raw);
+        /* Arithmetic shift: sign-extends the top bytes. */
+        values[i] = (gint64) GUINT64_FROM_BE (raw) >> shape->shift[i];
+        break;
+      case READ_ROWID:
         values[i] = rowid;
-      else if (col < 0 || col >= n_types || types[col] == 0 || types[col] >= 12)
-        {
-          /* Missing (added later), NULL, or text/blob where a number is expected. */
-          values[i] = 0;
-          *nulls |= G_GUINT64_CONSTANT (1) << i;
-        }
-      else
-        values[i] = decode_int (types[col], scan->row_payload + scan->row_offsets[col]);
-    }
+        break;
+      case READ_CONST:
+        values[i] = shape->shift[i];
+        break;
+      default:
+        /* Missing (added later), NULL, or no integer. */
+        if (!read_other (scan, i, &values[i]))
+          {
+            values[i] = 0;
+            *nulls |= G_GUINT64_CONSTANT (1) << i;
+          }
+        break;
+      }
 }
 
 /* Decodes the next cell of the current page: payload size, rowid, record. */
@@ -764,24 +1125,42 @@ _sl_table_scan_next (SlTableScan *scan, gint64 *values, guint64 *nulls)
   return decode_cell (scan, values, nulls);
 }
 
+/* Column @column as sqlite3_column_text() shows it (sl-value.h): text and
+ * BLOBs as stored, numbers printed, a REAL-affinity column's integers as
+ * REALs. */
+static const char *
+record_text (SlTableScan *scan, guint column, gsize *len)
+{
+  int col = column < scan->n_columns ? scan->record_col[column] : COL_MISSING;
+  const RowShape *shape = scan->shape;
+  guint64 type = col >= 0 && col < shape->n_types ? shape->types[col] : 0;
+  const guint8 *p = type != 0 ? scan->row_payload + shape->offsets[col] : NULL;
+  gint64 i;
+
+  *len = 0;
+  if (type >= 12)
+    {
+      /* The bytes are not NUL-terminated. */
+      *len = (gsize) serial_size (type);
+      return (const char *) p;
+    }
+  if (type == 0 || type == 10 || type == 11)
+    return NULL;
+  if (type == 7)
+    return _sl_value_real_text (decode_real (p), scan->number_text, sizeof scan->number_text, len);
+  i = type == 8 || type == 9 ? (gint64) type - 8 : decode_int (type, p);
+  if (scan->real_affinity[column])
+    return _sl_value_real_text ((double) i, scan->number_text, sizeof scan->number_text, len);
+  *len = (gsize) g_snprintf (scan->number_text, sizeof scan->number_text, "%" G_GINT64_FORMAT, i);
+  return scan->number_text;
+}
+
 const char *
 _sl_table_scan_text (SlTableScan *scan, guint column, gsize *len)
 {
   if (scan->stmt != NULL)
-    {
-      const char *text = (const char *) sqlite3_column_text (scan->stmt, (int) column);
-      *len = text != NULL ? (gsize) sqlite3_column_bytes (scan->stmt, (int) column) : 0;
-      return text;
-    }
-  int col = column < scan->n_columns ? scan->record_col[column] : COL_MISSING;
-  /* Odd serial types >= 13 are text; the bytes are not NUL-terminated. */
-  if (col < 0 || col >= scan->row_n_types || scan->row_types[col] < 13 || (scan->row_types[col] & 1) == 0)
-    {
-      *len = 0;
-      return NULL;
-    }
-  *len = (gsize) serial_size (scan->row_types[col]);
-  return (const char *) scan->row_payload + scan->row_offsets[col];
+    return _sl_value_column_text (scan->stmt, (int) column, len);
+  return record_text (scan, column, len);
 }
 
 int

@@ -45,13 +45,14 @@ SlTableScan *_sl_table_scan_open   (sqlite3            *db,
                                     guint               n_columns,
                                     GError            **error);
 /* Fills @values (n_columns entries; NULL reads as 0) and @nulls (bit i set
- * when column i is NULL).  Returns FALSE at the end or on error; then
- * _sl_table_scan_error() tells which. */
+ * when column i is NULL or holds no integer, see sl-value.h).  Returns
+ * FALSE at the end or on error; then _sl_table_scan_error() tells which. */
 gboolean     _sl_table_scan_next   (SlTableScan *scan,
                                     gint64      *values,
                                     guint64     *nulls);
-/* The text of column @column of the current row (NULL when it is not
- * text), @len bytes, NOT NUL-terminated; valid until the next row. */
+/* The text of column @column of the current row as SQLite shows it (NULL
+ * when it is NULL; numbers printed), @len bytes, NOT NUL-terminated; valid
+ * until the next row. */
 const char  *_sl_table_scan_text   (SlTableScan *scan,
                                     guint        column,
                                     gsize       *len);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-format.c: human-readable durations, times, bytes and counts. */
 #include "sl-format.h"
+#include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -42,7 +43,7 @@ unit_for (gint64 magnitude_ns, double *unit, const char **suffix)
 static Unit
 duration_unit (gint64 ns)
 {
-  gint64 a = ns < 0 ? -ns : ns;
+  guint64 a = sl_abs_u64 (ns);   /* -G_MININT64 does not exist */
 
   return a >= G_GINT64_CONSTANT (1000000000) ? UNIT_S : a >= 1000000 ? UNIT_MS : a >= 1000 ? UNIT_US : UNIT_NS;
 }

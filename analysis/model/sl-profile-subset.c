@@ -62,7 +62,6 @@ copy_kernels (const Chooser *c, const SlKernels *in, SlKernels *out)
   spans_reserve (&out->spans, n);
   out->func = g_new (guint32, MAX (n, 1));
   out->api = g_new (guint32, MAX (n, 1));
-  out->rowid = g_new (guint32, MAX (n, 1));
   for (guint i = 0; i < in->spans.n; i++)
     {
       guint k = out->spans.n;
@@ -72,7 +71,6 @@ copy_kernels (const Chooser *c, const SlKernels *in, SlKernels *out)
       _sl_spans_append (&out->spans, in->spans.start[i], sl_spans_dur (&in->spans, i));
       out->func[k] = in->func[i];
       out->api[k] = in->api[i];
-      out->rowid[k] = in->rowid[i];
       if (in->api[i] == SL_NONE)
         add_unlinked (out, sl_kernels_corr (c->parent, in, i));
     }

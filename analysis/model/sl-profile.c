@@ -66,6 +66,7 @@ _sl_kernels_clear (SlKernels *k)
   g_clear_pointer (&k->func, g_free);
   g_clear_pointer (&k->api, g_free);
   g_clear_pointer (&k->rowid, g_free);
+  g_clear_pointer (&k->rowid_marks, g_free);
   g_clear_pointer (&k->unlinked_index, g_free);
   g_clear_pointer (&k->unlinked_corr, g_free);
   k->n_unlinked = 0;
@@ -122,6 +123,7 @@ adopt_stream_data (SlArena *arena, const SlStream *stream)
   adopt_spans (arena, &stream->kernels.spans);
   _sl_arena_adopt (arena, stream->kernels.func);
   _sl_arena_adopt (arena, stream->kernels.rowid);
+  _sl_arena_adopt (arena, stream->kernels.rowid_marks);
   for (guint i = 0; i < G_N_ELEMENTS (copies); i++)
     {
       adopt_spans (arena, &copies[i]->spans);
@@ -374,6 +376,28 @@ sl_profile_api_thread (const SlProfile *profile, guint32 api_index)
       lo--;
     }
   return SL_NONE;
+}
+
+gboolean
+sl_kernels_rowid_range (const SlKernels *kernels, guint i, gint64 *first, gint64 *last)
+{
+  guint32 lo = SL_NONE, hi = SL_NONE;
+
+  g_return_val_if_fail (kernels != NULL, FALSE);
+  if (i >= kernels->spans.n)
+    return FALSE;
+  if (kernels->rowid != NULL)
+    lo = hi = kernels->rowid[i];
+  else if (kernels->rowid_marks != NULL)
+    {
+      lo = kernels->rowid_marks[i / SL_ROWID_STEP];
+      hi = kernels->rowid_marks[i / SL_ROWID_STEP + 1];
+    }
+  if (lo == SL_NONE || hi == SL_NONE || hi < lo)
+    return FALSE;
+  *first = lo;
+  *last = hi;
+  return TRUE;
 }
 
 guint32

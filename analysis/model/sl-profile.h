@@ -28,7 +28,14 @@ typedef struct {
   SlSpans  spans;
   guint32 *func;           /* index into SlProfile.funcs */
   guint32 *api;            /* global index into SlProfile.api, SL_NONE if no launching call */
-  guint32 *rowid;          /* row in CUPTI_ACTIVITY_KIND_KERNEL, for lazy details */
+  /* Where each kernel is in CUPTI_ACTIVITY_KIND_KERNEL, for its details
+   * read later (sl_kernels_rowid_range): a stream stored in start order in
+   * the file keeps only the rowid of every SL_ROWID_STEP-th kernel and of
+   * the last (its rowids rise with the index: 4 bytes per kernel saved);
+   * a stream the loader had to sort keeps every kernel's.  SL_NONE: not
+   * known (rowid beyond 32 bits, or a subset). */
+  guint32 *rowid;          /* every kernel's, or NULL */
+  guint32 *rowid_marks;    /* n / SL_ROWID_STEP + 2 entries when rowid is NULL, or NULL */
   /* A kernel's correlationId is its launching call's (api.corr[api]); only
    * kernels without one (cut captures) keep theirs here, sorted by index.
    * Read it with sl_kernels_corr().  This keeps a kernel at 24 bytes. */
@@ -292,6 +299,13 @@ guint32     sl_profile_find_thread    (const SlProfile *profile, guint64 global_
 guint32     sl_profile_find_process   (const SlProfile *profile, guint32 pid);
 /* The thread that made API call @api_index (binary search on slices). */
 guint32     sl_profile_api_thread     (const SlProfile *profile, guint32 api_index);
+
+#define SL_ROWID_STEP 64
+
+/* The rows of CUPTI_ACTIVITY_KIND_KERNEL that hold kernel @i of @kernels:
+ * rowid in [*first, *last], and the row is the first there of the kernel's
+ * stream with its start and end.  FALSE when not known. */
+gboolean    sl_kernels_rowid_range    (const SlKernels *kernels, guint i, gint64 *first, gint64 *last);
 
 /* The correlationId of kernel @i of @kernels. */
 guint32     sl_kernels_corr           (const SlProfile *profile, const SlKernels *kernels, guint i);

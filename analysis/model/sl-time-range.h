@@ -5,6 +5,8 @@
 
 #include <glib-object.h>
 
+#include "sl-int.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -38,11 +40,12 @@ typedef struct {
 gboolean     sl_time_point_parse    (const char        *text,
                                      SlTimePoint       *out,
                                      GError           **error);
-/* The capture-clock time of @point in a profile starting at @origin. */
+/* The capture-clock time of @point in a profile starting at @origin
+ * (clamped: an offset can be up to 2^63 ns). */
 static inline gint64
 sl_time_point_resolve (const SlTimePoint *point, gint64 origin)
 {
-  return point->from_start ? origin + point->ns : point->ns;
+  return point->from_start ? sl_sat_add (origin, point->ns) : point->ns;
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimeRange, sl_time_range_free)

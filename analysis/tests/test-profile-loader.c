@@ -296,11 +296,23 @@ read_details_async (SlProfile *profile, guint32 stream, guint index, DetailsRun 
   g_main_loop_unref (run->loop);
 }
 
-/* Every kernel of a real profile: the async read equals SQL on its row. */
-static void
-test_kernel_details_async (void)
+/* The kernel's row found by SQL from what identifies it: its stream and
+ * its times (the first such row). */
+static char *
+kernel_row_sql (const SlProfile *profile, guint s, guint i, const char *what)
 {
-  g_autofree char *path = sl_test_real_profile ("pipit-saxpy-mpi-rank0.sqlite");
+  const SlStream *st = &profile->streams[s];
+
+  return g_strdup_printf ("SELECT %s FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = %" G_GINT64_FORMAT
+                          " AND end = %" G_GINT64_FORMAT " AND deviceId = %u AND streamId = %u"
+                          " AND contextId = %u ORDER BY rowid LIMIT 1", what, st->kernels.spans.start[i],
+                          sl_spans_end (&st->kernels.spans, i), st->device, st->stream, st->context);
+}
+
+/* Every kernel of @path: the async read equals SQL on its row. */
+static void
+check_all_kernel_details (const char *path)
+{
   g_autoptr(SlProfile) profile = sl_test_load (path);
   sqlite3 *db = sl_test_db_open (path);
   guint checked = 0;
@@ -308,9 +320,7 @@ test_kernel_details_async (void)
   for (guint s = 0; s < profile->n_streams; s++)
     for (guint i = 0; i < profile->streams[s].kernels.spans.n; i++)
       {
-        g_autofree char *sql = g_strdup_printf ("SELECT gridX * 1000000 + blockX * 1000 + registersPerThread"
-                                                " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = %u",
-                                                profile->streams[s].kernels.rowid[i]);
+        g_autofree char *sql = kernel_row_sql (profile, s, i, "gridX * 1000000 + blockX * 1000 + registersPerThread");
         DetailsRun run = { 0 };
 
         read_details_async (profile, s, i, &run);
@@ -334,6 +344,44 @@ test_kernel_details_async (void)
   }
 }
 
+static void
+test_kernel_details_async (void)
+{
+  g_autofree char *path = sl_test_real_profile ("pipit-saxpy-mpi-rank0.sqlite");
+
+  check_all_kernel_details (path);
+}
+
+/* Rows stored out of start order (the loader sorts them, and keeps every
+ * kernel's row) and in order (it keeps every 64th): details of each. */
+static void
+test_kernel_details_row_marks (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("details", "--kernels 3000 --gpus 1 --streams 1");
+  g_autofree char *shuffled = g_strconcat (f->path, ".shuffled.sqlite", NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+  sqlite3 *db = NULL;
+
+  g_assert_true (g_file_get_contents (f->path, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (shuffled, contents, (gssize) len, NULL));
+  g_assert_cmpint (sqlite3_open (shuffled, &db), ==, SQLITE_OK);
+  sl_test_db_exec (db, "CREATE TEMP TABLE k AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+                       "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+                       "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM k ORDER BY (start * 7919) % 1009, start;");
+  sqlite3_close (db);
+  check_all_kernel_details (f->path);
+  check_all_kernel_details (shuffled);
+  {
+    g_autoptr(SlProfile) in_order = sl_test_load (f->path);
+    g_autoptr(SlProfile) sorted = sl_test_load (shuffled);
+    g_assert_null (in_order->streams[0].kernels.rowid);
+    g_assert_nonnull (in_order->streams[0].kernels.rowid_marks);
+    g_assert_nonnull (sorted->streams[0].kernels.rowid);
+  }
+
+}
+
 int
 main (int argc, char **argv)
 {
@@ -349,5 +397,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/profile-loader/staged", test_staged);
   g_test_add_func ("/analysis/profile-loader/staged-cancel", test_staged_cancel);
   g_test_add_func ("/analysis/kernel-details/async", test_kernel_details_async);
+  g_test_add_func ("/analysis/kernel-details/row-marks", test_kernel_details_row_marks);
   return g_test_run ();
 }

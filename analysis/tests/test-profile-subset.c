@@ -25,7 +25,6 @@ assert_kernels_equal (const SlProfile *pa, const SlKernels *a, guint i, const Sl
   g_assert_cmpint (sl_spans_dur (&a->spans, i), ==, sl_spans_dur (&b->spans, j));
   g_assert_cmpuint (a->func[i], ==, b->func[j]);
   g_assert_cmpuint (a->api[i], ==, b->api[j]);
-  g_assert_cmpuint (a->rowid[i], ==, b->rowid[j]);
   g_assert_cmpuint (sl_kernels_corr (pa, a, i), ==, sl_kernels_corr (pb, b, j));
 }
 

@@ -252,13 +252,89 @@ test_kernel_details (void)
   g_assert_cmpuint (profile->n_streams, >=, 1);
   g_assert_true (sl_kernel_details_read (profile, 0, 0, &details, &error));
   g_assert_no_error (error);
-  sql = g_strdup_printf ("SELECT gridX FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = %u",
-                         profile->streams[0].kernels.rowid[0]);
+  sql = g_strdup_printf ("SELECT gridX FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = %" G_GINT64_FORMAT
+                         " AND deviceId = %u AND streamId = %u ORDER BY rowid LIMIT 1",
+                         profile->streams[0].kernels.spans.start[0], profile->streams[0].device,
+                         profile->streams[0].stream);
   g_assert_cmpint (details.grid[0], ==, sql_count (path, sql));
   g_assert_cmpint (details.block[0], >, 0);
   sl_kernel_details_clear (&details);
 
   g_assert_false (sl_kernel_details_read (profile, 99, 0, &details, NULL));
+}
+
+/* The index of the kernel loaded from row @rowid of stream @s, or -1. */
+static gint
+kernel_of_row (const SlProfile *profile, guint s, guint32 rowid)
+{
+  for (guint i = 0; i < profile->streams[s].kernels.spans.n; i++)
+    if (profile->streams[s].kernels.rowid[i] == rowid)
+      return (gint) i;
+  return -1;
+}
+
+/* A kernel committed only in the -wal (a writer that died without a
+ * checkpoint): loaded, its details read, the folder left as it was. */
+static void
+test_kernel_details_wal (void)
+{
+  g_autofree char *path = copy_profile ("nsysai-mock-rtx3080.sqlite", "wal-details.sqlite");
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  gint64 rowid = sql_count (path, "SELECT max(rowid) + 1 FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  SlKernelDetails details;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    {
+      sqlite3 *db = NULL;
+      if (sqlite3_open (path, &db) != SQLITE_OK ||
+          sqlite3_exec (db, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1;"
+                            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridX = 777 WHERE rowid = (SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);",
+                        NULL, NULL, NULL) != SQLITE_OK)
+        _exit (1);
+      _exit (0); /* no close: the WAL stays */
+    }
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  g_unlink (shm);
+  g_assert_true (g_file_test (wal, G_FILE_TEST_EXISTS));
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_ptr_array_index (profile->warnings, 0), ==,
+                   "The profile had committed changes in “wal-details.sqlite-wal” that were not in the database file yet; they were applied in a private copy.");
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      gint i = kernel_of_row (profile, s, (guint32) rowid);
+      if (i < 0)
+        continue;
+      g_assert_true (sl_kernel_details_read (profile, s, (guint) i, &details, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (details.grid[0], ==, 777);
+      sl_kernel_details_clear (&details);
+      g_assert_false (g_file_test (shm, G_FILE_TEST_EXISTS));
+      return;
+    }
+  g_assert_not_reached ();
+}
+
+/* A view has no row ids: the details say they are not available, not "damaged". */
+static void
+test_kernel_details_view (void)
+{
+  g_autofree char *path = copy_profile ("nsysai-mock-rtx3080.sqlite", "view-details.sqlite");
+  g_autoptr(GError) error = NULL;
+  SlKernelDetails details;
+
+  exec_sql (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernel_rows;"
+                  "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM kernel_rows;");
+  g_autoptr(SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (profile->counts.kernels, ==, sql_count (path, "SELECT count(*) FROM kernel_rows"));
+  g_assert_false (sl_kernel_details_read (profile, 0, 0, &details, &error));
+  g_assert_nonnull (strstr (error->message, "not available"));
 }
 
 /* ---- bad input ------------------------------------------------------------- */
@@ -386,7 +462,11 @@ test_extra_columns_and_absurd_values (void)
   exec_sql (path,
             "CREATE TABLE MY_TOOL_NOTES(x INTEGER);"
             "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN annotation TEXT;"
-            /* a kernel lasting 30 s, one with a huge device id and a negative stream */
+            /* a kernel lasting 30 s (in a capture long enough to hold it:
+             * one far longer than the capture is skipped, see
+             * test-extreme-times.py), one with a huge device id and a
+             * negative stream */
+            "UPDATE ANALYSIS_DETAILS SET duration = 40000000000;"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + 30000000000 WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"
             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 9223372036854775807, streamId = -4 WHERE rowid = (SELECT max(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);");
   profile = sl_profile_load (path, NULL, NULL, NULL, &error);
@@ -398,6 +478,32 @@ test_extra_columns_and_absurd_values (void)
       found_long |= sl_spans_dur (&profile->streams[s].kernels.spans, i) == G_GINT64_CONSTANT (30000000000);
   g_assert_true (found_long);
   g_assert_cmpint (profile->end_ns - profile->start_ns, >=, G_GINT64_CONSTANT (30000000000));
+}
+
+/* Issue 10: a kernel far longer than the capture (ANALYSIS_DETAILS says
+ * 1.87 s) and times beyond ±2^62 ns are skipped and counted, with a warning
+ * that says why. */
+static void
+test_impossible_times (void)
+{
+  g_autofree char *path = copy_profile ("nsysai-mock-rtx3080.sqlite", "impossible.sqlite");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlProfile) profile = NULL;
+  gboolean warned = FALSE;
+
+  exec_sql (path,
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + 30000000000 WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"
+            "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -4611686018427387904, end = 4611686018427387904 WHERE rowid = 1;"
+            "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = 9223372036854775000, end = 9223372036854775807 WHERE rowid = 2;");
+  profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (profile->counts.kernels, ==, 1);
+  g_assert_cmpint (profile->counts.skipped_rows, ==, 3);
+  g_assert_cmpint (profile->start_ns, >, 0);
+  for (guint i = 0; i < profile->warnings->len; i++)
+    warned |= g_str_equal (g_ptr_array_index (profile->warnings, i),
+                           "Skipped 3 events with impossible times (outside ±146 years or far longer than the 1.87 s capture).");
+  g_assert_true (warned);
 }
 
 static void
@@ -644,6 +750,8 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/profile/real/pipit-nvtx-domains", test_pipit_nvtx_domains);
   g_test_add_func ("/analysis/profile/real/unlinked-correlation-ids", test_unlinked_correlation_ids);
   g_test_add_func ("/analysis/profile/kernel-details", test_kernel_details);
+  g_test_add_func ("/analysis/profile/kernel-details-wal", test_kernel_details_wal);
+  g_test_add_func ("/analysis/profile/kernel-details-view", test_kernel_details_view);
   g_test_add_func ("/analysis/profile/open-missing", test_missing);
   g_test_add_func ("/analysis/profile/open-directory", test_directory);
   g_test_add_func ("/analysis/profile/open-no-permission", test_no_permission);
@@ -656,6 +764,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/profile/open-corrupt-pages", test_corrupt_pages);
   g_test_add_func ("/analysis/profile/bad-rows-skipped", test_bad_rows);
   g_test_add_func ("/analysis/profile/extra-columns-absurd-values", test_extra_columns_and_absurd_values);
+  g_test_add_func ("/analysis/profile/impossible-times", test_impossible_times);
   g_test_add_func ("/analysis/profile/no-gpu-activity", test_no_gpu_activity);
   g_test_add_func ("/analysis/profile/cancelled", test_cancelled);
   g_test_add_func ("/analysis/profile/progress", test_progress);

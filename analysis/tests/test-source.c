@@ -168,8 +168,10 @@ test_details_after_replace (void)
   g_assert_cmpint (g_rename (other, path), ==, 0);
   g_assert_true (sl_kernel_details_read (profile, 0, last, &details, &error));
   g_assert_no_error (error);
-  sql = g_strdup_printf ("SELECT gridX * 1000000 + blockX FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = %u",
-                         profile->streams[0].kernels.rowid[last]);
+  sql = g_strdup_printf ("SELECT gridX * 1000000 + blockX FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start = %"
+                         G_GINT64_FORMAT " AND deviceId = %u AND streamId = %u ORDER BY rowid LIMIT 1",
+                         profile->streams[0].kernels.spans.start[last], profile->streams[0].device,
+                         profile->streams[0].stream);
   g_assert_cmpint (details.grid[0] * 1000000 + details.block[0], ==, sl_test_db_int (db, sql));
   sl_kernel_details_clear (&details);
   sqlite3_close (db);

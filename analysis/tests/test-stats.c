@@ -303,6 +303,45 @@ test_median_even (void)
   g_assert_cmpfloat (fabs (s.stddev - sqrt (15.0)), <, 1e-12);
 }
 
+/* Issue 10: durations of nearly 2^63 ns.  Their sum does not fit: the total
+ * saturates, the mean stays exact (128-bit sums), the standard deviation
+ * counts its sum of squares past 2^128, and the same through a table. */
+static void
+test_stats_huge (void)
+{
+  const gint64 big = G_MAXINT64 - 4;
+  gint64 v[] = { big, 2, big, big, 6 }, w[G_N_ELEMENTS (v)];
+  /* mean (3 big + 8) / 5; the deviations are +-(2/5) big, +-(3/5) big */
+  double mean = (3.0 * (double) big + 8.0) / 5.0;
+  double sd = sqrt ((3 * pow ((double) big - mean, 2) + pow (2 - mean, 2) + pow (6 - mean, 2)) / 4);
+  SlStatsTable table;
+  SlStats s, t;
+
+  memcpy (w, v, sizeof v);
+  sl_stats_compute (w, G_N_ELEMENTS (w), &s);
+  g_assert_cmpint (s.total, ==, G_MAXINT64);
+  g_assert_cmpint (s.count, ==, 5);
+  g_assert_cmpint (s.min, ==, 2);
+  g_assert_cmpint (s.max, ==, big);
+  g_assert_cmpfloat (fabs (s.avg - mean) / mean, <, 1e-15);
+  g_assert_cmpfloat (fabs (s.stddev - sd) / sd, <, 1e-12);
+  g_assert_cmpint (sl_round_ns (s.avg), ==, sl_round_ns (mean));
+  g_assert_cmpint (sl_round_ns (1e19), ==, G_MAXINT64);
+  g_assert_cmpint (sl_round_ns (-1e19), ==, G_MININT64);
+  g_assert_cmpint (sl_round_ns (NAN), ==, 0);
+
+  sl_stats_table_init (&table, 1, TRUE);
+  while (sl_stats_table_pass (&table))
+    for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+      sl_stats_table_visit (&table, 0, v[i]);
+  sl_stats_table_finish (&table, &t);
+  sl_stats_table_clear (&table);
+  g_assert_cmpint (t.total, ==, G_MAXINT64);
+  g_assert_cmpfloat (t.avg, ==, s.avg);
+  g_assert_cmpfloat (t.stddev, ==, s.stddev);
+  g_assert_cmpfloat (t.median, ==, (double) big);
+}
+
 static void
 test_parse_time (void)
 {
@@ -525,6 +564,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/stats/table", test_stats_table);
   g_test_add_func ("/analysis/stats/table-bulk", test_stats_table_bulk);
   g_test_add_func ("/analysis/stats/median-even", test_median_even);
+  g_test_add_func ("/analysis/stats/huge", test_stats_huge);
   g_test_add_func ("/analysis/filter/parse-time", test_parse_time);
   g_test_add_func ("/analysis/filter/bounds", test_filter_bounds);
   g_test_add_func ("/analysis/intervals/merge-union", test_merge_union);

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-table-scan.h"
+#include "sl-value.h"
 
 static const char *profiles_dir;
 static char *tmp_dir;
@@ -217,6 +218,53 @@ test_corrupt_leaf (void)
   close (fd);
 }
 
+/* The loader's integer rule (sl-value.h) is SQLite's INTEGER affinity:
+ * every text and REAL below is stored by SQLite into an INTEGER column,
+ * and the rule must say "integer N" exactly when SQLite stored N. */
+static void
+test_value_affinity (void)
+{
+  static const char *const texts[] = {
+    "123", " 123 ", "\t-7\n", "+5", "-0", "007", "1e3", "1E+3", "2.5e1", "1.", ".5", "12.0", "12.5",
+    "1e", "e5", ".", "+", "-", "", " ", "abc", "12abc", "0x10", "1_000", "1 2", "inf", "NaN",
+    "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+    "99999999999999999999", "1e18", "9.2e18", "9.3e18", "-9.2e18", "1e400", "0.1e1", "100000000000000000000e-2",
+    "20001000000", "2.0001e10", "1.00000000000000000001", "12\x01",
+  };
+  static const double reals[] = { 0.0, -0.0, 1.0, 1.5, -3.0, 1e15, 1e18, 9.2e18, 9.3e18, -9.3e18, 2.5e-300 };
+  sqlite3 *db = NULL;
+  sqlite3_stmt *insert = NULL, *read = NULL;
+
+  g_assert_cmpint (sqlite3_open (":memory:", &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE t(x INTEGER)", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT INTO t VALUES (?1)", -1, &insert, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT typeof(x) = 'integer', x FROM t", -1, &read, NULL), ==, SQLITE_OK);
+  for (gsize i = 0; i < G_N_ELEMENTS (texts) + G_N_ELEMENTS (reals); i++)
+    {
+      gboolean is_text = i < G_N_ELEMENTS (texts);
+      gint64 ours = 0;
+      gboolean ok;
+
+      sqlite3_exec (db, "DELETE FROM t", NULL, NULL, NULL);
+      if (is_text)
+        sqlite3_bind_text (insert, 1, texts[i], -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_double (insert, 1, reals[i - G_N_ELEMENTS (texts)]);
+      g_assert_cmpint (sqlite3_step (insert), ==, SQLITE_DONE);
+      sqlite3_reset (insert);
+      g_assert_cmpint (sqlite3_step (read), ==, SQLITE_ROW);
+      ok = is_text ? _sl_value_text_to_int (texts[i], strlen (texts[i]), &ours)
+                   : _sl_value_real_to_int (reals[i - G_N_ELEMENTS (texts)], &ours);
+      if (ok != sqlite3_column_int (read, 0) || (ok && ours != sqlite3_column_int64 (read, 1)))
+        g_error ("value %" G_GSIZE_FORMAT " (%s): ours %d %" G_GINT64_FORMAT ", SQLite %d %" G_GINT64_FORMAT, i,
+                 is_text ? texts[i] : "real", ok, ours, sqlite3_column_int (read, 0), (gint64) sqlite3_column_int64 (read, 1));
+      sqlite3_reset (read);
+    }
+  sqlite3_finalize (insert);
+  sqlite3_finalize (read);
+  sqlite3_close (db);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -239,6 +287,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/analysis/table-scan/edge-cases", test_edge_cases);
   g_test_add_func ("/analysis/table-scan/corrupt-leaf", test_corrupt_leaf);
+  g_test_add_func ("/analysis/table-scan/value-affinity", test_value_affinity);
   result = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", tmp_dir);
   if (system (cleanup) != 0)

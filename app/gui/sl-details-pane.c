@@ -7,6 +7,7 @@
 #include "sl-details-pane.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
+#include "sl-int.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -134,8 +135,9 @@ selected_range_changed_cb (SlDetailsPane *self)
   gtk_widget_set_visible (self->range_label, range != NULL);
   if (range == NULL)
     return;
-  dur = sl_format_duration (range->end - range->start);
-  from = sl_format_timestamp (range->start - sl_session_get_profile (self->session)->start_ns);
+  /* a selection is anywhere the user dragged: clamped, not wrapped */
+  dur = sl_format_duration (sl_span (range->start, range->end));
+  from = sl_format_timestamp (sl_sat_sub (range->start, sl_session_get_profile (self->session)->start_ns));
   /* Translators: a measured time range: its length, then where it starts */
   text = g_strdup_printf (_("Selected range: %s from %s (Z zooms to it)"), dur, from);
   gtk_label_set_text (GTK_LABEL (self->range_label), text);

@@ -9,13 +9,14 @@
 #include "sl-window-private.h"
 #include "sl-load-bar.h"
 #include "sl-recent.h"
+#include "sl-int.h"
 
 #include <glib/gi18n.h>
 
 static char *
 profile_summary (const SlProfile *p)
 {
-  g_autofree char *dur = sl_format_duration (p->end_ns - p->start_ns);
+  g_autofree char *dur = sl_format_duration (sl_span (p->start_ns, p->end_ns));
   g_autofree char *kernels = g_strdup_printf ("%'" G_GUINT64_FORMAT, p->counts.kernels);
   g_autofree char *gpus = NULL, *kernel_count = NULL;
   guint n_gpus = 0;

@@ -26,6 +26,7 @@
 #include "sl-profile.h"
 #include "sl-profile-loader.h"
 #include "sl-strings-private.h"
+#include "sl-bench-cli.h"
 
 /* Bump when sightline-gen's output changes, so stale cached profiles are remade. */
 #define BENCH_CACHE_VERSION 2
@@ -237,6 +238,7 @@ typedef struct {
   int       threads;       /* 0: the loader's default */
   char     *gen;
   char     *cache_dir;
+  gboolean  no_cli;        /* skip "cli_ms" (minutes on 10 M kernels) */
 } Options;
 
 static char *
@@ -265,6 +267,19 @@ find_generator (const Options *o)
       g_free (p);
     }
   return g_find_program_in_path ("sightline-gen");
+}
+
+/* sightline-cli of this build, else from PATH. */
+static char *
+find_cli (void)
+{
+  if (g_getenv ("SL_CLI"))
+    return g_strdup (g_getenv ("SL_CLI"));
+#ifdef SL_CLI_PATH
+  if (g_file_test (SL_CLI_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (SL_CLI_PATH);
+#endif
+  return g_find_program_in_path ("sightline-cli");
 }
 
 /* The shape of the benchmark profile of @kernels kernels: 8 GPUs x 4 streams,
@@ -402,6 +417,24 @@ add_staged (const Options *o, const char *path, JsonObject *r, GError **error)
   return TRUE;
 }
 
+/* Each command's time against the sqlite3 shell's GROUP BY. */
+static void
+print_cli (JsonObject *r)
+{
+  if (!json_object_has_member (r, "cli_ms") || json_object_get_null_member (r, "sqlite_group_by_ms"))
+    return;
+  JsonObject *cli = json_object_get_object_member (r, "cli_ms");
+  double sql = json_object_get_double_member (r, "sqlite_group_by_ms");
+  g_autoptr (GList) names = json_object_get_members (cli);
+  g_print ("\nsightline-cli, fresh process, median of 5 (%" G_GINT64_FORMAT " kernels); sqlite3 GROUP BY %.0f ms\n",
+           json_object_get_int_member (r, "kernels"), sql);
+  for (GList *l = names; l; l = l->next)
+    {
+      double ms = json_object_get_double_member (cli, l->data);
+      g_print ("  %-12s %8.0f ms  %5.2fx sqlite3\n", (const char *) l->data, ms, sql > 0 ? ms / sql : 0.0);
+    }
+}
+
 static void
 print_table (const Options *o, GPtrArray *results)
 {
@@ -442,6 +475,8 @@ print_table (const Options *o, GPtrArray *results)
         g_autofree char *txt = json_generator_to_data (gen, NULL);
         g_print ("\n%s (%" G_GINT64_FORMAT " kernels): %s", s->name, json_object_get_int_member (r, "kernels"), txt);
       }
+  for (guint i = 0; i < results->len; i++)
+    print_cli (results->pdata[i]);
   g_print ("\nbytes/event = (RSS after load - RSS before - string table) / (kernels + API calls);\n"
            "(trimmed) is the same after malloc_trim().  Goals: <= 0.25 s per million kernels on\n"
            "one core, <= 0.15 s on two, <= 24 bytes per event.\n");
@@ -515,6 +550,7 @@ main (int argc, char **argv)
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Loader threads (sets SL_LOADER_THREADS)", "1|2" },
     { "gen", 0, 0, G_OPTION_ARG_FILENAME, &o.gen, "sightline-gen to use", "PATH" },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.cache_dir, "Where generated profiles are kept", "DIR" },
+    { "no-cli", 0, 0, G_OPTION_ARG_NONE, &o.no_cli, "Do not time sightline-cli commands (cli_ms)", NULL },
     { "measure", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measure_path, "Internal: load one profile and report", "FILE" },
     { "measure-staged", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &staged_path, "Internal: load one profile staged and report", "FILE" },
     { "truth", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &truth_path, "Internal: the generator's manifest for --measure", "FILE" },
@@ -577,6 +613,9 @@ main (int argc, char **argv)
           g_printerr ("sightline-bench: %s\n", error->message);
           return 1;
         }
+      g_autofree char *cli = find_cli ();
+      if (cli != NULL && !o.no_cli)
+        sl_bench_cli (cli, path, r);
       g_ptr_array_add (results, r);
     }
 

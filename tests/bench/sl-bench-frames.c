@@ -2,6 +2,7 @@
 /* sl-bench-frames.c: timeline frame times, drawn by the widget's own renderer. */
 #include "sl-bench-frames.h"
 #include "sl-timeline-render.h"
+#include "sl-int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ sweep_windows (SlTimelineRenderer *renderer, SlTimelineLayout *layout, const SlT
 {
   const SlProfile *profile = layout->model->profile;
   g_autoptr(GRand) rand = g_rand_new_with_seed (20240601);
-  double dur = (double) MAX (profile->end_ns - profile->start_ns, 1);
+  double dur = (double) MAX (sl_span (profile->start_ns, profile->end_ns), 1);
   SlRenderStats stats;
 
   for (guint i = 0; i < N_WINDOWS; i++)

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-loader.c: libFuzzer target feeding mutated SQLite files to the
- * loader.  Every input must either load or fail with a GError. */
+ * loader.  Every input must either load or fail with a GError.
+ *
+ * An input that starts with "SLSIDE", then 'w' or 'j', then a 32-bit
+ * little-endian length N, holds a database of N bytes followed by its -wal
+ * or -journal: the recovery of such profiles (sl-recovery.c) is fuzzed
+ * too. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -11,6 +17,31 @@
 #include "sightline.h"
 
 static char *input_path;
+static char *wal_path;
+static char *journal_path;
+
+#define SIDE_MAGIC "SLSIDE"
+#define SIDE_HEADER 11
+
+/* Writes the input as the database and, for a SLSIDE input, its sidecar. */
+static void
+write_input (const uint8_t *data, size_t size)
+{
+  const char *sidecar = NULL;
+  size_t db_size = size;
+
+  if (size >= SIDE_HEADER && memcmp (data, SIDE_MAGIC, 6) == 0 && (data[6] == 'w' || data[6] == 'j'))
+    {
+      uint32_t n = (uint32_t) data[7] | (uint32_t) data[8] << 8 | (uint32_t) data[9] << 16 | (uint32_t) data[10] << 24;
+      sidecar = data[6] == 'w' ? wal_path : journal_path;
+      data += SIDE_HEADER;
+      size -= SIDE_HEADER;
+      db_size = n < size ? n : size;
+    }
+  if (!g_file_set_contents (input_path, (const char *) data, (gssize) db_size, NULL) ||
+      (sidecar != NULL && !g_file_set_contents (sidecar, (const char *) data + db_size, (gssize) (size - db_size), NULL)))
+    abort ();
+}
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -20,6 +51,10 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   const char *dir = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
   input_path = g_strdup_printf ("%s/sl-fuzz-%d.sqlite", dir, (int) getpid ());
+  wal_path = g_strconcat (input_path, "-wal", NULL);
+  journal_path = g_strconcat (input_path, "-journal", NULL);
+  /* Recovered copies go to the cache: keep them out of the user's. */
+  g_setenv ("XDG_CACHE_HOME", dir, TRUE);
   /* Two loader threads per input would only add noise to the fuzzer. */
   g_setenv ("SL_LOADER_THREADS", "1", TRUE);
   return 0;
@@ -31,8 +66,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   GError *error = NULL;
   SlProfile *profile;
 
-  if (!g_file_set_contents (input_path, (const char *) data, (gssize) size, NULL))
-    abort ();
+  write_input (data, size);
   profile = sl_profile_load (input_path, NULL, NULL, NULL, &error);
   if (profile != NULL)
     {
@@ -53,5 +87,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     abort ();
   g_clear_error (&error);
   g_unlink (input_path);
+  g_unlink (wal_path);
+  g_unlink (journal_path);
   return 0;
 }

@@ -799,6 +799,96 @@ test_kernel_info_staged (void)
   g_assert_nonnull (strstr (tip, "still loading"));
 }
 
+/* Issue 10: the clock's ends.  The loader keeps times in [-2^62, 2^62), so
+ * a profile can span 2^63 - 1 ns and hold an event nearly that long:
+ *   k0 [-2^62, -2^62 + 1000), k1 [-2^62 + 2000, 2^62 - 2) (in the long
+ *   duration table), k2 [2^62 - 1001, 2^62 - 1); marks at both ends.
+ * Mapping, culling, the pyramid, the minimap, the ruler and hit testing
+ * must all stay defined (the sanitizer build runs this too). */
+static void
+test_extreme_times (void)
+{
+  const gint64 lo = -(G_GINT64_CONSTANT (1) << 62), hi = (G_GINT64_CONSTANT (1) << 62) - 1;
+  const gint64 ks[] = { lo, lo + 2000, hi - 1000 }, kd[] = { 1000, 0, 1000 };
+  static const char *const funcs[] = { "plain_kernel" };
+  g_autoptr(SlProfile) p = profile_new (lo, hi);
+  g_autoptr(SlTimelineRenderer) r = sl_timeline_renderer_new ();
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1220, 300);
+  SlTimelineStyle style;
+  SlRenderStats st;
+  SlStream *stream;
+  SlThread *th;
+  SlEventRef ev;
+  double x0, x1;
+  int y, h;
+
+  add_funcs (p, funcs, G_N_ELEMENTS (funcs));
+  stream = add_gpu_stream (p, 3, ks, kd);
+  stream->kernels.spans.dur[1] = SL_LONG_DUR;
+  stream->kernels.spans.n_long = 1;
+  stream->kernels.spans.long_index = g_new0 (guint32, 1);
+  stream->kernels.spans.long_index[0] = 1;
+  stream->kernels.spans.long_dur = g_new0 (gint64, 1);
+  stream->kernels.spans.long_dur[0] = (hi - 1) - (lo + 2000);
+  for (guint i = 0; i < 3; i++)
+    stream->kernels.api[i] = SL_NONE;
+  p->gpus[0].has_activity = TRUE;
+  th = add_process_thread (p);
+  th->marks.n = 2;
+  th->marks.time = g_new0 (gint64, 2);
+  th->marks.time[0] = lo;
+  th->marks.time[1] = hi;
+  th->marks.name = g_new0 (guint32, 2);
+  th->marks.color = g_new0 (guint32, 2);
+  th->marks.domain = g_new0 (guint16, 2);
+  profile_done (p);
+
+  g_autoptr(SlTimelineModel) m = sl_timeline_model_new (p, NULL);
+  SlTimelineLayout *l = sl_timeline_layout_new (m);
+  sl_timeline_layout_set_size (l, 1220, 300);
+  sl_timeline_style_init (&style, FALSE, 1.0);
+  g_assert_true (sl_timeline_layout_row_rect (l, 1, &y, &h));
+
+  /* the whole run: the long kernel fills the stream row */
+  sl_timeline_renderer_draw (r, l, &style, s, &st);
+  g_assert_cmpfloat (l->px_ns * 1000, >=, (double) hi - (double) lo);
+  g_assert_true (sl_timeline_layout_hit_test (l, 220 + 500, y + h / 2, &ev));
+  g_assert_cmpuint (ev.index, ==, 1);
+  for (int x = 220; x < 1220; x += 7)
+    sl_timeline_layout_hit_test (l, x, y + h / 2, &ev);
+  g_assert_true (sl_timeline_layout_event_rect (l, &ev, &x0, &x1, &y, &h));
+
+  /* either end at 1 ns/px: k0 and k2 are hit where they are drawn */
+  sl_timeline_layout_zoom_to (l, lo, lo + 1000, 0);
+  sl_timeline_renderer_draw (r, l, &style, s, &st);
+  g_assert_true (sl_timeline_layout_hit_test (l, 220 + 10, y + h / 2, &ev));
+  g_assert_cmpuint (ev.index, ==, 0);
+  sl_timeline_layout_zoom_to (l, hi - 1000, hi, 0);
+  sl_timeline_renderer_draw (r, l, &style, s, &st);
+  g_assert_true (sl_timeline_layout_hit_test (l, 220 + 990, y + h / 2, &ev));
+  g_assert_cmpuint (ev.index, ==, 2);
+
+  /* pans and zooms far past the ends clamp to the run */
+  sl_timeline_layout_pan (l, 1e300);
+  sl_timeline_layout_zoom_at (l, 500, 1e300);
+  sl_timeline_layout_zoom_at (l, 500, 1e-300);
+  sl_timeline_layout_pan (l, -1e300);
+  sl_timeline_renderer_draw (r, l, &style, s, &st);
+  g_assert_cmpfloat (l->t0, >=, (double) lo);
+  sl_timeline_layout_fit_all (l);
+  sl_timeline_renderer_draw (r, l, &style, s, &st);
+
+  /* tick labels 2^63 - 1 ns from the start, relative and absolute */
+  g_free (sl_timeline_layout_format_tick (l, hi, sl_timeline_layout_tick_step (l, 110)));
+  g_free (sl_timeline_layout_format_tick (l, G_MAXINT64, 1));
+  g_free (sl_timeline_layout_format_tick (l, G_MININT64, 1));
+  l->relative_time = FALSE;
+  sl_timeline_renderer_draw (r, l, &style, s, &st);
+
+  cairo_surface_destroy (s);
+  sl_timeline_layout_free (l);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -821,5 +911,6 @@ main (int argc, char **argv)
   g_test_add_func ("/widgets/timeline/render", test_render);
   g_test_add_func ("/widgets/timeline/startend-lanes", test_startend_lanes);
   g_test_add_func ("/widgets/timeline/kernel-info-staged", test_kernel_info_staged);
+  g_test_add_func ("/widgets/timeline/extreme-times", test_extreme_times);
   return g_test_run ();
 }

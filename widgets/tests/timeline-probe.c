@@ -6,6 +6,7 @@
 #include "sl-profile-loader.h"
 #include "sl-timeline-render.h"
 #include "sl-bench-frames.h"
+#include "sl-int.h"
 
 #include <stdlib.h>
 
@@ -36,7 +37,7 @@ zoom_sequence (SlTimelineRenderer *r, SlTimelineLayout *l, SlTimelineStyle *styl
                cairo_surface_t *s, const char *prefix)
 {
   const SlProfile *profile = l->model->profile;
-  double start = profile->start_ns, dur = profile->end_ns - profile->start_ns;
+  double start = profile->start_ns, dur = sl_span (profile->start_ns, profile->end_ns);
 
   frame (r, l, style, s, NULL, "first");
   frame (r, l, style, s, prefix, "full");
