@@ -61,6 +61,8 @@ overview_build (SlTimelineLayout *self, Overview *ov, int W)
   const SlTimelineModel *m = self->model;
   double px_ns = sl_timeline_layout_max_px_ns (self);
   double per = px_ns / m->busy_bin_ns;   /* bins per column */
+  /* the bins may start later than the profile (those of its GPU rows) */
+  double first = (double) (m->profile->start_ns - m->busy_t0) / m->busy_bin_ns;
 
   overview_clear (ov);
   ov->value = g_new0 (float, W);
@@ -69,9 +71,9 @@ overview_build (SlTimelineLayout *self, Overview *ov, int W)
   overview_colors (self, ov, W, m->profile->start_ns, px_ns);
   for (int c = 0; c < W; c++)
     {
-      double a = c * per, b = a + per, sum = 0;
+      double a = first + c * per, b = a + per, sum = 0;
 
-      for (gint64 k = (gint64) floor (a); k < (gint64) ceil (b) && k < SL_TIMELINE_BUSY_BINS; k++)
+      for (gint64 k = MAX ((gint64) floor (a), 0); k < (gint64) ceil (b) && k < SL_TIMELINE_BUSY_BINS; k++)
         sum += (MIN (b, (double) (k + 1)) - MAX (a, (double) k)) * m->busy[k];
       ov->value[c] = (float) MIN (sum / per, 1.0);
     }

@@ -338,6 +338,7 @@ build_busy (SlTimelineModel *self)
   guint n_active = 0;
 
   self->busy = g_new0 (float, SL_TIMELINE_BUSY_BINS);
+  self->busy_t0 = p->start_ns;
   self->busy_bin_ns = (double) MAX (p->end_ns - p->start_ns, 1) / SL_TIMELINE_BUSY_BINS;
   for (guint g = 0; g < p->n_gpus; g++)
     {
@@ -351,6 +352,29 @@ build_busy (SlTimelineModel *self)
   if (n_active > 1)
     for (guint i = 0; i < SL_TIMELINE_BUSY_BINS; i++)
       self->busy[i] /= n_active;
+}
+
+/* @previous draws the same GPU work: every stream's kernels are the same arrays. */
+static gboolean
+same_gpus (const SlTimelineModel *self, const SlTimelineModel *previous)
+{
+  const SlProfile *p = self->profile, *q = previous->profile;
+
+  if (p->n_streams != q->n_streams || p->n_gpus != q->n_gpus)
+    return FALSE;
+  for (guint s = 0; s < p->n_streams; s++)
+    if (p->streams[s].kernels.spans.start != q->streams[s].kernels.spans.start ||
+        p->streams[s].kernels.spans.n != q->streams[s].kernels.spans.n)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+copy_busy (SlTimelineModel *self, const SlTimelineModel *previous)
+{
+  self->busy = g_memdup2 (previous->busy, SL_TIMELINE_BUSY_BINS * sizeof (float));
+  self->busy_t0 = previous->busy_t0;
+  self->busy_bin_ns = previous->busy_bin_ns;
 }
 
 SlTimelineModel *
@@ -381,7 +405,10 @@ sl_timeline_model_new_from (SlProfile             *profile,
   self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
   if (!build_pyramids (self, previous, cancellable) || g_cancellable_is_cancelled (cancellable))
     return NULL;
-  build_busy (self);
+  if (previous != NULL && same_gpus (self, previous))
+    copy_busy (self, previous);
+  else
+    build_busy (self);
   return g_steal_pointer (&self);
 }
 

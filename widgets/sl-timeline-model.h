@@ -78,9 +78,10 @@ struct _SlTimelineModel {
   gsize          lod_bytes;    /* memory of all pyramids */
   gsize          event_bytes;  /* memory of the event arrays drawn */
   /* the GPUs' mean utilization (0..1) in SL_TIMELINE_BUSY_BINS bins of
-   * busy_bin_ns from profile->start_ns: the minimap's heights, built with
-   * the model because they walk every kernel */
+   * busy_bin_ns from busy_t0 (the start of the GPU rows' profile): the
+   * minimap's heights, built with the model because they walk every kernel */
   float         *busy;
+  gint64         busy_t0;
   double         busy_bin_ns;
 };
 
@@ -97,7 +98,7 @@ SlTimelineModel *sl_timeline_model_new      (SlProfile    *profile,
  * by @previous (nullable): a staged load's complete profile after its GPU
  * rows.  Rows that draw the very same events (the GPU streams: the two
  * profiles share their arrays) copy their pyramids instead of building
- * them again. */
+ * them again, and so does the GPUs' utilization. */
 SlTimelineModel *sl_timeline_model_new_from (SlProfile             *profile,
                                              const SlTimelineModel *previous,
                                              GCancellable          *cancellable);

@@ -3,9 +3,11 @@
  * profile copies the pyramids of the GPU rows' model (the two profiles
  * share the streams' arrays) and builds only the CPU rows', on a generated
  * profile whose streams are large enough to have pyramids. */
-#include "sl-timeline-model.h"
+#include "sl-timeline-layout.h"
+#include "sl-timeline-minimap.h"
 #include "sl-test-util.h"
 
+#include <math.h>
 #include <string.h>
 
 static void
@@ -39,6 +41,32 @@ assert_same_pyramid (const SlLod *a, const SlLod *b)
     }
 }
 
+/* The minimaps of two models of the same profile, 1000 columns wide. */
+static void
+assert_same_minimap (SlTimelineModel *a, SlTimelineModel *b)
+{
+  SlTimelineLayout *la = sl_timeline_layout_new (a), *lb = sl_timeline_layout_new (b);
+  const float *va, *vb;
+  const guint8 *ca, *cb;
+  double sum_a = 0, sum_b = 0;
+
+  sl_timeline_layout_set_size (la, 220 + 1000, 600);
+  sl_timeline_layout_set_size (lb, 220 + 1000, 600);
+  sl_timeline_layout_overview (la, &va, &ca);
+  sl_timeline_layout_overview (lb, &vb, &cb);
+  for (int c = 0; c < 1000; c++)
+    {
+      /* bins of other edges: a column differs by a share of a bin */
+      g_assert_cmpfloat (fabs (va[c] - vb[c]), <, 0.1);
+      sum_a += va[c];
+      sum_b += vb[c];
+    }
+  g_assert_cmpfloat (sum_a, >, 0);
+  g_assert_cmpfloat (fabs (sum_a - sum_b), <, 0.01 * sum_b);
+  sl_timeline_layout_free (la);
+  sl_timeline_layout_free (lb);
+}
+
 static void
 test_pyramids_carried (void)
 {
@@ -53,6 +81,8 @@ test_pyramids_carried (void)
   guint carried = 0, built = 0;
 
   g_assert_nonnull (full);
+  /* the CPU side starts first: the two profiles' time ranges differ */
+  g_assert_cmpint (full->start_ns, <, gpu->start_ns);
   g_assert_cmpuint (fm->n_rows, ==, fresh->n_rows);
   for (guint r = 0; r < fm->n_rows; r++)
     {
@@ -82,6 +112,11 @@ test_pyramids_carried (void)
   g_assert_cmpuint (carried, >=, 1);
   g_assert_cmpuint (built, >=, 1);
   g_assert_cmpuint (fm->lod_bytes, >, 0);
+  /* the GPUs' utilization too, over the GPU rows' time range; the
+   * minimap drawn from it agrees with one built over the whole profile */
+  g_assert_cmpint (fm->busy_t0, ==, gpu->start_ns);
+  g_assert_cmpmem (fm->busy, SL_TIMELINE_BUSY_BINS * sizeof (float), gm->busy, SL_TIMELINE_BUSY_BINS * sizeof (float));
+  assert_same_minimap (fm, fresh);
   /* the GPU model goes first, as in the application */
   g_clear_pointer (&gm, sl_timeline_model_unref);
   g_assert_cmpuint (fm->rows[0].kind, ==, SL_ROW_GPU);
