@@ -92,11 +92,18 @@ add_stream (GPtrArray *fields, const SlStream *st)
 }
 
 static void
-add_launch (GPtrArray *fields, SlTimelineModel *model, guint32 api, gint64 gpu_start)
+add_launch (GPtrArray *fields, SlTimelineModel *model, guint32 api, gint64 gpu_start, gboolean loading)
 {
   const SlProfile *p = model->profile;
   guint32 thread;
 
+  if (!(p->parts & SL_PART_API))
+    {
+      /* a staged load's GPU rows: the calls are not read (yet) */
+      add (fields, _("Launched by"), g_strdup (loading ? _("still loading (CUDA API calls are being read)")
+                                                       : _("not loaded (CUDA API calls were not read)")));
+      return;
+    }
   if (api == SL_NONE || api >= p->api.spans.n)
     {
       add (fields, _("Launched by"), g_strdup (_("unknown (no API call in the profile)")));
@@ -134,7 +141,7 @@ add_launch_config (GPtrArray *fields, const SlKernelDetails *det)
 
 static void
 add_kernel (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e,
-            const SlKernelDetails *details)
+            const SlKernelDetails *details, gboolean loading)
 {
   const SlProfile *p = model->profile;
   const SlStream *st = &p->streams[ev->owner];
@@ -151,12 +158,14 @@ add_kernel (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gin
   add_stream (fields, st);
   if (details != NULL)
     add_launch_config (fields, details);
-  add (fields, _("Correlation ID"), sl_format_count (sl_kernels_corr (p, &st->kernels, ev->index)));
-  add_launch (fields, model, st->kernels.api[ev->index], s);
+  /* a kernel's correlation id is its launching call's: unknown without the calls */
+  if (p->parts & SL_PART_API)
+    add (fields, _("Correlation ID"), sl_format_count (sl_kernels_corr (p, &st->kernels, ev->index)));
+  add_launch (fields, model, st->kernels.api[ev->index], s, loading);
 }
 
 static void
-add_copy (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e)
+add_copy (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e, gboolean loading)
 {
   const SlStream *st = &model->profile->streams[ev->owner];
   const SlCopies *c = ev->kind == SL_EVENT_MEMCPY ? &st->memcpy : &st->memset;
@@ -173,7 +182,7 @@ add_copy (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
   add_times (fields, model, s, e, FALSE);
   add_stream (fields, st);
   add (fields, _("Correlation ID"), sl_format_count (c->corr[ev->index]));
-  add_launch (fields, model, c->api[ev->index], s);
+  add_launch (fields, model, c->api[ev->index], s, loading);
 }
 
 static void
@@ -223,7 +232,8 @@ add_nvtx (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
 GPtrArray *
 sl_event_info_fields (SlTimelineModel       *model,
                       const SlEventRef      *ev,
-                      const SlKernelDetails *details)
+                      const SlKernelDetails *details,
+                      gboolean               loading)
 {
   GPtrArray *fields = g_ptr_array_new_with_free_func (field_free);
   gint64 s, e;
@@ -233,11 +243,11 @@ sl_event_info_fields (SlTimelineModel       *model,
   switch (ev->kind)
     {
     case SL_EVENT_KERNEL:
-      add_kernel (fields, model, ev, s, e, details);
+      add_kernel (fields, model, ev, s, e, details, loading);
       break;
     case SL_EVENT_MEMCPY:
     case SL_EVENT_MEMSET:
-      add_copy (fields, model, ev, s, e);
+      add_copy (fields, model, ev, s, e, loading);
       break;
     case SL_EVENT_API:
       add_api (fields, model, ev, s, e);
@@ -257,9 +267,10 @@ sl_event_info_fields (SlTimelineModel       *model,
 char *
 sl_event_info_tooltip (SlTimelineModel       *model,
                        const SlEventRef      *ev,
-                       const SlKernelDetails *details)
+                       const SlKernelDetails *details,
+                       gboolean               loading)
 {
-  g_autoptr(GPtrArray) fields = sl_event_info_fields (model, ev, details);
+  g_autoptr(GPtrArray) fields = sl_event_info_fields (model, ev, details, loading);
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < fields->len && i < 14; i++)

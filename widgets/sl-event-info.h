@@ -18,14 +18,19 @@ typedef struct {
  * SlEventField*, freed with g_ptr_array_unref.  @details (nullable) are the
  * cold columns of a kernel that the caller read, usually asynchronously
  * with sl_kernel_details_read_async(); without them the launch
- * configuration (grid, block, registers, shared memory) is left out. */
+ * configuration (grid, block, registers, shared memory) is left out.
+ * @loading: the rest of the profile is on its way (sl_session_get_loading):
+ * what it lacks, say the launching call of GPU work in a profile without
+ * SL_PART_API, is "still loading" rather than "not loaded". */
 GPtrArray *sl_event_info_fields        (SlTimelineModel       *model,
                                         const SlEventRef      *event,
-                                        const SlKernelDetails *details);
+                                        const SlKernelDetails *details,
+                                        gboolean               loading);
 /* Pango markup for a tooltip: the name in bold, then a few fields. */
 char      *sl_event_info_tooltip       (SlTimelineModel       *model,
                                         const SlEventRef      *event,
-                                        const SlKernelDetails *details);
+                                        const SlKernelDetails *details,
+                                        gboolean               loading);
 /* NVTX ranges open on @thread at time @t, outermost first: "train › step 3". */
 char      *sl_event_info_nvtx_path     (const SlTimelineModel *model,
                                         guint32                thread,

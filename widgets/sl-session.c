@@ -25,6 +25,7 @@ struct _SlSession {
   SlTimeRange     *bookmark_range;
   char            *search;
   gboolean         exact_names;
+  gboolean         loading;
 
   GArray          *back;       /* ViewState, oldest first */
   GArray          *forward;    /* ViewState, next first at the end */
@@ -40,6 +41,7 @@ enum {
   PROP_BOOKMARK_RANGE,
   PROP_SEARCH,
   PROP_EXACT_NAMES,
+  PROP_LOADING,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
   N_PROPS
@@ -177,6 +179,17 @@ sl_session_set_exact_names (SlSession *self, gboolean exact_names)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXACT_NAMES]);
 }
 
+void
+sl_session_set_loading (SlSession *self, gboolean loading)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  if (self->loading == !!loading)
+    return;
+  self->loading = !!loading;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
 /* ---- getters -------------------------------------------------------------- */
 
 SlTimelineModel *
@@ -240,6 +253,13 @@ sl_session_get_exact_names (SlSession *self)
 {
   g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
   return self->exact_names;
+}
+
+gboolean
+sl_session_get_loading (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+  return self->loading;
 }
 
 gboolean
@@ -395,6 +415,76 @@ sl_session_go_forward (SlSession *self)
   return step_history (self, self->forward, self->back);
 }
 
+/* ---- the model ---------------------------------------------------------------- */
+
+/* The visible range that shows all of @model (an empty profile still has a
+ * window of 1 ns). */
+static SlTimeRange
+whole_range (const SlTimelineModel *model)
+{
+  SlTimeRange whole = { model->profile->start_ns, MAX (model->profile->end_ns, model->profile->start_ns + 1) };
+
+  return whole;
+}
+
+/* History states that showed all of the old model show all of the new. */
+static void
+widen_history (GArray *states, const SlTimeRange *old_whole, const SlTimeRange *new_whole)
+{
+  for (guint i = 0; i < states->len; i++)
+    {
+      ViewState *state = &g_array_index (states, ViewState, i);
+
+      if (sl_time_range_equal (&state->visible, old_whole))
+        state->visible = *new_whole;
+    }
+}
+
+/* Every field changes first, then "model" is notified, then the rest: a
+ * view rebuilding on "model" reads the final state. */
+void
+sl_session_set_model (SlSession *self, SlTimelineModel *model)
+{
+  SlTimeRange old_whole, new_whole;
+  gboolean visible_changed = FALSE, event_dropped = FALSE;
+  gint64 start, end;
+
+  g_return_if_fail (SL_IS_SESSION (self));
+  g_return_if_fail (model != NULL);
+
+  if (self->model == model)
+    return;
+  new_whole = whole_range (model);
+  if (self->model == NULL)
+    {
+      /* construction: the whole profile, nothing selected */
+      self->model = sl_timeline_model_ref (model);
+      self->visible = new_whole;
+      return;
+    }
+  old_whole = whole_range (self->model);
+  g_clear_pointer (&self->model, sl_timeline_model_unref);
+  self->model = sl_timeline_model_ref (model);
+  widen_history (self->back, &old_whole, &new_whole);
+  widen_history (self->forward, &old_whole, &new_whole);
+  if (sl_time_range_equal (&self->visible, &old_whole) && !sl_time_range_equal (&old_whole, &new_whole))
+    {
+      self->visible = new_whole;
+      visible_changed = TRUE;
+    }
+  /* the GPU operations of a first stage are in the complete profile too */
+  if (self->selected_event != NULL && !sl_timeline_model_event_span (model, self->selected_event, &start, &end))
+    {
+      g_clear_pointer (&self->selected_event, g_free);
+      event_dropped = TRUE;
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+  if (visible_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_RANGE]);
+  if (event_dropped)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+}
+
 /* ---- GObject ---------------------------------------------------------------- */
 
 SlSession *
@@ -402,15 +492,6 @@ sl_session_new (SlTimelineModel *model)
 {
   g_return_val_if_fail (model != NULL, NULL);
   return g_object_new (SL_TYPE_SESSION, "model", model, NULL);
-}
-
-static void
-set_model (SlSession *self, SlTimelineModel *model)
-{
-  self->model = sl_timeline_model_ref (model);
-  self->visible.start = model->profile->start_ns;
-  /* an empty profile still has a window of 1 ns */
-  self->visible.end = MAX (model->profile->end_ns, model->profile->start_ns + 1);
 }
 
 static void
@@ -444,6 +525,9 @@ sl_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_EXACT_NAMES:
       g_value_set_boolean (value, self->exact_names);
       break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
     case PROP_CAN_GO_BACK:
       g_value_set_boolean (value, sl_session_can_go_back (self));
       break;
@@ -463,7 +547,8 @@ sl_session_set_property (GObject *object, guint prop_id, const GValue *value, GP
   switch (prop_id)
     {
     case PROP_MODEL:
-      set_model (self, g_value_get_pointer (value));
+      if (g_value_get_pointer (value) != NULL)
+        sl_session_set_model (self, g_value_get_pointer (value));
       break;
     case PROP_VISIBLE_RANGE:
       if (g_value_get_boxed (value) != NULL)
@@ -486,6 +571,9 @@ sl_session_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_EXACT_NAMES:
       sl_session_set_exact_names (self, g_value_get_boolean (value));
+      break;
+    case PROP_LOADING:
+      sl_session_set_loading (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -527,7 +615,8 @@ sl_session_class_init (SlSessionClass *klass)
 
   /* a plain pointer: the timeline model is a refcounted C struct */
   properties[PROP_MODEL] =
-    g_param_spec_pointer ("model", NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_pointer ("model", NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY |
+                          G_PARAM_STATIC_STRINGS);
   properties[PROP_VISIBLE_RANGE] = range_param ("visible-range", 0);
   properties[PROP_SELECTED_RANGE] = range_param ("selected-range", 0);
   properties[PROP_BOOKMARK_RANGE] = range_param ("bookmark-range", 0);
@@ -537,6 +626,7 @@ sl_session_class_init (SlSessionClass *klass)
     g_param_spec_enum ("scope", NULL, NULL, SL_TYPE_SCOPE, SL_SCOPE_WHOLE, rw);
   properties[PROP_SEARCH] = g_param_spec_string ("search", NULL, NULL, "", rw);
   properties[PROP_EXACT_NAMES] = g_param_spec_boolean ("exact-names", NULL, NULL, FALSE, rw);
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, rw);
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);

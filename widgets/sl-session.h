@@ -41,6 +41,22 @@ SlSession         *sl_session_new                (SlTimelineModel   *model);
 /* (transfer none) */
 SlTimelineModel   *sl_session_get_model          (SlSession         *self);
 SlProfile         *sl_session_get_profile        (SlSession         *self);
+/* Replaces the model by one of the same file that holds more of it (a
+ * staged load: the complete profile after its GPU rows).  The view state
+ * stays: visible and selected range, the selected event when @model has
+ * it, scope, bookmark, search, exact names and history; only a visible
+ * range that was the whole old profile (the user had not moved) becomes
+ * the whole new one, in the history too.  Notifies "model"; views rebuild
+ * what they drew from the old one. */
+void               sl_session_set_model          (SlSession         *self,
+                                                  SlTimelineModel   *model);
+
+/* Whether more of the profile is on its way (a staged load shows its GPU
+ * rows first): views say "still loading" rather than "none" about what
+ * the model lacks (profile->parts).  FALSE by default. */
+gboolean           sl_session_get_loading        (SlSession         *self);
+void               sl_session_set_loading        (SlSession         *self,
+                                                  gboolean           loading);
 
 /* The time window the timeline shows; never NULL. */
 const SlTimeRange *sl_session_get_visible_range  (SlSession         *self);

@@ -48,6 +48,52 @@ sl_timeline_layout_free (SlTimelineLayout *self)
   g_free (self);
 }
 
+static gboolean
+same_row (const SlTimelineRow *a, const SlTimelineRow *b)
+{
+  return a->kind == b->kind && a->index == b->index && a->depth == b->depth;
+}
+
+/* Groups are few (GPUs, processes, threads): a plain search is enough. */
+static void
+carry_folding (SlTimelineLayout *self, const SlTimelineLayout *from)
+{
+  const SlTimelineModel *m = self->model, *fm = from->model;
+
+  for (guint r = 0; r < m->n_rows; r++)
+    {
+      if (!sl_timeline_layout_is_group (self, r))
+        continue;
+      for (guint f = 0; f < fm->n_rows; f++)
+        if (same_row (&m->rows[r], &fm->rows[f]))
+          {
+            self->collapsed[r] = from->collapsed[f];
+            break;
+          }
+    }
+}
+
+void
+sl_timeline_layout_carry_view (SlTimelineLayout       *self,
+                               const SlTimelineLayout *from)
+{
+  g_return_if_fail (self != NULL && from != NULL);
+
+  self->relative_time = from->relative_time;
+  self->has_range = from->has_range;
+  self->range_start = from->range_start;
+  self->range_end = from->range_end;
+  carry_folding (self, from);
+  sl_timeline_layout_set_scale (self, from->scale);
+  if (!from->sized)
+    return;
+  self->width = from->width;
+  self->height = from->height;
+  self->sized = TRUE;
+  sl_timeline_layout_set_view (self, from->t0, from->px_ns);
+  sl_timeline_layout_scroll_to (self, from->scroll_y);
+}
+
 static int
 row_height (const SlTimelineLayout *self, const SlTimelineRow *row)
 {

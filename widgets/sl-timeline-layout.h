@@ -64,6 +64,11 @@ sl_view_cache_get (SlViewCache    *cache,
 
 SlTimelineLayout *sl_timeline_layout_new          (SlTimelineModel  *model);
 void              sl_timeline_layout_free         (SlTimelineLayout *layout);
+/* Gives @layout, over a model of the same file that holds more (a staged
+ * load), @from's place: scale, size, time window (clamped to the new
+ * profile), vertical scroll, and the folding of the groups both have. */
+void              sl_timeline_layout_carry_view   (SlTimelineLayout       *layout,
+                                                   const SlTimelineLayout *from);
 /* Row heights and margins for a device scale (1 or 2). */
 void              sl_timeline_layout_set_scale    (SlTimelineLayout *layout,
                                                    double            scale);

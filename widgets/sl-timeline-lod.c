@@ -6,6 +6,20 @@
 #include <string.h>
 
 void
+_sl_timeline_lod_copy (SlLod *to, const SlLod *from)
+{
+  *to = *from;
+  to->n = g_memdup2 (from->n, MAX (from->n_levels, 1u) * sizeof (guint));
+  to->cov = g_new0 (guint8 *, MAX (from->n_levels, 1u));
+  to->color = g_new0 (guint8 *, MAX (from->n_levels, 1u));
+  for (guint l = 0; l < from->n_levels; l++)
+    {
+      to->cov[l] = g_memdup2 (from->cov[l], from->n[l]);
+      to->color[l] = g_memdup2 (from->color[l], from->n[l]);
+    }
+}
+
+void
 _sl_timeline_lod_clear (SlLod *lod)
 {
   for (guint l = 0; l < lod->n_levels; l++)

@@ -60,6 +60,9 @@ void _sl_timeline_lod_begin (SlLodBuilder *builder,
 /* Builds the levels from the events added; frees the builder's buffers. */
 void _sl_timeline_lod_end   (SlLodBuilder *builder);
 void _sl_timeline_lod_clear (SlLod        *lod);
+/* @to becomes a copy of @from (its own buffers). */
+void _sl_timeline_lod_copy  (SlLod        *to,
+                             const SlLod  *from);
 
 /* Adds the event at @start (absolute ns) lasting @dur to level 0: spread
  * over the buckets it covers.  Inline: it runs once per event of a track. */

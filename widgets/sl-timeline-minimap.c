@@ -4,7 +4,6 @@
 #include "sl-timeline-minimap.h"
 #include "sl-timeline-columns.h"
 #include "sl-timeline-render-private.h"
-#include "sl-gpu-busy.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -53,34 +52,31 @@ overview_colors (SlTimelineLayout *self, Overview *ov, int W, double t0, double 
     }
 }
 
-/* The height of each column is the GPUs' utilization there: the share of
- * the time their kernels run, averaged over the GPUs with activity, by the
- * same definition as `sightline-cli gaps` (copies are not compute). */
+/* The height of each column is the GPUs' utilization there, resampled from
+ * the model's bins (sl-timeline-model.c): a first frame never walks every
+ * kernel, whatever else runs meanwhile (a staged load's CPU side). */
 static void
 overview_build (SlTimelineLayout *self, Overview *ov, int W)
 {
-  const SlProfile *p = self->model->profile;
-  double t0 = p->start_ns, px_ns = sl_timeline_layout_max_px_ns (self);
-  g_autofree float *dev = g_new0 (float, W);
-  guint n_active = 0;
+  const SlTimelineModel *m = self->model;
+  double px_ns = sl_timeline_layout_max_px_ns (self);
+  double per = px_ns / m->busy_bin_ns;   /* bins per column */
+  /* the bins may start later than the profile (those of its GPU rows) */
+  double first = (double) (m->profile->start_ns - m->busy_t0) / m->busy_bin_ns;
 
   overview_clear (ov);
   ov->value = g_new0 (float, W);
   ov->color = g_new0 (guint8, W);
   ov->width = W;
-  overview_colors (self, ov, W, t0, px_ns);
-  for (guint g = 0; g < p->n_gpus; g++)
+  overview_colors (self, ov, W, m->profile->start_ns, px_ns);
+  for (int c = 0; c < W; c++)
     {
-      if (p->gpus[g].n_streams == 0)
-        continue;
-      n_active++;
-      sl_gpu_busy_bins (p, p->gpus[g].device, FALSE, p->start_ns, px_ns, (guint) W, dev);
-      for (int c = 0; c < W; c++)
-        ov->value[c] += dev[c];
+      double a = first + c * per, b = a + per, sum = 0;
+
+      for (gint64 k = MAX ((gint64) floor (a), 0); k < (gint64) ceil (b) && k < SL_TIMELINE_BUSY_BINS; k++)
+        sum += (MIN (b, (double) (k + 1)) - MAX (a, (double) k)) * m->busy[k];
+      ov->value[c] = (float) MIN (sum / per, 1.0);
     }
-  if (n_active > 1)
-    for (int c = 0; c < W; c++)
-      ov->value[c] /= n_active;
 }
 
 void

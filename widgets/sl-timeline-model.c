@@ -4,7 +4,9 @@
 #include "sl-timeline-colors.h"
 #include "sl-timeline-lod.h"
 #include "sl-categories.h"
+#include "sl-gpu-busy.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 static gint64
@@ -269,9 +271,123 @@ build_pyramid (const SlTimelineModel *self, SlTimelineRow *row)
   _sl_timeline_lod_end (&builder);
 }
 
+static gboolean
+same_events (const SlTimelineRow *a, const SlTimelineRow *b)
+{
+  if (a->kind != b->kind || a->index != b->index || a->n_segs != b->n_segs)
+    return FALSE;
+  for (guint k = 0; k < a->n_segs; k++)
+    if (a->segs[k].kind != b->segs[k].kind || a->segs[k].spans->start != b->segs[k].spans->start ||
+        a->segs[k].spans->dur != b->segs[k].spans->dur || a->segs[k].first != b->segs[k].first ||
+        a->segs[k].count != b->segs[k].count)
+      return FALSE;
+  return TRUE;
+}
+
+/* The pyramid of a row of @previous that draws @row's events in the same
+ * colours, NULL if none.  A pyramid holds its own origin, so one built
+ * over the GPU profile's time range serves the complete profile's. */
+static const SlLod *
+reusable_pyramid (const SlTimelineModel *self, const SlTimelineModel *previous, const SlTimelineRow *row)
+{
+  const SlProfile *p = self->profile;
+
+  if (previous == NULL || row->kind != SL_ROW_STREAM || previous->profile->n_funcs != p->n_funcs ||
+      memcmp (previous->func_color, self->func_color, MAX (p->n_funcs, 1)) != 0)
+    return NULL;
+  for (guint r = 0; r < previous->n_rows; r++)
+    if (previous->rows[r].lod.n_levels > 0 && same_events (&previous->rows[r], row))
+      return &previous->rows[r].lod;
+  return NULL;
+}
+
+/* Pyramids for the rows with many events, copied from @previous where it has them. */
+static gboolean
+build_pyramids (SlTimelineModel *self, const SlTimelineModel *previous, GCancellable *cancellable)
+{
+  for (guint r = 0; r < self->n_rows; r++)
+    {
+      SlTimelineRow *row = &self->rows[r];
+      const SlLod *reuse;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      for (guint k = 0; k < row->n_segs; k++)
+        self->event_bytes += (gsize) row->segs[k].count * event_size (row->segs[k].kind);
+      if (row->n_events < SL_LOD_MIN_EVENTS || row->n_segs == 0)
+        continue;
+      reuse = reusable_pyramid (self, previous, row);
+      if (reuse != NULL)
+        _sl_timeline_lod_copy (&row->lod, reuse);
+      else
+        build_pyramid (self, row);
+      for (guint l = 0; l < row->lod.n_levels; l++)
+        self->lod_bytes += 2 * (gsize) row->lod.n[l];
+    }
+  return TRUE;
+}
+
+/* The GPUs' utilization by the definition of `sightline-cli gaps` (the
+ * union of a device's kernels; copies are not compute), averaged over the
+ * GPUs with activity. */
+static void
+build_busy (SlTimelineModel *self)
+{
+  const SlProfile *p = self->profile;
+  g_autofree float *dev = g_new0 (float, SL_TIMELINE_BUSY_BINS);
+  guint n_active = 0;
+
+  self->busy = g_new0 (float, SL_TIMELINE_BUSY_BINS);
+  self->busy_t0 = p->start_ns;
+  self->busy_bin_ns = (double) MAX (p->end_ns - p->start_ns, 1) / SL_TIMELINE_BUSY_BINS;
+  for (guint g = 0; g < p->n_gpus; g++)
+    {
+      if (p->gpus[g].n_streams == 0)
+        continue;
+      n_active++;
+      sl_gpu_busy_bins (p, p->gpus[g].device, FALSE, p->start_ns, self->busy_bin_ns, SL_TIMELINE_BUSY_BINS, dev);
+      for (guint i = 0; i < SL_TIMELINE_BUSY_BINS; i++)
+        self->busy[i] += dev[i];
+    }
+  if (n_active > 1)
+    for (guint i = 0; i < SL_TIMELINE_BUSY_BINS; i++)
+      self->busy[i] /= n_active;
+}
+
+/* @previous draws the same GPU work: every stream's kernels are the same arrays. */
+static gboolean
+same_gpus (const SlTimelineModel *self, const SlTimelineModel *previous)
+{
+  const SlProfile *p = self->profile, *q = previous->profile;
+
+  if (p->n_streams != q->n_streams || p->n_gpus != q->n_gpus)
+    return FALSE;
+  for (guint s = 0; s < p->n_streams; s++)
+    if (p->streams[s].kernels.spans.start != q->streams[s].kernels.spans.start ||
+        p->streams[s].kernels.spans.n != q->streams[s].kernels.spans.n)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+copy_busy (SlTimelineModel *self, const SlTimelineModel *previous)
+{
+  self->busy = g_memdup2 (previous->busy, SL_TIMELINE_BUSY_BINS * sizeof (float));
+  self->busy_t0 = previous->busy_t0;
+  self->busy_bin_ns = previous->busy_bin_ns;
+}
+
 SlTimelineModel *
 sl_timeline_model_new (SlProfile    *profile,
                        GCancellable *cancellable)
+{
+  return sl_timeline_model_new_from (profile, NULL, cancellable);
+}
+
+SlTimelineModel *
+sl_timeline_model_new_from (SlProfile             *profile,
+                            const SlTimelineModel *previous,
+                            GCancellable          *cancellable)
 {
   g_autoptr(SlTimelineModel) self = NULL;
   GArray *rows;
@@ -287,22 +403,12 @@ sl_timeline_model_new (SlProfile    *profile,
   build_process_rows (profile, rows);
   self->n_rows = rows->len;
   self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
-
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      SlTimelineRow *row = &self->rows[r];
-
-      if (g_cancellable_is_cancelled (cancellable))
-        return NULL;
-      for (guint k = 0; k < row->n_segs; k++)
-        self->event_bytes += (gsize) row->segs[k].count * event_size (row->segs[k].kind);
-      if (row->n_events < SL_LOD_MIN_EVENTS || row->n_segs == 0)
-        continue;
-      build_pyramid (self, row);
-      for (guint l = 0; l < row->lod.n_levels; l++)
-        self->lod_bytes += 2 * (gsize) row->lod.n[l];
-    }
-
+  if (!build_pyramids (self, previous, cancellable) || g_cancellable_is_cancelled (cancellable))
+    return NULL;
+  if (previous != NULL && same_gpus (self, previous))
+    copy_busy (self, previous);
+  else
+    build_busy (self);
   return g_steal_pointer (&self);
 }
 
@@ -323,6 +429,7 @@ model_clear (gpointer data)
   g_free (self->rows);
   g_free (self->func_color);
   g_free (self->api_color);
+  g_free (self->busy);
   sl_profile_unref (self->profile);
 }
 

@@ -77,7 +77,15 @@ struct _SlTimelineModel {
   guint          n_api_color;
   gsize          lod_bytes;    /* memory of all pyramids */
   gsize          event_bytes;  /* memory of the event arrays drawn */
+  /* the GPUs' mean utilization (0..1) in SL_TIMELINE_BUSY_BINS bins of
+   * busy_bin_ns from busy_t0 (the start of the GPU rows' profile): the
+   * minimap's heights, built with the model because they walk every kernel */
+  float         *busy;
+  gint64         busy_t0;
+  double         busy_bin_ns;
 };
+
+#define SL_TIMELINE_BUSY_BINS 8192
 
 /* Tracks with fewer events than this are always drawn from the events. */
 #define SL_LOD_MIN_EVENTS 4096
@@ -86,6 +94,14 @@ struct _SlTimelineModel {
  * cancelled (returns NULL then).  Reference counted (an atomic rc box). */
 SlTimelineModel *sl_timeline_model_new      (SlProfile    *profile,
                                              GCancellable *cancellable);
+/* sl_timeline_model_new() for a profile that holds more of the file shown
+ * by @previous (nullable): a staged load's complete profile after its GPU
+ * rows.  Rows that draw the very same events (the GPU streams: the two
+ * profiles share their arrays) copy their pyramids instead of building
+ * them again, and so does the GPUs' utilization. */
+SlTimelineModel *sl_timeline_model_new_from (SlProfile             *profile,
+                                             const SlTimelineModel *previous,
+                                             GCancellable          *cancellable);
 SlTimelineModel *sl_timeline_model_ref      (SlTimelineModel *model);
 void             sl_timeline_model_unref    (SlTimelineModel *model);
 

@@ -819,7 +819,8 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
                               memcmp (&ev, &self->tooltip_details_event, sizeof ev) == 0;
 
       g_free (self->tooltip_markup);
-      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev, have_details ? self->tooltip_details : NULL);
+      self->tooltip_markup = sl_event_info_tooltip (self->model, &ev, have_details ? self->tooltip_details : NULL,
+                                                    sl_session_get_loading (self->session));
       self->tooltip_event = ev;
       if (ev.kind == SL_EVENT_KERNEL && !have_details)
         fetch_tooltip_details (self, &ev);
@@ -1104,8 +1105,10 @@ visible_range_changed_cb (SlTimeline *self)
 {
   const SlTimeRange *range = sl_session_get_visible_range (self->session);
 
-  /* our own write, or a frame not laid out yet (it fits on its first size) */
-  if (self->publishing || self->layout == NULL || !self->layout->sized)
+  /* our own write, or a frame not laid out yet (it fits on its first size),
+   * or a range of a model we do not draw yet (model_changed_cb follows) */
+  if (self->publishing || self->layout == NULL || !self->layout->sized ||
+      self->model != sl_session_get_model (self->session))
     return;
   sl_timeline_layout_zoom_to (self->layout, range->start, range->end, 0);
   invalidate (self);
@@ -1134,13 +1137,12 @@ selected_event_changed_cb (SlTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static void forget_event_texts (SlTimeline *self);
+
 static void
 reset_view_state (SlTimeline *self)
 {
-  g_cancellable_cancel (self->details_cancellable);
-  g_clear_object (&self->details_cancellable);
-  g_clear_pointer (&self->tooltip_details, sl_kernel_details_free);
-  g_clear_pointer (&self->tooltip_markup, g_free);
+  forget_event_texts (self);
   g_clear_pointer (&self->layout, sl_timeline_layout_free);
   memset (&self->selected, 0, sizeof self->selected);
   memset (&self->hover, 0, sizeof self->hover);
@@ -1161,6 +1163,44 @@ make_layout (SlTimeline *self)
     for (guint r = 0; r < model->n_rows; r++)
       if (model->rows[r].kind == SL_ROW_PROCESS)
         sl_timeline_layout_set_collapsed (self->layout, r, TRUE);
+}
+
+/* What was said or linked about events of the old model goes. */
+static void
+forget_event_texts (SlTimeline *self)
+{
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
+  g_clear_pointer (&self->tooltip_details, sl_kernel_details_free);
+  g_clear_pointer (&self->tooltip_markup, g_free);
+}
+
+/* The session's model was replaced by a more complete one (a staged load's
+ * complete profile): a layout over it in the old one's place, then the
+ * session's view, which may have widened to the new whole. */
+static void
+model_changed_cb (SlTimeline *self)
+{
+  SlTimelineLayout *old = g_steal_pointer (&self->layout);
+
+  forget_event_texts (self);
+  memset (&self->hover, 0, sizeof self->hover);
+  self->model = sl_session_get_model (self->session);
+  make_layout (self);
+  if (old != NULL)
+    sl_timeline_layout_carry_view (self->layout, old);
+  sl_timeline_layout_free (old);
+  selected_range_changed_cb (self);
+  selected_event_changed_cb (self);
+  self->dirty = TRUE;
+  if (self->layout->sized)
+    {
+      const SlTimeRange *range = sl_session_get_visible_range (self->session);
+      sl_timeline_layout_zoom_to (self->layout, range->start, range->end, 0);
+      invalidate (self);
+    }
+  else
+    gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 void
@@ -1185,6 +1225,10 @@ sl_timeline_set_session (SlTimeline *self,
       g_signal_connect_object (session, "notify::selected-range", G_CALLBACK (selected_range_changed_cb),
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-event", G_CALLBACK (selected_event_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::loading", G_CALLBACK (forget_event_texts),
                                self, G_CONNECT_SWAPPED);
       selected_range_changed_cb (self);
       selected_event_changed_cb (self);

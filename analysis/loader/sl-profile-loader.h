@@ -62,8 +62,8 @@ typedef gpointer (*SlProfilePrepareFunc) (SlProfile    *profile,
 SlProfileLoader *sl_profile_loader_new          (const char           *path);
 const char      *sl_profile_loader_get_path     (SlProfileLoader      *self);
 /* Progress in [0,1] and its phase; notified on the thread-default main
- * context of sl_profile_loader_load_async(), at most once per main-loop
- * iteration however fast the worker reports. */
+ * context of sl_profile_loader_load_async(), at most ten times a second
+ * however fast the worker reports, and always before the load's callback. */
 double           sl_profile_loader_get_fraction (SlProfileLoader      *self);
 const char      *sl_profile_loader_get_message  (SlProfileLoader      *self);
 /* Adds a last phase, shown as @message, that runs @func on the loaded
@@ -74,6 +74,27 @@ void             sl_profile_loader_set_prepare  (SlProfileLoader      *self,
                                                  SlProfilePrepareFunc  func,
                                                  gpointer              user_data,
                                                  GDestroyNotify        result_free);
+/* Staged loading (off by default; set before loading): as soon as the GPU
+ * tables are in, the worker that read them runs the prepare function on a
+ * profile of the GPU rows alone (SL_PARTS_GPU: kernels and copies, not yet
+ * linked to API calls; stream indexes as in the complete profile) and the
+ * loader emits "gpu-ready" with it, on the same main context as the
+ * progress notifications and always before the load's callback:
+ *
+ *   void gpu_ready (SlProfileLoader *loader, SlProfile *gpu_profile,
+ *                   gpointer prepared, gpointer user_data);
+ *
+ * @gpu_profile and @prepared (what the prepare function built for it, NULL
+ * without one) are (transfer none): take a reference to keep them.  It is
+ * not emitted once the load is cancelled, nor when the GPU side failed.
+ * From then on "fraction" and "message" describe the rest, the CPU side
+ * ("Reading CUDA API calls and NVTX ranges", its fraction from 0), and
+ * the load completes with the complete profile as usual.  A cancelled or
+ * failed load still ends in an error after "gpu-ready": the caller decides
+ * what to keep of the GPU stage. */
+void             sl_profile_loader_set_staged   (SlProfileLoader      *self,
+                                                 gboolean              staged);
+gboolean         sl_profile_loader_get_staged   (SlProfileLoader      *self);
 /* Loads in a new thread at a lower CPU priority (so that the main loop
  * gets a core the moment it has a frame to draw).  Call once per loader. */
 void             sl_profile_loader_load_async   (SlProfileLoader      *self,

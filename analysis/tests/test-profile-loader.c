@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-profile-loader.c: SlProfileLoader, the asynchronous load the
  * application uses (progress properties, the prepare phase in the worker,
- * cancellation, errors), and the kernel details read off the main thread. */
+ * cancellation, errors, the staged load's GPU stage), and the kernel
+ * details read off the main thread. */
 #include "sl-test-util.h"
 
 #include <string.h>
@@ -16,6 +17,15 @@ typedef struct {
   guint       messages;    /* notify::message with a non-empty text */
   GThread    *prepare_thread;
   GCancellable *cancel_on_progress;
+  /* staged loads */
+  gboolean    staged;
+  guint       gpu_ready;       /* emissions of "gpu-ready" */
+  guint       fractions_at_gpu_ready;
+  gboolean    done;            /* the load's callback ran */
+  char       *gpu_prepared;    /* what the prepare function built for the GPU profile */
+  char       *message_at_gpu_ready;
+  GCancellable *cancel_on_gpu_ready;
+  char       *open_gate;       /* created on "gpu-ready" */
 } Run;
 
 static void
@@ -56,7 +66,25 @@ loaded_cb (GObject *source, GAsyncResult *result, gpointer data)
   Run *run = data;
 
   run->profile = sl_profile_loader_load_finish (SL_PROFILE_LOADER (source), result, &run->prepared, &run->error);
+  run->done = TRUE;
   g_main_loop_quit (run->loop);
+}
+
+static void
+gpu_ready_cb (SlProfileLoader *loader, SlProfile *gpu, gpointer prepared, Run *run)
+{
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  g_assert_false (run->done);
+  g_assert_cmpint (gpu->parts, ==, SL_PARTS_GPU);
+  g_assert_cmpuint (gpu->n_threads, ==, 0);
+  run->gpu_ready++;
+  run->fractions_at_gpu_ready = run->fractions->len;
+  run->gpu_prepared = g_strdup (prepared);
+  run->message_at_gpu_ready = g_strdup (sl_profile_loader_get_message (loader));
+  if (run->cancel_on_gpu_ready != NULL)
+    g_cancellable_cancel (run->cancel_on_gpu_ready);
+  if (run->open_gate != NULL)
+    g_assert_true (g_file_set_contents (run->open_gate, "", 0, NULL));
 }
 
 /* Loads @path with a loader on the default main context; @prepare adds the
@@ -73,6 +101,12 @@ run_load (Run *run, const char *path, gboolean prepare, GCancellable *cancellabl
   g_signal_connect (loader, "notify::message", G_CALLBACK (message_cb), run);
   if (prepare)
     sl_profile_loader_set_prepare (loader, "Preparing", prepare_cb, run, g_free);
+  if (run->staged)
+    {
+      sl_profile_loader_set_staged (loader, TRUE);
+      g_assert_true (sl_profile_loader_get_staged (loader));
+      g_signal_connect (loader, "gpu-ready", G_CALLBACK (gpu_ready_cb), run);
+    }
   sl_profile_loader_load_async (loader, cancellable, loaded_cb, run);
   g_main_loop_run (run->loop);
 }
@@ -85,6 +119,8 @@ run_clear (Run *run)
   g_clear_pointer (&run->prepared, g_free);
   g_clear_error (&run->error);
   g_clear_pointer (&run->fractions, g_array_unref);
+  g_clear_pointer (&run->gpu_prepared, g_free);
+  g_clear_pointer (&run->message_at_gpu_ready, g_free);
 }
 
 static void
@@ -159,6 +195,80 @@ test_cancel (void)
     g_assert_error (run.error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED);
   else
     g_assert_nonnull (run.prepared);
+  run_clear (&run);
+}
+
+/* Fractions [from, to) of @run never go back. */
+static void
+assert_forward (Run *run, guint from, guint to)
+{
+  for (guint i = from + 1; i < to; i++)
+    g_assert_cmpfloat (g_array_index (run->fractions, double, i), >=, g_array_index (run->fractions, double, i - 1));
+}
+
+/* A staged load: the GPU stage first (with what the prepare function built
+ * for it), then the complete profile; the bar starts again for the CPU side. */
+static void
+test_staged (void)
+{
+  g_autofree char *path = sl_test_real_profile ("nsysai-h100-2gpu-1s.sqlite");
+  g_autoptr(SlProfile) sync = sl_test_load (path);
+  g_autofree char *dir = g_dir_make_tmp ("sl-loader-XXXXXX", NULL);
+  g_autofree char *gate = g_build_filename (dir, "gate", NULL);
+  g_autofree char *kernels = g_strdup_printf ("%" G_GUINT64_FORMAT " kernels", sync->counts.kernels);
+  Run run = { .staged = TRUE };
+
+  /* the CPU side waits at the gate until "gpu-ready" opens it: the GPU
+   * stage shows while the CPU side is still to come */
+  g_setenv ("SL_LOADER_TEST_CPU_GATE", gate, TRUE);
+  run.open_gate = gate;
+  run_load (&run, path, TRUE, NULL);
+  g_unsetenv ("SL_LOADER_TEST_CPU_GATE");
+  g_assert_no_error (run.error);
+  g_assert_cmpuint (run.gpu_ready, ==, 1);
+  /* the prepare function ran on the GPU profile too: same kernels */
+  g_assert_cmpstr (run.gpu_prepared, ==, kernels);
+  g_assert_cmpstr (run.message_at_gpu_ready, ==, "Reading CUDA API calls and NVTX ranges");
+  g_assert_nonnull (run.profile);
+  g_assert_cmpint (run.profile->parts, ==, SL_PARTS_ALL);
+  g_assert_cmpuint (run.profile->counts.cuda_api, ==, sync->counts.cuda_api);
+  g_assert_cmpstr (run.prepared, ==, kernels);
+  /* each stage's bar goes forward; the whole ends full */
+  assert_forward (&run, 0, run.fractions_at_gpu_ready);
+  assert_forward (&run, run.fractions_at_gpu_ready, run.fractions->len);
+  g_assert_cmpfloat (g_array_index (run.fractions, double, run.fractions->len - 1), ==, 1.0);
+  run_clear (&run);
+  g_unlink (gate);
+  g_rmdir (dir);
+}
+
+/* Cancelled once the GPU rows are out: the load ends as cancelled, the
+ * GPU stage was handed out once. */
+static void
+test_staged_cancel (void)
+{
+  g_autofree char *path = sl_test_real_profile ("nsysai-h100-2gpu-1s.sqlite");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Run run = { .staged = TRUE };
+
+  run.cancel_on_gpu_ready = cancellable;
+  /* a gate that never opens: only the cancellation ends the wait */
+  g_setenv ("SL_LOADER_TEST_CPU_GATE", "/nonexistent/sightline-gate", TRUE);
+  run_load (&run, path, TRUE, cancellable);
+  g_unsetenv ("SL_LOADER_TEST_CPU_GATE");
+  g_assert_cmpuint (run.gpu_ready, ==, 1);
+  g_assert_null (run.profile);
+  g_assert_null (run.prepared);
+  g_assert_error (run.error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED);
+  run_clear (&run);
+
+  /* without a prepare function the GPU stage comes with nothing prepared */
+  g_cancellable_reset (cancellable);
+  run = (Run) { .staged = TRUE };
+  run_load (&run, path, FALSE, NULL);
+  g_assert_cmpuint (run.gpu_ready, ==, 1);
+  g_assert_null (run.gpu_prepared);
+  g_assert_nonnull (run.profile);
   run_clear (&run);
 }
 
@@ -284,6 +394,8 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/profile-loader/load", test_load);
   g_test_add_func ("/analysis/profile-loader/error", test_load_error);
   g_test_add_func ("/analysis/profile-loader/cancel", test_cancel);
+  g_test_add_func ("/analysis/profile-loader/staged", test_staged);
+  g_test_add_func ("/analysis/profile-loader/staged-cancel", test_staged_cancel);
   g_test_add_func ("/analysis/kernel-details/async", test_kernel_details_async);
   g_test_add_func ("/analysis/kernel-details/row-marks", test_kernel_details_row_marks);
   return g_test_run ();

@@ -72,7 +72,8 @@ show_event (SlDetailsPane *self, const SlEventRef *event, const SlKernelDetails 
   gtk_widget_set_visible (self->placeholder, event == NULL);
   if (event != NULL)
     {
-      fields = sl_event_info_fields (sl_session_get_model (self->session), event, details);
+      fields = sl_event_info_fields (sl_session_get_model (self->session), event, details,
+                                     sl_session_get_loading (self->session));
       for (guint i = 0; i < fields->len; i++)
         add_field (self, g_ptr_array_index (fields, i), (int) i);
     }
@@ -160,26 +161,45 @@ sl_details_pane_set_session (SlDetailsPane *self,
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-range", G_CALLBACK (selected_range_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      /* a staged load's complete profile tells more about the same event */
+      g_signal_connect_object (session, "notify::model", G_CALLBACK (selected_event_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::loading", G_CALLBACK (selected_event_changed_cb),
+                               self, G_CONNECT_SWAPPED);
     }
   selected_event_changed_cb (self);
   selected_range_changed_cb (self);
 }
 
-GStrv
-sl_details_pane_get_labels (SlDetailsPane *self)
+/* The texts of the grid's column @column, in row order (the children are
+ * label, value, label, value …). */
+static GStrv
+column_texts (SlDetailsPane *self, int column)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
 
-  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
-  /* the grid's children are label, value, label, value … in row order */
   for (GtkWidget *child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
     {
-      int column;
-      gtk_grid_query_child (GTK_GRID (self->grid), child, &column, NULL, NULL, NULL);
-      if (column == 0)
+      int c;
+      gtk_grid_query_child (GTK_GRID (self->grid), child, &c, NULL, NULL, NULL);
+      if (c == column)
         g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (child)));
     }
   return g_strv_builder_end (builder);
+}
+
+GStrv
+sl_details_pane_get_labels (SlDetailsPane *self)
+{
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
+  return column_texts (self, 0);
+}
+
+GStrv
+sl_details_pane_get_values (SlDetailsPane *self)
+{
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
+  return column_texts (self, 1);
 }
 
 GtkWidget *

@@ -16,7 +16,9 @@ GtkWidget *sl_details_pane_new         (void);
 /* (nullable): follows @session's selected event and range. */
 void       sl_details_pane_set_session (SlDetailsPane *self,
                                         SlSession     *session);
-/* The labels shown, in order (for the app's test probe): (transfer full). */
+/* The labels shown, in order, and their values (for the app's test
+ * probe): (transfer full). */
 GStrv      sl_details_pane_get_labels  (SlDetailsPane *self);
+GStrv      sl_details_pane_get_values  (SlDetailsPane *self);
 
 G_END_DECLS

@@ -164,7 +164,8 @@ _sl_window_update_actions (SlWindow *self, const char *page)
   for (guint i = 0; i < G_N_ELEMENTS (profile_actions); i++)
     set_enabled (self, profile_actions[i], profile);
   set_enabled (self, "reload", self->file != NULL && !loading);
-  set_enabled (self, "cancel-load", loading);
+  /* the loading page, or the CPU side of GPU rows shown */
+  set_enabled (self, "cancel-load", loading || self->staged_shown);
 }
 
 /* Back and forward are enabled when the session has somewhere to go. */

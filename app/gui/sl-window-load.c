@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-window-load.c: opening a profile in a window.  An SlProfileLoader
- * reads it in its own thread (and builds the timeline's index there); the
- * loading page's bar and phase are bound to the loader's properties. */
+ * reads it in its own thread (and builds the timeline's index there) in
+ * two stages: the loading page (its bar and phase bound to the loader's
+ * properties) until the GPU tables are in, then the GPU rows with the CPU
+ * side's progress in the load bar; the complete profile then replaces the
+ * session's model, so whatever the user did meanwhile stays.  A CPU side
+ * that is cancelled or fails leaves the GPU rows shown and says why. */
 #include "sl-window-private.h"
+#include "sl-load-bar.h"
 #include "sl-recent.h"
 #include "sl-int.h"
 
@@ -28,13 +33,29 @@ profile_summary (const SlProfile *p)
   return g_strdup_printf ("%s · %s · %s", dur, gpus, kernel_count);
 }
 
+/* The summary, and whether the rows shown are not all of the profile. */
+static char *
+profile_subtitle (SlSession *session)
+{
+  SlProfile *profile = sl_session_get_profile (session);
+  g_autofree char *summary = profile_summary (profile);
+
+  if (profile->parts & SL_PART_API)
+    return g_steal_pointer (&summary);
+  if (sl_session_get_loading (session))
+    /* Translators: the profile's summary while its CUDA API and NVTX rows load */
+    return g_strdup_printf (_("%s · loading CPU rows…"), summary);
+  /* Translators: the profile's summary when its CUDA API and NVTX rows were not loaded */
+  return g_strdup_printf (_("%s · GPU rows only"), summary);
+}
+
 void
 _sl_window_show_current (SlWindow *self)
 {
   if (self->session != NULL)
     {
       SlProfile *profile = sl_session_get_profile (self->session);
-      g_autofree char *summary = profile_summary (profile);
+      g_autofree char *summary = profile_subtitle (self->session);
       g_autofree char *name = g_path_get_basename (profile->path);
 
       _sl_window_set_titles (self, name, summary);
@@ -68,13 +89,58 @@ show_load_error (SlWindow *self, const GError *error)
   _sl_window_show_error (self, title, error->message);
 }
 
+/* The complete profile: under the session of its GPU rows when they are
+ * shown (the view stays), else in a new one. */
 static void
 show_loaded (SlWindow *self, SlTimelineModel *model)
 {
-  g_autoptr(SlSession) session = sl_session_new (model);
-
-  _sl_window_set_session (self, session);
+  if (self->staged_shown)
+    {
+      sl_session_set_model (self->session, model);
+      sl_session_set_loading (self->session, FALSE);
+      sl_timeline_legend_set_model (SL_TIMELINE_LEGEND (self->legend), model);
+    }
+  else
+    {
+      g_autoptr(SlSession) session = sl_session_new (model);
+      _sl_window_set_session (self, session);
+    }
+  sl_load_bar_hide (SL_LOAD_BAR (self->load_bar));
   gtk_widget_set_visible (self->empty_label, model->n_rows == 0);
+  sl_recent_add (self->file);
+  _sl_window_show_current (self);
+}
+
+/* The CPU side of the GPU rows shown will not come (cancelled, or @error):
+ * the rows stay, and the bar says so. */
+static void
+keep_gpu_rows (SlWindow *self, const GError *error)
+{
+  sl_session_set_loading (self->session, FALSE);
+  sl_load_bar_show_missing (SL_LOAD_BAR (self->load_bar), error);
+}
+
+/* A load's GPU stage: its rows show at once, under a session that says
+ * more is loading, with the CPU side's progress in the load bar. */
+static void
+gpu_ready_cb (SlProfileLoader *loader,
+              SlProfile       *profile,
+              gpointer         prepared,
+              gpointer         data)
+{
+  SlWindow *self = data;
+  SlTimelineModel *model = prepared;
+  g_autoptr(SlSession) session = NULL;
+
+  /* a replaced load, or no GPU rows: the loading page stays until the end */
+  if (loader != self->loader || model == NULL || model->n_rows == 0)
+    return;
+  session = sl_session_new (model);
+  sl_session_set_loading (session, TRUE);
+  _sl_window_set_session (self, session);
+  self->staged_shown = TRUE;
+  gtk_widget_set_visible (self->empty_label, FALSE);
+  sl_load_bar_show_progress (SL_LOAD_BAR (self->load_bar), loader);
   sl_recent_add (self->file);
   _sl_window_show_current (self);
 }
@@ -96,6 +162,11 @@ load_done_cb (GObject      *source,
   g_clear_object (&self->cancellable);
   if (profile != NULL)
     show_loaded (self, model);
+  else if (self->staged_shown)
+    {
+      keep_gpu_rows (self, g_error_matches (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED) ? NULL : error);
+      _sl_window_show_current (self);
+    }
   else if (g_error_matches (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED))
     {
       restore_file (self);
@@ -107,12 +178,41 @@ load_done_cb (GObject      *source,
   _sl_window_set_loader (self, NULL);
 }
 
-/* Runs in the loader's thread: the level-of-detail pyramids walk every
- * event, which must not happen on the main loop. */
+/* What the two prepare calls of one load share: the GPU rows' model, whose
+ * pyramids the complete one copies.  It lives with the loader; the calls
+ * never overlap (the complete profile's comes after the workers joined). */
+typedef struct {
+  SlTimelineModel *gpu;
+} TimelinePrep;
+
+static void
+timeline_prep_free (gpointer data)
+{
+  TimelinePrep *prep = data;
+
+  g_clear_pointer (&prep->gpu, sl_timeline_model_unref);
+  g_free (prep);
+}
+
+/* Runs in the loader's threads, for the GPU profile and then the complete
+ * one: the level-of-detail pyramids walk every event, which must not
+ * happen on the main loop. */
 static gpointer
 prepare_timeline (SlProfile *profile, GCancellable *cancellable, gpointer data)
 {
-  return sl_timeline_model_new (profile, cancellable);
+  TimelinePrep *prep = data;
+  SlTimelineModel *model;
+
+  if (!(profile->parts & SL_PART_API))
+    {
+      model = sl_timeline_model_new (profile, cancellable);
+      if (model != NULL)
+        prep->gpu = sl_timeline_model_ref (model);
+      return model;
+    }
+  model = sl_timeline_model_new_from (profile, prep->gpu, cancellable);
+  g_clear_pointer (&prep->gpu, sl_timeline_model_unref);
+  return model;
 }
 
 static void
@@ -141,6 +241,7 @@ sl_window_load (SlWindow *self,
 {
   g_autoptr(SlProfileLoader) loader = NULL;
   g_autofree char *path = NULL;
+  TimelinePrep *prep;
 
   g_return_if_fail (SL_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -159,8 +260,12 @@ sl_window_load (SlWindow *self,
     }
 
   loader = sl_profile_loader_new (path);
-  sl_profile_loader_set_prepare (loader, _("Preparing the timeline"), prepare_timeline, NULL,
+  prep = g_new0 (TimelinePrep, 1);
+  g_object_set_data_full (G_OBJECT (loader), "sl-timeline-prep", prep, timeline_prep_free);
+  sl_profile_loader_set_prepare (loader, _("Preparing the timeline"), prepare_timeline, prep,
                                  (GDestroyNotify) sl_timeline_model_unref);
+  sl_profile_loader_set_staged (loader, TRUE);
+  g_signal_connect_object (loader, "gpu-ready", G_CALLBACK (gpu_ready_cb), self, 0);
   self->cancellable = g_cancellable_new ();
   _sl_window_set_loader (self, loader);
   show_loading (self, loader);
@@ -168,12 +273,15 @@ sl_window_load (SlWindow *self,
 }
 
 /* Stops the load in progress, if any.  The worker notices at its next
- * check; its result is dropped, so the window moves on at once. */
+ * check; its result is dropped, so the window moves on at once.  GPU rows
+ * it showed stay. */
 void
 _sl_window_cancel_load (SlWindow *self)
 {
   if (self->loader == NULL)
     return;
+  if (self->staged_shown)
+    keep_gpu_rows (self, NULL);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   _sl_window_set_loader (self, NULL);

@@ -40,10 +40,12 @@ struct _SlWindow {
   GtkWidget       *empty_label;
   GtkWidget       *details;
   GtkWidget       *details_scroller;
+  GtkWidget       *load_bar;
 
   GFile           *file;         /* shown or being loaded */
   SlSession       *session;      /* of the profile shown, NULL before the first */
   SlProfileLoader *loader;       /* while loading; a finished or replaced one is dropped */
+  gboolean         staged_shown; /* the session shows the GPU rows of this loader */
   GCancellable    *cancellable;  /* of the current load */
   GBindingGroup   *progress_bindings; /* the loading page from the current loader */
 

@@ -7,10 +7,12 @@
  * tests read it to know where to click and what happened.
  * SIGHTLINE_MEASURE_STALL=1|verbose: the longest gap between main-loop
  * wake-ups while a profile loads and its first frames draw, printed on
- * stderr (sightline-bench's "stall_ms").
+ * stderr (sightline-bench's "stall_ms"); a staged load counts until the
+ * complete profile's first frames, its GPU rows shown meanwhile.
  * The probe only observes: the window's properties, the session's and the
  * timeline's signals.  Nothing in the window calls it. */
 #include "sl-window-private.h"
+#include "sl-load-bar.h"
 
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
@@ -38,10 +40,8 @@ struct _SlWindowProbe {
   gint64     stall_max;
   gint64     stall_begin;
   guint      window_frames;   /* up to STARTUP_FRAMES */
-  guint      frames;          /* timeline frames since the new profile showed */
+  guint      frames;          /* timeline frames since new rows showed */
   guint      frame_tick;
-  guint      sessions;        /* sessions seen, and their count when the meter started */
-  guint      sessions_at_start;
 };
 
 /* ---- the state file ---------------------------------------------------------- */
@@ -153,16 +153,79 @@ add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *mode
   json_builder_end_array (b);
 }
 
+/* How many rows of each kind the model has, shown or not. */
+static void
+add_row_kinds (JsonBuilder *b, const SlTimelineModel *model)
+{
+  guint counts[SL_ROW_MARKS + 1] = { 0 };
+
+  for (guint r = 0; r < model->n_rows; r++)
+    if (model->rows[r].kind <= SL_ROW_MARKS)
+      counts[model->rows[r].kind]++;
+  json_builder_set_member_name (b, "row_kinds");
+  json_builder_begin_object (b);
+  for (guint k = 0; k <= SL_ROW_MARKS; k++)
+    sl_json_member_int (b, row_kind_name (k), counts[k]);
+  json_builder_end_object (b);
+}
+
+/* The profile shown: complete, or a staged load's GPU rows (still loading or not). */
+static void
+add_stage (JsonBuilder *b, SlSession *session)
+{
+  const SlProfile *profile = sl_session_get_profile (session);
+
+  json_builder_set_member_name (b, "complete");
+  json_builder_add_boolean_value (b, (profile->parts & SL_PART_API) != 0);
+  json_builder_set_member_name (b, "loading");
+  json_builder_add_boolean_value (b, sl_session_get_loading (session));
+}
+
+/* The load bar's state and text, and where its button's middle is in
+ * surface coordinates (for xdotool), when it is shown. */
+static void
+add_load_bar (JsonBuilder *b, SlWindow *window)
+{
+  SlLoadBar *bar = SL_LOAD_BAR (window->load_bar);
+  GtkWidget *button = sl_load_bar_get_button (bar);
+  graphene_point_t middle;
+  double sx = 0, sy = 0;
+
+  json_builder_set_member_name (b, "load_bar");
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "state", sl_load_bar_get_state (bar));
+  sl_json_member_string (b, "text", sl_load_bar_get_text (bar));
+  if (gtk_widget_get_mapped (button) &&
+      gtk_widget_compute_point (button, GTK_WIDGET (window),
+                                &GRAPHENE_POINT_INIT (gtk_widget_get_width (button) / 2.f,
+                                                      gtk_widget_get_height (button) / 2.f), &middle))
+    {
+      gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+      sl_json_member_double (b, "button_x", middle.x + sx);
+      sl_json_member_double (b, "button_y", middle.y + sy);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_strings (JsonBuilder *b, const char *name, GStrv strings)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; strings[i] != NULL; i++)
+    json_builder_add_string_value (b, strings[i]);
+  json_builder_end_array (b);
+}
+
+/* The details pane's labels, and their values in the same order. */
 static void
 add_details (JsonBuilder *b, SlWindow *window)
 {
   g_auto(GStrv) labels = sl_details_pane_get_labels (SL_DETAILS_PANE (window->details));
+  g_auto(GStrv) values = sl_details_pane_get_values (SL_DETAILS_PANE (window->details));
 
-  json_builder_set_member_name (b, "details");
-  json_builder_begin_array (b);
-  for (guint i = 0; labels[i] != NULL; i++)
-    json_builder_add_string_value (b, labels[i]);
-  json_builder_end_array (b);
+  add_strings (b, "details", labels);
+  add_strings (b, "detail_values", values);
 }
 
 static void
@@ -183,6 +246,8 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   sl_json_member_int (b, "history_back", sl_session_can_go_back (session));
   sl_json_member_int (b, "history_forward", sl_session_can_go_forward (session));
   add_rows (b, l, sl_session_get_model (session));
+  add_row_kinds (b, sl_session_get_model (session));
+  add_stage (b, session);
   json_builder_end_object (b);
 }
 
@@ -196,9 +261,11 @@ build_state (SlWindowProbe *probe)
   json_builder_begin_object (b);
   sl_json_member_string (b, "page", _sl_window_get_page (window));
   sl_json_member_string (b, "title", gtk_label_get_text (GTK_LABEL (window->title_label)));
+  sl_json_member_string (b, "subtitle", gtk_label_get_text (GTK_LABEL (window->subtitle_label)));
   sl_json_member_string (b, "error", gtk_label_get_text (GTK_LABEL (window->error_message)));
   sl_json_member_double (b, "stall_ms", probe->stall_max / 1000.0);
   add_xid (b, window);
+  add_load_bar (b, window);
   if (g_strcmp0 (_sl_window_get_page (window), "profile") == 0 && window->session != NULL)
     l = sl_timeline_get_layout (SL_TIMELINE (window->timeline));
   if (l != NULL)
@@ -210,19 +277,32 @@ build_state (SlWindowProbe *probe)
   return json_builder_get_root (b);
 }
 
+/* A profile page whose timeline has no size yet would say "no rows". */
+static gboolean
+timeline_unallocated (SlWindow *window)
+{
+  return window->session != NULL && g_strcmp0 (_sl_window_get_page (window), "profile") == 0 &&
+         gtk_widget_get_height (window->timeline) == 0;
+}
+
 static gboolean
 write_state_cb (gpointer data)
 {
   SlWindowProbe *probe = data;
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = build_state (probe);
+  g_autoptr(JsonGenerator) gen = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *tmp = g_strconcat (probe->state_path, ".tmp", NULL);
+  g_autofree char *tmp = NULL;
 
+  if (timeline_unallocated (probe->window))
+    return G_SOURCE_CONTINUE;   /* again after its first allocation */
   probe->state_source = 0;
+  gen = json_generator_new ();
+  root = build_state (probe);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   text = json_generator_to_data (gen, NULL);
+  tmp = g_strconcat (probe->state_path, ".tmp", NULL);
   /* written whole then renamed, so a reader never sees half a file */
   if (g_file_set_contents (tmp, text, -1, NULL))
     g_rename (tmp, probe->state_path);
@@ -267,7 +347,6 @@ stall_start (SlWindowProbe *probe)
   probe->stall_last = probe->stall_begin = g_get_monotonic_time ();
   probe->stall_max = 0;
   probe->frames = 0;
-  probe->sessions_at_start = probe->sessions;
   /* a 2 ms timer: the longest gap between its runs is the longest stall */
   probe->stall_source = g_timeout_add (2, stall_tick_cb, probe);
 }
@@ -286,7 +365,8 @@ stall_stop (SlWindowProbe *probe)
   schedule_state (probe);
 }
 
-/* The load ends when the new profile's first frames are out. */
+/* The load ends when the new rows' first frames are out and the loader
+ * is done (a staged load's GPU rows show while it goes on). */
 static gboolean
 frame_drawn_cb (GtkWidget *timeline, GdkFrameClock *clock, gpointer data)
 {
@@ -298,8 +378,19 @@ frame_drawn_cb (GtkWidget *timeline, GdkFrameClock *clock, gpointer data)
   if (++probe->frames < SHOWN_AFTER_FRAMES)
     return G_SOURCE_CONTINUE;
   probe->frame_tick = 0;
-  stall_stop (probe);
+  if (probe->window->loader == NULL)
+    stall_stop (probe);
   return G_SOURCE_REMOVE;
+}
+
+/* New rows are shown (a session, or a session's new model): count their frames. */
+static void
+rows_shown (SlWindowProbe *probe)
+{
+  if (probe->stall_source == 0 || probe->frame_tick != 0)
+    return;
+  probe->frames = 0;
+  probe->frame_tick = gtk_widget_add_tick_callback (probe->window->timeline, frame_drawn_cb, probe, NULL);
 }
 
 static gboolean
@@ -325,8 +416,15 @@ loader_changed_cb (SlWindowProbe *probe)
     return;
   if (probe->window->loader != NULL)
     stall_start (probe);
-  else if (probe->sessions == probe->sessions_at_start)
+  else if (probe->frame_tick == 0)
     stall_stop (probe);   /* failed or cancelled: nothing new to draw */
+}
+
+static void
+model_changed_cb (SlWindowProbe *probe)
+{
+  rows_shown (probe);
+  schedule_state (probe);
 }
 
 static void
@@ -335,11 +433,12 @@ session_changed_cb (SlWindowProbe *probe)
   if (probe->session != NULL)
     g_signal_handlers_disconnect_by_data (probe->session, probe);
   g_set_object (&probe->session, probe->window->session);
-  probe->sessions++;
   if (probe->session != NULL)
-    g_signal_connect_swapped (probe->session, "notify", G_CALLBACK (changed_cb), probe);
-  if (probe->stall_source != 0 && probe->frame_tick == 0)
-    probe->frame_tick = gtk_widget_add_tick_callback (probe->window->timeline, frame_drawn_cb, probe, NULL);
+    {
+      g_signal_connect_swapped (probe->session, "notify", G_CALLBACK (changed_cb), probe);
+      g_signal_connect_swapped (probe->session, "notify::model", G_CALLBACK (model_changed_cb), probe);
+    }
+  rows_shown (probe);
   schedule_state (probe);
 }
 
@@ -355,6 +454,9 @@ observe (SlWindowProbe *probe)
   g_signal_connect_swapped (window->timeline, "view-changed", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window->details, "updated", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window, "map", G_CALLBACK (changed_cb), probe);
+  /* the load bar's revealer: its button has moved once the slide is over */
+  g_signal_connect_swapped (gtk_widget_get_first_child (window->load_bar), "notify::child-revealed",
+                            G_CALLBACK (changed_cb), probe);
 }
 
 SlWindowProbe *
@@ -388,6 +490,7 @@ _sl_window_probe_free (SlWindowProbe *probe)
   g_signal_handlers_disconnect_by_data (window->title_label, probe);
   g_signal_handlers_disconnect_by_data (window->timeline, probe);
   g_signal_handlers_disconnect_by_data (window->details, probe);
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_first_child (window->load_bar), probe);
   if (probe->session != NULL)
     g_signal_handlers_disconnect_by_data (probe->session, probe);
   g_clear_object (&probe->session);

@@ -3,6 +3,7 @@
  * profile pages.  Loading, actions, drops and the test probe live in the
  * other sl-window-*.c files. */
 #include "sl-window-private.h"
+#include "sl-load-bar.h"
 #include "sl-recent.h"
 #include "sl-recent-row.h"
 
@@ -160,6 +161,8 @@ _sl_window_set_loader (SlWindow *self, SlProfileLoader *loader)
     return;
   /* a replaced loader, still finishing in its thread, no longer moves the bar */
   g_binding_group_set_source (self->progress_bindings, loader);
+  self->staged_shown = FALSE;
+  _sl_window_update_actions (self, _sl_window_get_page (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADER]);
 }
 
@@ -238,6 +241,7 @@ bind_template_children (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, empty_label);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, details);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, details_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, load_bar);
   gtk_widget_class_bind_template_callback (widget_class, recent_row_activated_cb);
 }
 
@@ -262,6 +266,7 @@ sl_window_class_init (SlWindowClass *klass)
   g_type_ensure (SL_TYPE_TIMELINE);
   g_type_ensure (SL_TYPE_TIMELINE_LEGEND);
   g_type_ensure (SL_TYPE_DETAILS_PANE);
+  g_type_ensure (SL_TYPE_LOAD_BAR);
   bind_template_children (GTK_WIDGET_CLASS (klass));
 }
 

@@ -50,6 +50,7 @@ typedef struct {
 #ifdef SL_BENCH_FRAMES
 #include "sl-bench-frames.h"
 #include "sl-bench-stall.h"
+#include "sl-bench-staged.h"   /* "first_frame_ms", "full_load_ms": a staged load, in a child of its own */
 #endif
 
 /* tests/bench/sl-bench-analyses.c (issue 3) */
@@ -126,57 +127,84 @@ finish_cache_write (gint64 t1)
   return cache.written == 1 ? (g_get_monotonic_time () - t1) / 1e3 : -1.0;
 }
 
-static int
-measure (const char *path, const char *truth_path)
+/* What one load cost: time and resident memory around it. */
+typedef struct {
+  double open_s, cache_write_ms;
+  gint64 rss_before, rss_after, hwm, rss_trimmed;
+} LoadFigures;
+
+#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, (v)); } while (0)
+#define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
+
+static void
+add_load_figures (JsonBuilder *b, SlProfile *profile, const char *path, const LoadFigures *f)
 {
-  g_autoptr (GError) error = NULL;
-  gint64 rss_before = proc_status_bytes ("VmRSS");
-  gint64 t0 = g_get_monotonic_time ();
-  g_autoptr (SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
-  gint64 t1 = g_get_monotonic_time ();
-
-  if (!profile)
-    {
-      g_printerr ("sightline-bench: %s\n", error->message);
-      return 1;
-    }
-  double cache_write_ms = finish_cache_write (t1);
-
-  gint64 rss_after = proc_status_bytes ("VmRSS");
-  gint64 hwm = proc_status_bytes ("VmHWM");
-  gint64 strings = (gint64) _sl_strings_bytes (profile->strings);
-  /* What the loader freed but malloc kept: the app holds it too, unless trimmed. */
-  malloc_trim (0);
-  gint64 rss_trimmed = proc_status_bytes ("VmRSS");
-
   const SlCounts *c = &profile->counts;
-  double open_s = (t1 - t0) / 1e6;
+  gint64 strings = (gint64) _sl_strings_bytes (profile->strings);
   double mkernels = c->kernels / 1e6;
   guint64 events = c->kernels + c->cuda_api;
   GStatBuf st;
-  gint64 file_bytes = g_stat (path, &st) == 0 ? (gint64) st.st_size : -1;
-  const char *threads = g_getenv ("SL_LOADER_THREADS");
 
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  json_builder_begin_object (b);
-#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, (v)); } while (0)
-#define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
   INT ("kernels", (gint64) c->kernels);
   INT ("cuda_api", (gint64) c->cuda_api);
   INT ("nvtx_ranges", (gint64) c->nvtx_ranges);
   INT ("memcpy", (gint64) c->memcpy);
   INT ("events", (gint64) events);
-  INT ("file_bytes", file_bytes);
-  DBL ("open_s", open_s);
-  DBL ("cache_write_ms", cache_write_ms);
-  DBL ("open_s_per_million_kernels", mkernels > 0 ? open_s / mkernels : 0.0);
-  INT ("peak_rss_bytes", hwm);
-  INT ("rss_before_bytes", rss_before);
-  INT ("rss_after_bytes", rss_after);
-  INT ("rss_after_trim_bytes", rss_trimmed);
+  INT ("file_bytes", g_stat (path, &st) == 0 ? (gint64) st.st_size : -1);
+  DBL ("open_s", f->open_s);
+  DBL ("cache_write_ms", f->cache_write_ms);
+  DBL ("open_s_per_million_kernels", mkernels > 0 ? f->open_s / mkernels : 0.0);
+  INT ("peak_rss_bytes", f->hwm);
+  INT ("rss_before_bytes", f->rss_before);
+  INT ("rss_after_bytes", f->rss_after);
+  INT ("rss_after_trim_bytes", f->rss_trimmed);
   INT ("string_table_bytes", strings);
-  DBL ("bytes_per_event", events ? (double) (rss_after - rss_before - strings) / events : 0.0);
-  DBL ("bytes_per_event_trimmed", events ? (double) (rss_trimmed - rss_before - strings) / events : 0.0);
+  DBL ("bytes_per_event", events ? (double) (f->rss_after - f->rss_before - strings) / events : 0.0);
+  DBL ("bytes_per_event_trimmed", events ? (double) (f->rss_trimmed - f->rss_before - strings) / events : 0.0);
+}
+
+#undef INT
+#undef DBL
+
+static void
+print_json (JsonBuilder *b)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autofree char *out = NULL;
+
+  json_generator_set_root (gen, root);
+  out = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", out);
+}
+
+static int
+measure (const char *path, const char *truth_path)
+{
+  g_autoptr (GError) error = NULL;
+  LoadFigures f = { .rss_before = proc_status_bytes ("VmRSS") };
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (SlProfile) profile = sl_profile_load (path, NULL, NULL, NULL, &error);
+  const char *threads = g_getenv ("SL_LOADER_THREADS");
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  gint64 t1 = g_get_monotonic_time ();
+
+  f.open_s = (t1 - t0) / 1e6;
+  if (!profile)
+    {
+      g_printerr ("sightline-bench: %s\n", error->message);
+      return 1;
+    }
+  f.cache_write_ms = finish_cache_write (t1);
+  f.rss_after = proc_status_bytes ("VmRSS");
+  f.hwm = proc_status_bytes ("VmHWM");
+  /* What the loader freed but malloc kept: the app holds it too, unless trimmed. */
+  malloc_trim (0);
+  f.rss_trimmed = proc_status_bytes ("VmRSS");
+
+  json_builder_begin_object (b);
+  add_load_figures (b, profile, path, &f);
   json_builder_set_member_name (b, "loader_threads");
   if (threads)
     json_builder_add_int_value (b, g_ascii_strtoll (threads, NULL, 10));
@@ -189,15 +217,8 @@ measure (const char *path, const char *truth_path)
       json_builder_set_member_name (b, s->name);
       s->run (profile, b);
     }
-#undef INT
-#undef DBL
   json_builder_end_object (b);
-
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  g_autofree char *out = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", out);
+  print_json (b);
   return 0;
 }
 
@@ -221,6 +242,35 @@ measure_reopen (const char *path, const char *truth_path)
   g_print ("{\"reopen_ms\": %.3f, \"reopen_hit\": %s, \"reopen_truth_ok\": %s}\n", (t1 - t0) / 1e3,
            cache.hits == 1 ? "true" : "false", check_truth (profile, truth_path) ? "true" : "false");
   return 0;
+}
+#ifdef SL_BENCH_FRAMES
+/* Child: the staged load of the application, in a process of its own
+ * like the plain one: "first_frame_ms", "full_load_ms", "staged_ms". */
+static int
+measure_staged (const char *path)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  if (!bench_staged (path, b))
+    return 1;
+  json_builder_end_object (b);
+  print_json (b);
+  return 0;
+}
+#endif
+
+/* Child: one of the measurements, in a process of its own. */
+static int
+measure_child (const char *plain_path, const char *staged_path, const char *truth_path, gboolean reopen)
+{
+#ifdef SL_BENCH_FRAMES
+  if (staged_path)
+    return measure_staged (staged_path);
+#endif
+  if (!plain_path)
+    return 2;
+  return reopen ? measure_reopen (plain_path, truth_path) : measure (plain_path, truth_path);
 }
 
 /* ---- parent: profiles, children, report ------------------------------------ */
@@ -357,14 +407,17 @@ ensure_profile (const Options *o, const char *gen, gint64 kernels, GError **erro
   return path;
 }
 
+/* Runs this binary with @mode (--measure or --measure-staged) on @path in
+ * a fresh process; returns its JSON object. */
 static JsonObject *
-run_child (const Options *o, const char *path, const char *cache_home, gboolean reopen, GError **error)
+run_child (const Options *o, const char *mode, const char *path, const char *cache_home, gboolean reopen,
+           GError **error)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", error);
   if (!self)
     return NULL;
   g_autofree char *truth = g_strconcat (path, ".truth.json", NULL);
-  char *argv[] = { self, (char *) "--measure", (char *) path, (char *) "--truth", truth,
+  char *argv[] = { self, (char *) mode, (char *) path, (char *) "--truth", truth,
                    reopen ? (char *) "--reopen" : NULL, NULL };
   g_auto (GStrv) envp = g_get_environ ();
   if (o->threads > 0)
@@ -372,9 +425,15 @@ run_child (const Options *o, const char *path, const char *cache_home, gboolean 
       g_autofree char *n = g_strdup_printf ("%d", o->threads);
       envp = g_environ_setenv (envp, "SL_LOADER_THREADS", n, TRUE);
     }
-  /* A profile cache of the benchmark's own, empty at the first child. */
-  envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache_home, TRUE);
-  envp = g_environ_unsetenv (envp, "SIGHTLINE_NO_CACHE");
+  /* A profile cache of the benchmark's own, empty at the first child; none
+   * at all for the staged load, which a cache hit would skip. */
+  if (cache_home)
+    {
+      envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cache_home, TRUE);
+      envp = g_environ_unsetenv (envp, "SIGHTLINE_NO_CACHE");
+    }
+  else
+    envp = g_environ_setenv (envp, "SIGHTLINE_NO_CACHE", "1", TRUE);
   envp = g_environ_unsetenv (envp, "SIGHTLINE_CACHE_SIZE");
   g_autofree char *out = NULL;
   int status = 0;
@@ -441,8 +500,8 @@ measure_size (const Options *o, const char *path, GError **error)
   g_autofree char *cache_home = g_dir_make_tmp ("sightline-bench-cache-XXXXXX", error);
   if (!cache_home)
     return NULL;
-  JsonObject *r = run_child (o, path, cache_home, FALSE, error);
-  g_autoptr (JsonObject) again = r ? run_child (o, path, cache_home, TRUE, error) : NULL;
+  JsonObject *r = run_child (o, "--measure", path, cache_home, FALSE, error);
+  g_autoptr (JsonObject) again = r ? run_child (o, "--measure", path, cache_home, TRUE, error) : NULL;
   gint64 bytes = cache_bytes (cache_home);
   remove_cache_home (cache_home);
   if (!again)
@@ -458,6 +517,23 @@ measure_size (const Options *o, const char *path, GError **error)
   json_object_set_int_member (r, "cache_bytes", bytes);
   json_object_set_boolean_member (r, "reopen_truth_ok", json_object_get_boolean_member (again, "reopen_truth_ok"));
   return r;
+}
+
+/* The staged load's figures, measured in a child of their own, into @r. */
+static gboolean
+add_staged (const Options *o, const char *path, JsonObject *r, GError **error)
+{
+#ifdef SL_BENCH_FRAMES
+  g_autoptr (JsonObject) staged = run_child (o, "--measure-staged", path, NULL, FALSE, error);
+  g_autoptr (GList) members = NULL;
+
+  if (!staged)
+    return FALSE;
+  members = json_object_get_members (staged);
+  for (GList *l = members; l; l = l->next)
+    json_object_set_member (r, l->data, json_node_copy (json_object_get_member (staged, l->data)));
+#endif
+  return TRUE;
 }
 
 /* Each command's time against the sqlite3 shell's GROUP BY. */
@@ -509,6 +585,14 @@ print_table (const Options *o, GPtrArray *results)
                json_object_get_double_member (r, "reopen_ms"),
                json_object_get_double_member (r, "reopen_s_per_million_events"),
                json_object_get_int_member (r, "cache_bytes") / 1e6);
+    }
+  for (guint i = 0; i < results->len; i++)
+    {
+      JsonObject *r = results->pdata[i];
+      if (json_object_has_member (r, "first_frame_ms"))
+        g_print ("\nstaged load (%" G_GINT64_FORMAT " kernels): GPU rows drawn after %.0f ms, complete profile after %.0f ms",
+                 json_object_get_int_member (r, "kernels"), json_object_get_double_member (r, "first_frame_ms"),
+                 json_object_get_double_member (r, "full_load_ms"));
     }
   for (const BenchSection *s = bench_sections; s->name; s++)
     for (guint i = 0; i < results->len; i++)
@@ -586,6 +670,7 @@ main (int argc, char **argv)
 {
   Options o = { 0 };
   g_autofree char *measure_path = NULL;
+  g_autofree char *staged_path = NULL;
   g_autofree char *truth_path = NULL;
   gint64 kernels = 0;
   int threads = 0;
@@ -598,6 +683,7 @@ main (int argc, char **argv)
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &o.cache_dir, "Where generated profiles are kept", "DIR" },
     { "no-cli", 0, 0, G_OPTION_ARG_NONE, &o.no_cli, "Do not time sightline-cli commands (cli_ms)", NULL },
     { "measure", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measure_path, "Internal: load one profile and report", "FILE" },
+    { "measure-staged", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &staged_path, "Internal: load one profile staged and report", "FILE" },
     { "truth", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &truth_path, "Internal: the generator's manifest for --measure", "FILE" },
     { "reopen", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &reopen, "Internal: with --measure, load from the profile cache", NULL },
     { NULL }
@@ -611,8 +697,8 @@ main (int argc, char **argv)
       g_printerr ("sightline-bench: %s\n", error->message);
       return 2;
     }
-  if (measure_path)
-    return reopen ? measure_reopen (measure_path, truth_path) : measure (measure_path, truth_path);
+  if (measure_path || staged_path)
+    return measure_child (measure_path, staged_path, truth_path, reopen);
   if (threads != 0 && threads != 1 && threads != 2)
     {
       g_printerr ("sightline-bench: --threads must be 1 or 2\n");
@@ -654,7 +740,7 @@ main (int argc, char **argv)
           return 1;
         }
       JsonObject *r = measure_size (&o, path, &error);
-      if (!r)
+      if (!r || !add_staged (&o, path, r, &error))
         {
           g_printerr ("sightline-bench: %s\n", error->message);
           return 1;

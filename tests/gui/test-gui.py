@@ -65,8 +65,8 @@ class App:
             return None
 
     def wait(self, pred, timeout=60.0):
-        end = time.time() + timeout
-        while time.time() < end:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
             s = self.state()
             if s is not None and pred(s):
                 return s
@@ -77,18 +77,24 @@ class App:
 
     def settle(self, quiet=0.4, timeout=10.0):
         """The state once it has not changed for @quiet seconds."""
-        end = time.time() + timeout
-        last, since = None, time.time()
-        while time.time() < end:
+        end = time.monotonic() + timeout
+        last, since = None, time.monotonic()
+        while time.monotonic() < end:
             s = self.state()
             if s != last:
-                last, since = s, time.time()
-            elif time.time() - since >= quiet:
+                last, since = s, time.monotonic()
+            elif time.monotonic() - since >= quiet:
                 return s
             time.sleep(0.05)
         return last
 
     def close(self):
+        code = self.proc.poll()
+        if code is not None:
+            # it ended by itself: a crash, shown with the end of its output
+            with open(self.log_path, errors='replace') as f:
+                tail = f.readlines()[-15:]
+            check(False, f'the app ran until the test closed it (exit status {code}): ' + ''.join(tail))
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -153,6 +159,11 @@ def colored_pixels(img, x0, x1, y0, y1):
     return n
 
 
+def complete(s):
+    """The whole profile is shown (a staged load shows its GPU rows first)."""
+    return s['page'] == 'profile' and s.get('timeline', {}).get('complete', False)
+
+
 def timeline_geometry(s):
     tl = s['timeline']
     sc = tl['scale']
@@ -202,14 +213,19 @@ def check_rows_drawn(app, s, name):
     return img
 
 
-def test_generated(tmp):
+def generate(tmp):
     profile = os.path.join(tmp, 'generated.sqlite')
     subprocess.run([GEN, profile, '--gpus', '2', '--streams', '2', '--processes', '1', '--threads', '2',
                     '--iterations', '6', '--kernels', '30000', '--nvtx-depth', '3', '--nccl',
                     '--memcpy', '300', '--seed', '7'], check=True, stdout=subprocess.DEVNULL)
+    return profile
+
+
+def test_generated(tmp):
+    profile = generate(tmp)
     app = App(tmp, profile)
     try:
-        s = app.wait(lambda s: s['page'] == 'profile')
+        s = app.wait(complete)
         if not check(s is not None, 'generated profile opens'):
             return
         s = app.settle()
@@ -295,20 +311,7 @@ def test_generated(tmp):
 
         # clicking an event selects it: find coloured pixels in the stream rows
         s = app.state()
-        img = screenshot(s['xid'], os.path.join(OUT, 'generated-zoomed.png'))
-        tl, sc = timeline_geometry(s)
-        targets = []   # the middle of each coloured run, a few per stream row
-        for r in track_rows(s):
-            y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
-            run = []
-            for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2):
-                c = pixel(img, x, y)
-                if max(c) - min(c) > 60:
-                    run.append(x)
-                elif run:
-                    if len(run) >= 3:
-                        targets.append((run[len(run) // 2], y))
-                    run = []
+        targets = gpu_targets(s, 'generated-zoomed')
         if check(len(targets) > 0, 'a GPU operation is visible to click'):
             xdo('mousemove', '--window', s['xid'], *targets[0], 'click', 1)
             sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
@@ -320,6 +323,25 @@ def test_generated(tmp):
             check_kernel_details(app, s, targets)
     finally:
         app.close()
+
+
+def gpu_targets(s, name):
+    """The middle of each coloured run in the stream rows, in window coordinates."""
+    img = screenshot(s['xid'], os.path.join(OUT, name + '.png'))
+    tl, sc = timeline_geometry(s)
+    targets = []
+    for r in track_rows(s):
+        y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
+        run = []
+        for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2):
+            c = pixel(img, x, y)
+            if max(c) - min(c) > 60:
+                run.append(x)
+            elif run:
+                if len(run) >= 3:
+                    targets.append((run[len(run) // 2], y))
+                run = []
+    return targets
 
 
 def check_kernel_details(app, s, targets):
@@ -347,7 +369,7 @@ def test_real(tmp):
             continue
         app = App(tmp, os.path.join(PROFILES, name))
         try:
-            s = app.wait(lambda s: s['page'] in ('profile', 'error'))
+            s = app.wait(lambda s: complete(s) or s['page'] == 'error')
             if check(s is not None and s['page'] == 'profile', f'{name} opens'):
                 if os.path.join(PROFILES, name) == REAL:
                     # the page shows before the timeline has laid out its rows: on a
@@ -359,6 +381,167 @@ def test_real(tmp):
                     screenshot(s['xid'], os.path.join(OUT, 'real-' + name[:-7] + '.png'))
         finally:
             app.close()
+
+
+# ---- the staged load: GPU rows first ------------------------------------------------
+# SL_LOADER_TEST_CPU_GATE holds the CPU side of the load until the gate file
+# exists, so the GPU stage lasts as long as the test needs (nothing is timed).
+
+def detail(s, label):
+    """The value the details pane shows for @label, or None."""
+    for l, v in zip(s.get('details', []), s.get('detail_values', [])):
+        if l == label:
+            return v
+    return None
+
+
+def gpu_stage(app, name):
+    """Waits for the GPU stage and checks it: GPU rows only, the load bar busy."""
+    s = app.wait(lambda s: s['page'] == 'profile')
+    if not check(s is not None, f'{name}: the GPU rows show before the CPU side is in'):
+        return None
+    tl = s['timeline']
+    kinds = tl['row_kinds']
+    check(not tl['complete'] and tl['loading'], f'{name}: the session says more is loading')
+    check(kinds['stream'] > 0 and kinds['api'] == 0 and kinds['nvtx'] == 0 and kinds['thread'] == 0,
+          f'{name}: only GPU rows so far: {kinds}')
+    check(s['load_bar']['state'] == 'loading', f'{name}: the load bar shows the CPU side: ' + s['load_bar']['text'])
+    check('loading CPU rows' in s['subtitle'], f'{name}: the subtitle says so: ' + s['subtitle'])
+    return s
+
+
+def select_kernel(app, s, name):
+    """Clicks GPU operations until a kernel is selected; its state, or None."""
+    for target in gpu_targets(s, name)[:40]:
+        xdo('mousemove', '--window', s['xid'], *target, 'click', 1)
+        sel = app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected']['kind'] == 'kernel', 3)
+        if sel is not None:
+            return sel
+    return None
+
+
+def test_staged(tmp):
+    """GPU rows first, the view chosen meanwhile kept when the CPU rows arrive."""
+    profile = generate(tmp)
+    gate = os.path.join(tmp, 'gate')
+    app = App(tmp, profile, env={'SL_LOADER_TEST_CPU_GATE': gate})
+    try:
+        s = gpu_stage(app, 'staged')
+        if s is None:
+            return
+        # the page shows before the timeline has laid out its rows
+        app.wait(lambda t: track_rows(t), 60)
+        s = app.settle()
+        check_rows_drawn(app, s, 'staged-gpu')
+        # zoom in twice with the keyboard, then pick a kernel
+        xdo('key', 'w', 'key', 'w')
+        z = app.wait(lambda t: t['timeline']['px_ns'] < s['timeline']['px_ns'] / 2.2, 10)
+        if not check(z is not None, 'staged: W zooms the GPU rows'):
+            return
+        z = app.settle()
+        sel = select_kernel(app, z, 'staged-gpu-zoomed')
+        if check(sel is not None, 'staged: a kernel is selected while the CPU side loads'):
+            sel = app.wait(lambda t: detail(t, 'Launched by') is not None, 10) or sel
+            check(detail(sel, 'Launched by') == 'still loading (CUDA API calls are being read)',
+                  'staged: its launching call is still loading: ' + str(detail(sel, 'Launched by')))
+        before = app.settle()
+        screenshot(before['xid'], os.path.join(OUT, 'staged-gpu-selected.png'))
+        with open(gate, 'w'):
+            pass
+        done = app.wait(complete, 60)
+        if not check(done is not None, 'staged: the CPU rows arrive after'):
+            return
+        done = app.settle()
+        kinds = done['timeline']['row_kinds']
+        check(kinds['api'] > 0 and kinds['nvtx'] > 0 and kinds['stream'] == before['timeline']['row_kinds']['stream'],
+              f'staged: the CPU rows are added to the same GPU rows: {kinds}')
+        check(done['load_bar']['state'] == 'hidden' and not done['timeline']['loading'], 'staged: the load bar is gone')
+        check('loading' not in done['subtitle'], 'staged: the subtitle is the plain summary: ' + done['subtitle'])
+        px = before['timeline']['px_ns']
+        (a0, b0), (a1, b1) = before['timeline']['visible'], done['timeline']['visible']
+        check(abs(a1 - a0) <= 2 * px and abs(b1 - b0) <= 2 * px,
+              f'staged: the visible range chosen on the GPU rows is kept ({a0}..{b0} -> {a1}..{b1})')
+        check(abs(done['timeline']['px_ns'] - px) <= 0.001 * px, 'staged: and so is the zoom')
+        check(done['timeline']['history_back'] == before['timeline']['history_back'], 'staged: and the history')
+        if sel is not None:
+            check(done['timeline']['selected'] == sel['timeline']['selected'],
+                  'staged: the selected kernel stays selected: ' + sel['timeline']['selected']['name'][:50])
+            launched = detail(done, 'Launched by')
+            check(launched is not None and 'loading' not in launched and 'not loaded' not in launched,
+                  f'staged: its launching call is now known: {launched}')
+        screenshot(done['xid'], os.path.join(OUT, 'staged-complete.png'))
+        xdo('key', 'Home')
+        fit = app.wait(lambda t: track_rows(t, ('api',)) and t['timeline']['px_ns'] > 2 * px, 10)
+        if check(fit is not None, 'staged: Home shows the whole profile with its CPU rows'):
+            check_rows_drawn(app, app.settle(), 'staged-complete-fit')
+    finally:
+        app.close()
+
+
+def click_bar_button(app, s):
+    bar = s['load_bar']
+    xdo('mousemove', '--window', s['xid'], int(bar['button_x']), int(bar['button_y']), 'click', 1)
+
+
+def test_staged_cancel(tmp):
+    """Cancel keeps the GPU rows and says the CPU rows were not loaded;
+    the bar's button loads them again."""
+    profile = generate(tmp)
+    gate = os.path.join(tmp, 'gate')
+    app = App(tmp, profile, env={'SL_LOADER_TEST_CPU_GATE': gate})
+    try:
+        if gpu_stage(app, 'cancel') is None:
+            return
+        s = app.wait(lambda t: 'button_x' in t['load_bar'], 10) and app.settle()
+        click_bar_button(app, s)
+        c = app.wait(lambda t: t['load_bar']['state'] == 'cancelled', 10)
+        if not check(c is not None, 'cancel: the load bar says the CPU side was cancelled'):
+            return
+        c = app.settle()
+        check(c['page'] == 'profile' and not c['timeline']['loading'] and not c['timeline']['complete'],
+              'cancel: the GPU rows stay')
+        check('cancelled' in c['load_bar']['text'], 'cancel: ' + c['load_bar']['text'])
+        check('GPU rows only' in c['subtitle'], 'cancel: the subtitle says GPU rows only: ' + c['subtitle'])
+        sel = select_kernel(app, c, 'staged-cancelled-rows')
+        if check(sel is not None, 'cancel: a kernel can still be selected'):
+            sel = app.wait(lambda t: detail(t, 'Launched by') is not None, 10) or sel
+            check(detail(sel, 'Launched by') == 'not loaded (CUDA API calls were not read)',
+                  'cancel: its launching call was not loaded: ' + str(detail(sel, 'Launched by')))
+        c = app.settle()
+        screenshot(c['xid'], os.path.join(OUT, 'staged-cancelled.png'))
+        # "Load Them" opens the profile again; this time the gate is open
+        with open(gate, 'w'):
+            pass
+        click_bar_button(app, c)
+        check(app.wait(complete, 60) is not None, 'cancel: the bar\'s button loads every row')
+    finally:
+        app.close()
+
+
+def test_staged_error(tmp):
+    """A CPU side that fails (the file changed while it was read) keeps the
+    GPU rows and says why in the bar."""
+    profile = generate(tmp)
+    gate = os.path.join(tmp, 'gate')
+    app = App(tmp, profile, env={'SL_LOADER_TEST_CPU_GATE': gate})
+    try:
+        if gpu_stage(app, 'error') is None:
+            return
+        st = os.stat(profile)
+        os.utime(profile, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+        with open(gate, 'w'):
+            pass
+        e = app.wait(lambda t: t['load_bar']['state'] == 'failed', 60)
+        if not check(e is not None, 'error: the load bar says the CPU side failed'):
+            return
+        e = app.settle()
+        check(e['page'] == 'profile' and not e['timeline']['complete'], 'error: the GPU rows stay')
+        check('GPU rows only' in e['subtitle'], 'error: the subtitle says GPU rows only: ' + e['subtitle'])
+        check('generated.sqlite' in e['load_bar']['text'] and 'changed' in e['load_bar']['text'],
+              'error: the bar names the file and the cause: ' + e['load_bar']['text'][:120])
+        screenshot(e['xid'], os.path.join(OUT, 'staged-failed.png'))
+    finally:
+        app.close()
 
 
 def test_bad_file(tmp):
@@ -387,6 +570,7 @@ def test_welcome(tmp):
 
 
 def main():
+    only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
         if shutil.which(tool) is None:
             log(f'# skip: {tool} is not installed')
@@ -395,7 +579,10 @@ def main():
         log('# skip: no X display (run under xvfb-run)')
         return 77
     os.makedirs(OUT, exist_ok=True)
-    for test in (test_welcome, test_bad_file, test_real, test_generated):
+    for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
+                 test_staged_error):
+        if only and test.__name__ not in only.split(','):
+            continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
             log('#', test.__name__)
             try:

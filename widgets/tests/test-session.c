@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-session.c: SlSession, the view state every view shares: its
- * properties and notifications, scopes, and back/forward history. */
+ * properties and notifications, scopes, back/forward history, and the
+ * hand-over from a staged load's GPU model to the complete one. */
 #include "sl-session.h"
 #include "sl-profile-loader.h"
 
@@ -234,6 +235,144 @@ test_history_bounded (Fixture *f, gconstpointer data)
   g_assert_cmpint (sl_session_get_visible_range (f->session)->start, ==, t + 399);
 }
 
+/* ---- the hand-over of a staged load ----------------------------------------- */
+
+typedef struct {
+  SlProfile       *gpu_profile;
+  SlProfile       *full_profile;
+  SlTimelineModel *gpu;
+  SlTimelineModel *full;
+} Staged;
+
+static void
+gpu_ready_cb (SlProfile *gpu, gpointer data)
+{
+  Staged *st = data;
+
+  st->gpu_profile = sl_profile_ref (gpu);
+}
+
+static void
+staged_load (Staged *st)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("SL_PROFILES_DIR"), "pipit-saxpy-mpi-rank0.sqlite", NULL);
+  SlLoadOptions options = { .gpu_ready = gpu_ready_cb, .gpu_ready_data = st };
+  g_autoptr(GError) error = NULL;
+
+  st->full_profile = sl_profile_load_with (path, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (st->gpu_profile);
+  st->gpu = sl_timeline_model_new (st->gpu_profile, NULL);
+  st->full = sl_timeline_model_new (st->full_profile, NULL);
+  /* the complete profile reaches further (API calls before the first kernel) */
+  g_assert_cmpint (st->full_profile->start_ns, <, st->gpu_profile->start_ns);
+  g_assert_cmpint (st->full_profile->end_ns, >=, st->gpu_profile->end_ns);
+}
+
+static void
+staged_clear (Staged *st)
+{
+  sl_timeline_model_unref (st->gpu);
+  sl_timeline_model_unref (st->full);
+  sl_profile_unref (st->gpu_profile);
+  sl_profile_unref (st->full_profile);
+}
+
+/* Everything the user set while the GPU rows showed is there after. */
+static void
+test_handover_keeps_view (void)
+{
+  Staged st = { 0 };
+  g_autoptr(SlSession) session = NULL;
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  Fixture f = { .notified = counts };
+  SlEventRef kernel;
+  SlTimeRange visible, selected, bookmark;
+  gint64 t;
+
+  staged_load (&st);
+  session = sl_session_new (st.gpu);
+  kernel = some_kernel (st.gpu_profile, 3);
+  t = st.gpu_profile->start_ns;
+  visible = (SlTimeRange) { t + 1000, t + 900000 };
+  selected = (SlTimeRange) { t + 2000, t + 3000 };
+  bookmark = (SlTimeRange) { t + 5000, t + 6000 };
+  sl_session_navigate_to (session, &visible);
+  sl_session_set_selected_range (session, &selected);
+  sl_session_set_selected_event (session, &kernel);
+  sl_session_set_scope (session, SL_SCOPE_SELECTION);
+  sl_session_set_bookmark_range (session, &bookmark);
+  sl_session_set_search (session, "gemm");
+  sl_session_set_exact_names (session, TRUE);
+  sl_session_set_loading (session, TRUE);
+  g_signal_connect (session, "notify", G_CALLBACK (count_notify_cb), &f);
+
+  sl_session_set_model (session, st.full);
+  g_assert_true (sl_session_get_model (session) == st.full);
+  g_assert_true (sl_session_get_profile (session) == st.full_profile);
+  g_assert_cmpuint (notified (&f, "model"), ==, 1);
+  /* nothing else changed, so nothing else is notified */
+  g_assert_cmpuint (g_hash_table_size (counts), ==, 1);
+  g_assert_true (sl_time_range_equal (sl_session_get_visible_range (session), &visible));
+  g_assert_true (sl_time_range_equal (sl_session_get_selected_range (session), &selected));
+  g_assert_true (sl_time_range_equal (sl_session_get_bookmark_range (session), &bookmark));
+  g_assert_cmpint (sl_session_get_selected_event (session)->kind, ==, SL_EVENT_KERNEL);
+  g_assert_cmpuint (sl_session_get_selected_event (session)->owner, ==, kernel.owner);
+  g_assert_cmpuint (sl_session_get_selected_event (session)->index, ==, kernel.index);
+  g_assert_cmpint (sl_session_get_scope (session), ==, SL_SCOPE_SELECTION);
+  g_assert_cmpstr (sl_session_get_search (session), ==, "gemm");
+  g_assert_true (sl_session_get_exact_names (session));
+  g_assert_true (sl_session_get_loading (session));
+  /* the same kernel: the complete profile now knows its launching call */
+  g_assert_cmpuint (st.full_profile->streams[kernel.owner].kernels.api[kernel.index], !=, SL_NONE);
+  g_assert_cmpuint (st.gpu_profile->streams[kernel.owner].kernels.api[kernel.index], ==, SL_NONE);
+  /* the history made on the GPU rows: back to the whole, now the whole complete profile */
+  g_assert_true (sl_session_go_back (session));
+  g_assert_cmpint (sl_session_get_visible_range (session)->start, ==, st.full_profile->start_ns);
+  g_assert_cmpint (sl_session_get_visible_range (session)->end, ==, st.full_profile->end_ns);
+  g_assert_true (sl_session_go_forward (session));
+  g_assert_true (sl_time_range_equal (sl_session_get_visible_range (session), &visible));
+  staged_clear (&st);
+}
+
+/* A view the user never moved shows the whole of the complete profile;
+ * an event the new model lacks is dropped (and notified). */
+static void
+test_handover_whole (void)
+{
+  Staged st = { 0 };
+  g_autoptr(SlSession) session = NULL;
+  g_autoptr(SlSession) back = NULL;
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  Fixture f = { .notified = counts };
+  SlEventRef api = { SL_EVENT_API, 0, 0 };
+
+  staged_load (&st);
+  session = sl_session_new (st.gpu);
+  g_signal_connect (session, "notify", G_CALLBACK (count_notify_cb), &f);
+  sl_session_set_model (session, st.full);
+  g_assert_cmpuint (notified (&f, "model"), ==, 1);
+  g_assert_cmpuint (notified (&f, "visible-range"), ==, 1);
+  g_assert_cmpint (sl_session_get_visible_range (session)->start, ==, st.full_profile->start_ns);
+  g_assert_cmpint (sl_session_get_visible_range (session)->end, ==, st.full_profile->end_ns);
+  /* the same model again is no change */
+  sl_session_set_model (session, st.full);
+  g_assert_cmpuint (notified (&f, "model"), ==, 1);
+
+  /* the other way round (never done by the app): an API call is not in
+   * the GPU model, so the selection goes */
+  back = sl_session_new (st.full);
+  sl_session_set_selected_event (back, &api);
+  g_assert_nonnull (sl_session_get_selected_event (back));
+  g_hash_table_remove_all (counts);
+  g_signal_connect (back, "notify", G_CALLBACK (count_notify_cb), &f);
+  g_object_set (back, "model", st.gpu, NULL);
+  g_assert_null (sl_session_get_selected_event (back));
+  g_assert_cmpuint (notified (&f, "selected-event"), ==, 1);
+  g_assert_cmpuint (notified (&f, "model"), ==, 1);
+  staged_clear (&st);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -250,5 +389,7 @@ main (int argc, char **argv)
   g_test_add ("/widgets/session/history", Fixture, NULL, fixture_setup, test_history, fixture_teardown);
   g_test_add ("/widgets/session/history-bounded", Fixture, NULL, fixture_setup, test_history_bounded,
               fixture_teardown);
+  g_test_add_func ("/widgets/session/handover-keeps-view", test_handover_keeps_view);
+  g_test_add_func ("/widgets/session/handover-whole", test_handover_whole);
   return g_test_run ();
 }

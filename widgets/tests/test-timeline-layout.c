@@ -441,7 +441,7 @@ test_links (Fixture *f, gconstpointer data)
   g_assert_cmpstr (path, ==, "step › inner");
 
   ev = (SlEventRef) { SL_EVENT_API, 0, 0 };
-  fields = sl_event_info_fields (f->model, &ev, NULL);
+  fields = sl_event_info_fields (f->model, &ev, NULL, FALSE);
   g_assert_cmpuint (fields->len, >=, 5);
   g_assert_cmpstr (((SlEventField *) fields->pdata[0])->value, ==, "cudaLaunchKernel");
   g_assert_cmpstr (((SlEventField *) fields->pdata[2])->value, ==, "50 ns");
@@ -469,10 +469,10 @@ test_kernel_info (Fixture *f, gconstpointer data)
   SlEventRef k0 = { SL_EVENT_KERNEL, 0, 0 };
   SlKernelDetails det = { { 120, 2, 1 }, { 256, 1, 1 }, 64, 1024, -1, NULL };
   SlKernelDetails bare = { { 1, 1, 1 }, { 32, 1, 1 }, -1, -1, -1, NULL };
-  g_autoptr(GPtrArray) plain = sl_event_info_fields (f->model, &k0, NULL);
-  g_autoptr(GPtrArray) full = sl_event_info_fields (f->model, &k0, &det);
-  g_autoptr(GPtrArray) partial = sl_event_info_fields (f->model, &k0, &bare);
-  g_autofree char *tip = sl_event_info_tooltip (f->model, &k0, &det);
+  g_autoptr(GPtrArray) plain = sl_event_info_fields (f->model, &k0, NULL, FALSE);
+  g_autoptr(GPtrArray) full = sl_event_info_fields (f->model, &k0, &det, FALSE);
+  g_autoptr(GPtrArray) partial = sl_event_info_fields (f->model, &k0, &bare, FALSE);
+  g_autofree char *tip = sl_event_info_tooltip (f->model, &k0, &det, FALSE);
   guint stream = 0, grid = 0;
 
   /* without details the launch configuration is left out */
@@ -720,6 +720,85 @@ test_startend_lanes (void)
   sl_timeline_layout_free (l);
 }
 
+/* Profile A's GPU rows alone, as a staged load shows them first: the same
+ * stream, no API calls (the kernels not linked), no threads. */
+static SlProfile *
+profile_a_gpu (void)
+{
+  SlProfile *p = profile_new (1000, 2000);
+  static const gint64 ks[] = { 1000, 1200, 1203, 1500, 1990 }, kd[] = { 100, 2, 3, 400, 10 };
+  static const char *const funcs[] = { "plain_kernel", "ncclDevKernel_AllReduce", "sm90_gemm_kernel" };
+  SlStream *st;
+
+  p->parts = SL_PARTS_GPU;
+  add_funcs (p, funcs, G_N_ELEMENTS (funcs));
+  st = add_gpu_stream (p, 5, ks, kd);
+  st->pid = 42;
+  st->stream = 7;
+  for (guint i = 0; i < 5; i++)
+    st->kernels.api[i] = SL_NONE;
+  return profile_done (p);
+}
+
+/* The view moves from the GPU rows' layout to the complete profile's. */
+static void
+test_carry_view (Fixture *f, gconstpointer data)
+{
+  g_autoptr(SlProfile) gpu = profile_a_gpu ();
+  g_autoptr(SlTimelineModel) gm = sl_timeline_model_new (gpu, NULL);
+  SlTimelineLayout *from = sl_timeline_layout_new (gm);
+  SlTimelineLayout *to = sl_timeline_layout_new (f->model);
+  int y, h;
+
+  /* rows of the GPU model: 0 GPU, 1 stream */
+  g_assert_cmpuint (gm->n_rows, ==, 2);
+  sl_timeline_layout_set_scale (from, 2.0);
+  sl_timeline_layout_set_size (from, 2 * (220 + 100), 600);
+  sl_timeline_layout_zoom_to (from, 1200, 1300, 0);
+  sl_timeline_layout_set_collapsed (from, 0, TRUE);
+  from->relative_time = FALSE;
+  from->has_range = TRUE;
+  from->range_start = 1210;
+  from->range_end = 1220;
+
+  sl_timeline_layout_carry_view (to, from);
+  g_assert_true (to->sized);
+  g_assert_cmpfloat (to->scale, ==, 2.0);
+  g_assert_cmpint (to->width, ==, 640);
+  g_assert_cmpint (to->height, ==, 600);
+  g_assert_cmpfloat (fabs (to->t0 - 1200), <, 1e-6);
+  g_assert_cmpfloat (fabs (to->px_ns - from->px_ns), <, 1e-9);
+  g_assert_false (to->relative_time);
+  g_assert_true (to->has_range);
+  g_assert_cmpint (to->range_start, ==, 1210);
+  /* the GPU group stays folded (its stream hidden); the new process is not */
+  g_assert_true (sl_timeline_layout_get_collapsed (to, 0));
+  g_assert_false (sl_timeline_layout_row_rect (to, 1, &y, &h));
+  g_assert_false (sl_timeline_layout_get_collapsed (to, 2));
+  g_assert_true (sl_timeline_layout_row_rect (to, 4, &y, &h));
+  sl_timeline_layout_free (from);
+  sl_timeline_layout_free (to);
+}
+
+/* A kernel of the GPU rows says where its launching call is. */
+static void
+test_kernel_info_staged (void)
+{
+  g_autoptr(SlProfile) gpu = profile_a_gpu ();
+  g_autoptr(SlTimelineModel) gm = sl_timeline_model_new (gpu, NULL);
+  SlEventRef k0 = { SL_EVENT_KERNEL, 0, 0 };
+  g_autoptr(GPtrArray) loading = sl_event_info_fields (gm, &k0, NULL, TRUE);
+  g_autoptr(GPtrArray) stopped = sl_event_info_fields (gm, &k0, NULL, FALSE);
+  g_autofree char *tip = sl_event_info_tooltip (gm, &k0, NULL, TRUE);
+
+  g_assert_cmpstr (field_value (loading, "Kernel", NULL), ==, "plain_kernel");
+  g_assert_cmpstr (field_value (loading, "Launched by", NULL), ==, "still loading (CUDA API calls are being read)");
+  g_assert_cmpstr (field_value (stopped, "Launched by", NULL), ==, "not loaded (CUDA API calls were not read)");
+  /* its correlation id is its call's: not shown rather than wrong */
+  g_assert_null (field_value (loading, "Correlation ID", NULL));
+  g_assert_nonnull (strstr (tip, "still loading"));
+}
+
 /* Issue 10: the clock's ends.  The loader keeps times in [-2^62, 2^62), so
  * a profile can span 2^63 - 1 ns and hold an event nearly that long:
  *   k0 [-2^62, -2^62 + 1000), k1 [-2^62 + 2000, 2^62 - 2) (in the long
@@ -825,11 +904,13 @@ main (int argc, char **argv)
   FIX ("/widgets/timeline/links", test_links);
   FIX ("/widgets/timeline/kernel-info", test_kernel_info);
   FIX ("/widgets/timeline/ticks", test_ticks);
+  FIX ("/widgets/timeline/carry-view", test_carry_view);
 #undef FIX
   g_test_add_func ("/widgets/timeline/format", test_format);
   g_test_add_func ("/widgets/timeline/pyramid", test_pyramid);
   g_test_add_func ("/widgets/timeline/render", test_render);
   g_test_add_func ("/widgets/timeline/startend-lanes", test_startend_lanes);
+  g_test_add_func ("/widgets/timeline/kernel-info-staged", test_kernel_info_staged);
   g_test_add_func ("/widgets/timeline/extreme-times", test_extreme_times);
   return g_test_run ();
 }
