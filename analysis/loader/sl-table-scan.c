@@ -440,8 +440,33 @@ push_children (GArray *stack, const GArray *children, guint depth)
     }
 }
 
+/* The depth of the b-tree's leaves below @root (0: the root is a leaf),
+ * found down its leftmost path; -1 when a page there is not a table
+ * b-tree page or cannot be read. */
+static int
+leaf_depth (SlScanPlan *plan, guint32 root, guint8 *page, GArray *children)
+{
+  guint32 pgno = root;
+
+  for (int depth = 0; depth <= MAX_DEPTH; depth++)
+    {
+      guint hdr = pgno == 1 ? 100 : 0;
+      if (pgno < 1 || pgno > plan->page_count || !read_pages (plan->fd, plan->page_size, pgno, page, 1, &plan->error))
+        return -1;
+      if (page[hdr] == 0x0D)
+        return depth;
+      if (page[hdr] != 0x05 || !interior_children (plan, page, hdr, children))
+        return -1;
+      pgno = g_array_index (children, guint32, 0);
+    }
+  return -1;
+}
+
 /* Walks the b-tree from @root in key order and lists its leaf pages.
- * Every page is checked by visit_page(). */
+ * Every interior page is read and checked by visit_page(); the leaves are
+ * not read here: an SQLite b-tree keeps all its leaves at one depth, so the
+ * children of the pages just above it are listed as they are, and the
+ * scan refuses any of them that is not a leaf page (a damaged file). */
 static gboolean
 collect_leaves (SlScanPlan *plan, guint32 root)
 {
@@ -450,8 +475,13 @@ collect_leaves (SlScanPlan *plan, guint32 root)
   g_autofree guint8 *visited = g_new0 (guint8, plan->page_count / 8 + 1);
   g_autofree guint8 *page = g_malloc (plan->page_size);
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32));
+  int leaves_at = leaf_depth (plan, root, page, children);
   guint64 first = root;
 
+  if (plan->error != SQLITE_OK)
+    return FALSE;
+  if (leaves_at < 0)
+    goto corrupt;
   g_array_append_val (stack, first);
   while (stack->len > 0)
     {
@@ -463,16 +493,27 @@ collect_leaves (SlScanPlan *plan, guint32 root)
       g_array_set_size (stack, stack->len - 1);
       if (!visit_page (plan, visited, pgno, depth))
         goto corrupt;
-      if (!read_pages (plan->fd, plan->page_size, pgno, page, 1, &plan->error))
-        return FALSE;
-      if (page[hdr] == 0x0D)
+      if ((int) depth == leaves_at)
         {
-          g_array_append_val (leaves, pgno);
+          g_array_append_val (leaves, pgno);   /* the root alone */
           continue;
         }
+      if (!read_pages (plan->fd, plan->page_size, pgno, page, 1, &plan->error))
+        return FALSE;
       if (page[hdr] != 0x05 || !interior_children (plan, page, hdr, children))
         goto corrupt;
-      push_children (stack, children, depth + 1);
+      if ((int) depth + 1 < leaves_at)
+        {
+          push_children (stack, children, depth + 1);
+          continue;
+        }
+      for (guint c = 0; c < children->len; c++)
+        {
+          guint32 leaf = g_array_index (children, guint32, c);
+          if (!visit_page (plan, visited, leaf, depth + 1))
+            goto corrupt;
+          g_array_append_val (leaves, leaf);
+        }
     }
   plan->n_leaves = leaves->len;
   plan->leaves = (guint32 *) g_array_free (g_steal_pointer (&leaves), FALSE);

@@ -218,6 +218,43 @@ test_corrupt_leaf (void)
   close (fd);
 }
 
+/* The leaves are listed from the pages above them without being read
+ * (all leaves of an SQLite b-tree are at one depth): a page at that depth
+ * which is not a leaf must still fail the scan, here one marked interior. */
+static void
+test_leaf_marked_interior (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "leaf-as-interior.sqlite", NULL);
+  static const char *const cols[] = { "a" };
+  g_autofree char *contents = NULL;
+  gsize len;
+  guint64 rows = 0;
+
+  build (path, "PRAGMA page_size=512; CREATE TABLE t(a INTEGER);"
+               "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO t SELECT i FROM n;");
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  /* The last page is a leaf of t (the table is the file's only b-tree
+   * besides sqlite_master on page 1, and SQLite appends as it grows). */
+  gsize page = len - 512;
+  g_assert_cmpint ((guint8) contents[page], ==, 0x0D);
+  contents[page] = 0x05;
+  g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+
+  sqlite3 *db = open_ro (path);
+  int fd = g_open (path, O_RDONLY, 0);
+  SlTableScan *scan = _sl_table_scan_open (db, fd, "t", cols, 1, NULL);
+  gint64 v;
+  guint64 nulls;
+  g_assert_true (_sl_table_scan_is_direct (scan));
+  while (_sl_table_scan_next (scan, &v, &nulls))
+    rows++;
+  g_assert_cmpint (_sl_table_scan_error (scan), ==, SQLITE_CORRUPT);
+  g_assert_cmpuint (rows, <, 5000);
+  _sl_table_scan_free (scan);
+  sqlite3_close (db);
+  close (fd);
+}
+
 /* The loader's integer rule (sl-value.h) is SQLite's INTEGER affinity:
  * every text and REAL below is stored by SQLite into an INTEGER column,
  * and the rule must say "integer N" exactly when SQLite stored N. */
@@ -287,6 +324,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/analysis/table-scan/edge-cases", test_edge_cases);
   g_test_add_func ("/analysis/table-scan/corrupt-leaf", test_corrupt_leaf);
+  g_test_add_func ("/analysis/table-scan/leaf-marked-interior", test_leaf_marked_interior);
   g_test_add_func ("/analysis/table-scan/value-affinity", test_value_affinity);
   result = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", tmp_dir);
