@@ -195,7 +195,7 @@ add_api (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64
 
   add (fields, _("CUDA API"), g_strdup (sl_strings_get (p->strings, p->api.name[ev->index])));
   add_times (fields, model, s, e, FALSE);
-  add (fields, _("Correlation ID"), sl_format_count (p->api.corr[ev->index]));
+  add (fields, _("Correlation ID"), sl_format_count (sl_api_corr (&p->api, ev->index)));
   add_thread (fields, p, thread);
   add (fields, _("NVTX"), sl_event_info_nvtx_path (model, thread, s));
   if (!sl_timeline_model_find_launched (model, ev->index, &gpu) ||

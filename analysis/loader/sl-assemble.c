@@ -826,6 +826,7 @@ _sl_profile_assemble (SlLoader *loader)
   _sl_assemble_processes (profile, loader->process_names);
   assemble_syncs (profile);
   link_gpu_work (loader);
+  _sl_api_corr_pack (&profile->api);
   _sl_assemble_time_range (profile);
   _sl_strings_seal (profile->strings);
   _sl_profile_share_arena (profile, loader->gpu_arena);

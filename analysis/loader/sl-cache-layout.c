@@ -159,7 +159,14 @@ walk_cpu_side (SlCacheCodec *c, SlProfile *p)
   _sl_cache_codec_section (c, SL_CACHE_SECTION_API);
   walk_spans (c, &p->api.spans);
   SL_CACHE_ARRAY (c, p->api.name, p->api.spans.n);
-  SL_CACHE_ARRAY (c, p->api.corr, p->api.spans.n);
+  SL_CACHE_OPTIONAL (c, p->api.corr, p->api.spans.n);
+  SL_CACHE_OPTIONAL (c, p->api.corr_base, p->api.spans.n / SL_CORR_STEP + 1);
+  SL_CACHE_OPTIONAL (c, p->api.corr_delta, p->api.spans.n);
+  _sl_cache_codec_u32 (c, &p->api.n_corr_far);
+  if (p->api.n_corr_far > p->api.spans.n)
+    _sl_cache_codec_fail (c, "more far correlation ids than calls");
+  SL_CACHE_ARRAY (c, p->api.corr_far_index, p->api.n_corr_far);
+  SL_CACHE_ARRAY (c, p->api.corr_far, p->api.n_corr_far);
 
   _sl_cache_codec_section (c, SL_CACHE_SECTION_CPU);
   SL_CACHE_STRUCTS (c, p->threads, &p->n_threads);

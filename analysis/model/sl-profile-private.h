@@ -16,6 +16,8 @@ void        _sl_kernels_clear         (SlKernels *kernels);
 void        _sl_copies_clear          (SlCopies *copies);
 void        _sl_nvtx_ranges_clear     (SlNvtxRanges *ranges);
 void        _sl_nvtx_marks_clear      (SlNvtxMarks *marks);
+/* Packs api->corr into corr_base/corr_delta/corr_far and frees it. */
+void        _sl_api_corr_pack         (SlApiCalls *api);
 
 /* The profile's own arena; arenas it shares with others are added with
  * _sl_profile_share_arena (a reference is taken). */

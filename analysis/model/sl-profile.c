@@ -192,6 +192,10 @@ adopt_cpu_side (SlArena *arena, SlProfile *profile)
   adopt_spans (arena, &profile->api.spans);
   _sl_arena_adopt (arena, profile->api.name);
   _sl_arena_adopt (arena, profile->api.corr);
+  _sl_arena_adopt (arena, profile->api.corr_base);
+  _sl_arena_adopt (arena, profile->api.corr_delta);
+  _sl_arena_adopt (arena, profile->api.corr_far_index);
+  _sl_arena_adopt (arena, profile->api.corr_far);
   adopt_spans (arena, &profile->syncs.spans);
   _sl_arena_adopt (arena, profile->syncs.device);
   _sl_arena_adopt (arena, profile->syncs.stream);
@@ -411,7 +415,7 @@ sl_kernels_corr (const SlProfile *profile, const SlKernels *kernels, guint i)
     return 0;
   api = kernels->api[i];
   if (api != SL_NONE && api < profile->api.spans.n)
-    return profile->api.corr[api];
+    return sl_api_corr (&profile->api, api);
   k = _sl_index_table_find (kernels->unlinked_index, kernels->n_unlinked, i);
   return k < kernels->n_unlinked ? kernels->unlinked_corr[k] : 0;
 }

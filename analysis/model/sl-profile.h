@@ -95,10 +95,26 @@ typedef struct {
 /* All CUDA runtime + driver API calls of the profile in one array: each
  * thread's calls are contiguous (SlThread.api_first/api_count) and sorted by
  * start, so a kernel's launching call is one guint32. */
+/* Calls per block of packed correlation ids (SlApiCalls.corr_base). */
+#define SL_CORR_STEP 64
+
 typedef struct {
   SlSpans  spans;
   guint32 *name;           /* string id */
+  /* Each call's correlationId; read it with sl_api_corr().  CUPTI numbers
+   * a process's calls in order, so the ids of a block of SL_CORR_STEP
+   * neighbouring calls lie close together: the loader keeps the block's
+   * smallest (corr_base) and each call's distance from it (corr_delta),
+   * 2 bytes a call instead of 4.  A call too far from its block's base
+   * (a block spanning two processes) has corr_delta G_MAXUINT16 and its id
+   * in corr_far, sorted by call index.  Without corr_delta (a profile
+   * built by hand), corr holds every call's id. */
   guint32 *corr;
+  guint32 *corr_base;      /* n / SL_CORR_STEP + 1 entries */
+  guint16 *corr_delta;
+  guint    n_corr_far;
+  guint32 *corr_far_index;
+  guint32 *corr_far;
 } SlApiCalls;
 
 typedef enum {
@@ -312,6 +328,7 @@ gboolean    sl_kernels_rowid_range    (const SlKernels *kernels, guint i, gint64
 
 /* The correlationId of kernel @i of @kernels. */
 guint32     sl_kernels_corr           (const SlProfile *profile, const SlKernels *kernels, guint i);
+guint32     sl_api_corr               (const SlApiCalls *api, guint i);
 
 /* Display helpers: never NULL, point into the string table or static text. */
 const char *sl_profile_kernel_name    (const SlProfile *profile, guint32 func, gboolean demangled);

@@ -12,8 +12,16 @@
 #include <glib/gstdio.h>
 
 #include "sightline.h"
+#include "sl-profile-private.h"
 
 static const char *profiles_dir;
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return (x > y) - (x < y);
+}
 static char *tmp_dir;
 
 static char *
@@ -175,9 +183,33 @@ test_real_profile (gconstpointer data)
           guint32 thread = sl_profile_api_thread (profile, api);
           g_assert_cmpuint (thread, !=, SL_NONE);
           g_assert_cmpuint (profile->threads[thread].pid, ==, stream->pid);
-          g_assert_cmpuint (profile->api.corr[api], ==, sl_kernels_corr (profile, &stream->kernels, i));
+          g_assert_cmpuint (sl_api_corr (&profile->api, api), ==, sl_kernels_corr (profile, &stream->kernels, i));
           g_assert_cmpint (profile->api.spans.start[api], <=, stream->kernels.spans.start[i]);
         }
+    }
+
+  /* The packed correlation ids of the API calls are SQLite's, as a
+   * multiset (the calls are in thread and start order, not rowid order). */
+  if (profile->api.spans.n > 0 &&
+      (gint64) profile->api.spans.n == sql_count (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"))
+    {
+      g_autofree guint32 *ours = g_new (guint32, profile->api.spans.n);
+      g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", path);
+      sqlite3 *db = NULL;
+      sqlite3_stmt *stmt = NULL;
+      guint k = 0;
+
+      for (guint i = 0; i < profile->api.spans.n; i++)
+        ours[i] = sl_api_corr (&profile->api, i);
+      qsort (ours, profile->api.spans.n, sizeof (guint32), compare_u32);
+      g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY 1",
+                                           -1, &stmt, NULL), ==, SQLITE_OK);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        g_assert_cmpuint (ours[k++], ==, (guint32) sqlite3_column_int64 (stmt, 0));
+      g_assert_cmpuint (k, ==, profile->api.spans.n);
+      sqlite3_finalize (stmt);
+      sqlite3_close (db);
     }
 
   /* NVTX nesting: every child lies inside its parent's start. */
@@ -190,6 +222,46 @@ test_real_profile (gconstpointer data)
             g_assert_cmpuint (r->depth[r->parent[i]] + 1, ==, r->depth[i]);
             g_assert_cmpint (r->spans.start[r->parent[i]], <=, r->spans.start[i]);
           }
+    }
+}
+
+/* Correlation ids packed to a base per block and 16-bit distances: ids
+ * out of reach of their block's base (another process's calls, 0, jumps
+ * of more than 65534, the 32-bit extremes) read back exactly. */
+static void
+test_api_corr_packing (void)
+{
+  static const guint sizes[] = { 1, 63, 64, 65, 1000, 5000 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      guint n = sizes[s];
+      SlApiCalls api = { 0 };
+      g_autofree guint32 *want = g_new (guint32, n);
+      GRand *rand = g_rand_new_with_seed (n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint kind = g_rand_int_range (rand, 0, 20);
+          want[i] = kind == 0 ? 0
+                  : kind == 1 ? G_MAXUINT32
+                  : kind == 2 ? g_rand_int (rand)
+                  : i < n / 2 ? 5000000 + i * 3      /* one process */
+                  : 100 + i;                         /* another, from 100 */
+        }
+      api.spans.n = n;
+      api.corr = g_memdup2 (want, n * sizeof (guint32));
+      _sl_api_corr_pack (&api);
+      g_assert_null (api.corr);
+      g_assert_nonnull (api.corr_delta);
+      for (guint i = 0; i < n; i++)
+        g_assert_cmpuint (sl_api_corr (&api, i), ==, want[i]);
+      g_assert_cmpuint (sl_api_corr (&api, n), ==, 0);
+      g_free (api.corr_base);
+      g_free (api.corr_delta);
+      g_free (api.corr_far_index);
+      g_free (api.corr_far);
+      g_rand_free (rand);
     }
 }
 
@@ -749,6 +821,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/analysis/profile/real/pipit-nvtx-domains", test_pipit_nvtx_domains);
   g_test_add_func ("/analysis/profile/real/unlinked-correlation-ids", test_unlinked_correlation_ids);
+  g_test_add_func ("/analysis/profile/api-corr-packing", test_api_corr_packing);
   g_test_add_func ("/analysis/profile/kernel-details", test_kernel_details);
   g_test_add_func ("/analysis/profile/kernel-details-wal", test_kernel_details_wal);
   g_test_add_func ("/analysis/profile/kernel-details-view", test_kernel_details_view);

@@ -40,7 +40,7 @@ test_graph_links (void)
 
           g_assert_cmpint (ev->kind, ==, SL_EVENT_KERNEL);
           g_assert_cmpuint (k->api[ev->index], ==, a);
-          g_assert_cmpuint (sl_kernels_corr (profile, k, ev->index), ==, profile->api.corr[a]);
+          g_assert_cmpuint (sl_kernels_corr (profile, k, ev->index), ==, sl_api_corr (&profile->api, a));
           g_assert_true (sl_timeline_model_event_span (model, ev, &s, &e));
           g_assert_cmpint (s, >=, last_start);
           last_start = s;
