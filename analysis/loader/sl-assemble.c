@@ -427,6 +427,52 @@ _sl_gpu_finish (SlLoader *loader)
     _sl_loader_hand_out_gpu (loader);
 }
 
+/* Threads' events to sort and nest, taken one thread at a time by every
+ * worker of finish_threads(). */
+typedef struct {
+  GPtrArray *builders;
+  guint      next;         /* atomic */
+} ThreadWork;
+
+static gpointer
+sort_and_nest (gpointer data)
+{
+  ThreadWork *work = data;
+  guint i;
+
+  while ((i = (guint) g_atomic_int_add (&work->next, 1)) < work->builders->len)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (work->builders, i);
+      sort_api (&b->api);
+      nest_ranges (&b->nvtx, TRUE);
+      nest_ranges (&b->startend, FALSE);
+      sort_marks (&b->marks);
+    }
+  return NULL;
+}
+
+/* Each thread's calls sorted and ranges nested.  Threads are independent:
+ * with two cores a second thread takes some of them, since the CPU group
+ * finishes last and the other worker has nothing left to read. */
+static void
+finish_threads (SlLoader *loader, GPtrArray *builders)
+{
+  ThreadWork work = { builders, 0 };
+  guint64 events = 0;
+  GThread *helper = NULL;
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      SlThreadBuilder *b = g_ptr_array_index (builders, i);
+      events += b->api.spans.n + b->nvtx.spans.n + b->startend.spans.n + b->marks.n;
+    }
+  if (loader->n_workers > 1 && builders->len > 1 && events > 100000)
+    helper = g_thread_new ("sl-load-nest", sort_and_nest, &work);
+  sort_and_nest (&work);
+  if (helper != NULL)
+    g_thread_join (helper);
+}
+
 void
 _sl_cpu_finish (SlLoader *loader, sqlite3 *db)
 {
@@ -434,14 +480,7 @@ _sl_cpu_finish (SlLoader *loader, sqlite3 *db)
   GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
 
   _sl_load_thread_names (loader, db);
-  for (guint i = 0; i < builders->len; i++)
-    {
-      SlThreadBuilder *b = g_ptr_array_index (builders, i);
-      sort_api (&b->api);
-      nest_ranges (&b->nvtx, TRUE);
-      nest_ranges (&b->startend, FALSE);
-      sort_marks (&b->marks);
-    }
+  finish_threads (loader, builders);
   assemble_threads (loader);
   _sl_loader_phase (loader, "sort and nest threads", t0);
 }

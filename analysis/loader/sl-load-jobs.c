@@ -233,6 +233,7 @@ _sl_load_jobs_run (SlLoader *loader, guint n_workers, GError **error)
   GThread *others[4];
   guint n_others = MIN (n_workers, G_N_ELEMENTS (others) + 1) - 1;
 
+  loader->n_workers = MAX (n_workers, 1);
   for (guint i = 0; i < loader->jobs->len; i++)
     run.remaining[((SlJob *) loader->jobs->pdata[i])->read->group]++;
   for (guint i = 0; i < n_others; i++)

@@ -132,6 +132,7 @@ struct _SlLoader {
   GHashTable     *process_names; /* pid -> char* from PROCESSES, interned when used */
   SlArena        *gpu_arena;     /* the streams' data, shared with a staged GPU profile */
   gboolean        assembled;     /* the profile's arrays are in its arenas */
+  guint           n_workers;     /* threads reading the tables (sl-load-jobs.c) */
   gboolean        gpu_adopted;   /* GPU names and streams are in gpu_arena */
 
   /* skipped-row counters, per reason (atomics: every worker adds) */
