@@ -212,6 +212,11 @@ prepare_timeline (SlProfile *profile, GCancellable *cancellable, gpointer data)
     }
   model = sl_timeline_model_new_from (profile, prep->gpu, cancellable);
   g_clear_pointer (&prep->gpu, sl_timeline_model_unref);
+  /* The NVTX attribution (each call's innermost range, each range's GPU
+   * projection) is what the tree, search, NVTX summary and scopes share:
+   * built here once, off the main loop, it is ready when they ask. */
+  if (model != NULL && !g_cancellable_is_cancelled (cancellable))
+    sl_attribution_get (profile);
   return model;
 }
 
