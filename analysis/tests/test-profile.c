@@ -212,6 +212,33 @@ test_real_profile (gconstpointer data)
       sqlite3_close (db);
     }
 
+  /* Every kernel's correlation id (its launching call's packed one, or its
+   * own when unlinked) is SQLite's, as a multiset. */
+  if (profile->counts.kernels > 0 &&
+      (gint64) profile->counts.kernels == sql_count (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"))
+    {
+      g_autofree guint32 *ours = g_new (guint32, profile->counts.kernels);
+      g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", path);
+      sqlite3 *db = NULL;
+      sqlite3_stmt *stmt = NULL;
+      guint k = 0;
+
+      for (guint st = 0; st < profile->n_streams; st++)
+        for (guint i = 0; i < profile->streams[st].kernels.spans.n; i++)
+          ours[k++] = sl_kernels_corr (profile, &profile->streams[st].kernels, i);
+      g_assert_cmpuint (k, ==, profile->counts.kernels);
+      qsort (ours, k, sizeof (guint32), compare_u32);
+      k = 0;
+      g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY 1",
+                                           -1, &stmt, NULL), ==, SQLITE_OK);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        g_assert_cmpuint (ours[k++], ==, (guint32) sqlite3_column_int64 (stmt, 0));
+      g_assert_cmpuint (k, ==, profile->counts.kernels);
+      sqlite3_finalize (stmt);
+      sqlite3_close (db);
+    }
+
   /* NVTX nesting: every child lies inside its parent's start. */
   for (guint t = 0; t < profile->n_threads; t++)
     {
