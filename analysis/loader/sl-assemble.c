@@ -398,8 +398,6 @@ sort_api (SlApiCalls *api)
   _sl_permute_u32 (api->corr, order, api->spans.n);
 }
 
-static void assemble_threads (SlLoader *loader);
-
 void
 _sl_gpu_finish (SlLoader *loader)
 {
@@ -427,78 +425,131 @@ _sl_gpu_finish (SlLoader *loader)
     _sl_loader_hand_out_gpu (loader);
 }
 
-/* Threads' events to sort and nest, taken one thread at a time by every
- * worker of finish_threads(). */
-typedef struct {
-  GPtrArray *builders;
-  guint      next;         /* atomic */
-} ThreadWork;
+/* The CPU side's threads, finished in two parallel steps: each thread's
+ * builders merged in file order, its calls sorted and its ranges nested;
+ * then its calls copied to its slice of the profile's one API array.
+ * Threads are independent, and the CPU group finishes last with the other
+ * worker idle, so with two cores a second thread takes some of them. */
+typedef struct _ThreadWork ThreadWork;
+struct _ThreadWork {
+  SlLoader   *loader;
+  GPtrArray  *builders;     /* chunk 0's: one per thread */
+  guint64     events;
+  guint       next;         /* atomic: the next builder to take */
+  void      (*step) (ThreadWork *work, guint i);
+  guint      *api_first;    /* the copy: each builder's slice of the API array ... */
+  guint      *api_count;
+  guint      *long_first;   /* ... and of its long durations */
+};
 
 static gpointer
-sort_and_nest (gpointer data)
+take_builders (gpointer data)
 {
   ThreadWork *work = data;
   guint i;
 
   while ((i = (guint) g_atomic_int_add (&work->next, 1)) < work->builders->len)
-    {
-      SlThreadBuilder *b = g_ptr_array_index (work->builders, i);
-      sort_api (&b->api);
-      nest_ranges (&b->nvtx, TRUE);
-      nest_ranges (&b->startend, FALSE);
-      sort_marks (&b->marks);
-    }
+    work->step (work, i);
   return NULL;
 }
 
-/* Each thread's calls sorted and ranges nested.  Threads are independent:
- * with two cores a second thread takes some of them, since the CPU group
- * finishes last and the other worker has nothing left to read. */
+/* Runs @step on every builder, on two threads when the loader reads with
+ * two and there is enough to share. */
 static void
-finish_threads (SlLoader *loader, GPtrArray *builders)
+for_each_builder (ThreadWork *work, void (*step) (ThreadWork *work, guint i))
 {
-  ThreadWork work = { builders, 0 };
-  guint64 events = 0;
   GThread *helper = NULL;
 
-  for (guint i = 0; i < builders->len; i++)
-    {
-      SlThreadBuilder *b = g_ptr_array_index (builders, i);
-      events += b->api.spans.n + b->nvtx.spans.n + b->startend.spans.n + b->marks.n;
-    }
-  if (loader->n_workers > 1 && builders->len > 1 && events > 100000)
-    helper = g_thread_new ("sl-load-nest", sort_and_nest, &work);
-  sort_and_nest (&work);
+  work->step = step;
+  g_atomic_int_set (&work->next, 0);
+  if (work->loader->n_workers > 1 && work->builders->len > 1 && work->events > 100000)
+    helper = g_thread_new ("sl-load-threads", take_builders, work);
+  take_builders (work);
   if (helper != NULL)
     g_thread_join (helper);
 }
+
+/* Builder @i: the same thread's builders of the other chunks appended in
+ * file order (chunks are parts of the tables in file order), then sorted
+ * and nested. */
+static void
+merge_sort_and_nest (ThreadWork *work, guint i)
+{
+  SlThreadBuilder *b = g_ptr_array_index (work->builders, i);
+  GPtrArray *chunks = work->loader->cpu_chunks;
+
+  for (guint c = 1; c < chunks->len; c++)
+    {
+      SlThreadBuilder *other = _sl_cpu_chunk_find (chunks->pdata[c], b->global_tid);
+      if (other != NULL)
+        _sl_thread_builder_merge (b, other);
+    }
+  sort_api (&b->api);
+  nest_ranges (&b->nvtx, TRUE);
+  nest_ranges (&b->startend, FALSE);
+  sort_marks (&b->marks);
+}
+
+static guint64
+count_events (SlLoader *loader)
+{
+  guint64 events = 0;
+
+  for (guint c = 0; c < loader->cpu_chunks->len; c++)
+    {
+      GPtrArray *builders = ((SlCpuChunk *) loader->cpu_chunks->pdata[c])->thread_builders;
+      for (guint i = 0; i < builders->len; i++)
+        {
+          SlThreadBuilder *b = g_ptr_array_index (builders, i);
+          events += b->api.spans.n + b->nvtx.spans.n + b->startend.spans.n + b->marks.n;
+        }
+    }
+  return events;
+}
+
+static void assemble_threads (ThreadWork *work);
 
 void
 _sl_cpu_finish (SlLoader *loader, sqlite3 *db)
 {
   gint64 t0 = g_get_monotonic_time ();
-  GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
+  ThreadWork work = {
+    .loader = loader,
+    .builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders,
+    .events = count_events (loader),
+  };
 
   _sl_load_thread_names (loader, db);
-  finish_threads (loader, builders);
-  assemble_threads (loader);
+  for_each_builder (&work, merge_sort_and_nest);
+  assemble_threads (&work);
   _sl_loader_phase (loader, "sort and nest threads", t0);
 }
 
-/* Room in the profile's one API array for every thread's calls; returns
- * how many fit. */
-static guint64
-alloc_api (SlApiCalls *api, GPtrArray *builders)
+/* Each builder's slice of the profile's API array (all of its calls while
+ * they fit in 32-bit indexes) and of its long durations; room for them. */
+static void
+alloc_api (ThreadWork *work, SlApiCalls *api)
 {
+  GPtrArray *builders = work->builders;
   guint64 total_api = 0, total_long = 0;
 
+  work->api_first = g_new (guint, MAX (builders->len, 1));
+  work->api_count = g_new (guint, MAX (builders->len, 1));
+  work->long_first = g_new (guint, MAX (builders->len, 1));
   for (guint i = 0; i < builders->len; i++)
     {
       SlThreadBuilder *b = g_ptr_array_index (builders, i);
-      total_api += b->api.spans.n;
-      total_long += b->api.spans.n_long;
+      guint n = (guint) MIN ((guint64) b->api.spans.n, (guint64) G_MAXUINT32 - 1 - total_api);
+
+      work->api_first[i] = (guint) total_api;
+      work->api_count[i] = n;
+      work->long_first[i] = (guint) total_long;
+      total_api += n;
+      for (guint k = 0; k < b->api.spans.n_long; k++)
+        total_long += b->api.spans.long_index[k] < n;
     }
-  total_api = MIN (total_api, (guint64) G_MAXUINT32 - 1);
+  api->spans.n = (guint) total_api;
+  api->spans.n_long = (guint) total_long;
   api->spans.start = g_new (gint64, MAX (total_api, 1));
   api->spans.dur = g_new (guint32, MAX (total_api, 1));
   api->name = g_new (guint32, MAX (total_api, 1));
@@ -508,16 +559,26 @@ alloc_api (SlApiCalls *api, GPtrArray *builders)
       api->spans.long_index = g_new (guint32, total_long);
       api->spans.long_dur = g_new (gint64, total_long);
     }
-  return total_api;
 }
 
-/* Appends the first @n calls of @from to @api, then frees @from, to keep
- * the peak low. */
+/* Builder @i's calls into its slice of the API array, its identity and
+ * NVTX arrays (which move) into its SlThread; the builder's calls are
+ * freed at once, to keep the peak low. */
 static void
-move_api_calls (SlApiCalls *api, SlApiCalls *from, guint n)
+move_thread (ThreadWork *work, guint i)
 {
-  guint offset = api->spans.n;
+  SlProfile *profile = work->loader->profile;
+  SlThreadBuilder *b = g_ptr_array_index (work->builders, i);
+  SlThread *t = &profile->threads[i];
+  SlApiCalls *api = &profile->api, *from = &b->api;
+  guint offset = work->api_first[i], n = work->api_count[i], l = work->long_first[i];
 
+  t->global_tid = b->global_tid;
+  t->pid = _sl_pid_of (b->global_tid);
+  t->tid = _sl_tid_of (b->global_tid);
+  t->name = b->name;
+  t->api_first = offset;
+  t->api_count = n;
   if (n > 0)
     {
       memcpy (api->spans.start + offset, from->spans.start, n * sizeof (gint64));
@@ -527,58 +588,45 @@ move_api_calls (SlApiCalls *api, SlApiCalls *from, guint n)
       for (guint k = 0; k < from->spans.n_long; k++)
         if (from->spans.long_index[k] < n)
           {
-            api->spans.long_index[api->spans.n_long] = offset + from->spans.long_index[k];
-            api->spans.long_dur[api->spans.n_long] = from->spans.long_dur[k];
-            api->spans.n_long++;
+            api->spans.long_index[l] = offset + from->spans.long_index[k];
+            api->spans.long_dur[l++] = from->spans.long_dur[k];
           }
     }
-  api->spans.n += n;
   _sl_spans_clear (&from->spans);
   g_clear_pointer (&from->name, g_free);
   g_clear_pointer (&from->corr, g_free);
-}
-
-/* Fills @t from @b: its identity, its slice of the API array, its NVTX
- * arrays (which move). */
-static void
-move_thread (SlProfile *profile, SlThreadBuilder *b, SlThread *t, guint64 total_api)
-{
-  guint offset = profile->api.spans.n;
-  guint n = MIN (b->api.spans.n, (guint) (total_api - offset));
-
-  t->global_tid = b->global_tid;
-  t->pid = _sl_pid_of (b->global_tid);
-  t->tid = _sl_tid_of (b->global_tid);
-  t->name = b->name;
-  t->api_first = offset;
-  t->api_count = n;
-  move_api_calls (&profile->api, &b->api, n);
   t->nvtx = b->nvtx;
   t->nvtx_startend = b->startend;
   t->marks = b->marks;
   memset (&b->nvtx, 0, sizeof b->nvtx);
   memset (&b->startend, 0, sizeof b->startend);
   memset (&b->marks, 0, sizeof b->marks);
-  profile->counts.nvtx_ranges += t->nvtx.spans.n + t->nvtx_startend.spans.n;
-  profile->counts.nvtx_marks += t->marks.n;
 }
 
 /* The profile's threads in (pid, tid) order, their API calls in one
  * array. */
 static void
-assemble_threads (SlLoader *loader)
+assemble_threads (ThreadWork *work)
 {
+  SlLoader *loader = work->loader;
   SlProfile *profile = loader->profile;
-  GPtrArray *builders = ((SlCpuChunk *) g_ptr_array_index (loader->cpu_chunks, 0))->thread_builders;
-  guint64 total_api;
+  GPtrArray *builders = work->builders;
 
   g_ptr_array_sort (builders, compare_thread_builders);
   profile->n_threads = builders->len;
   profile->threads = g_new0 (SlThread, MAX (builders->len, 1u));
-  total_api = alloc_api (&profile->api, builders);
-  for (guint i = 0; i < builders->len; i++)
-    move_thread (profile, g_ptr_array_index (builders, i), &profile->threads[i], total_api);
+  alloc_api (work, &profile->api);
+  for_each_builder (work, move_thread);
+  for (guint i = 0; i < profile->n_threads; i++)
+    {
+      const SlThread *t = &profile->threads[i];
+      profile->counts.nvtx_ranges += t->nvtx.spans.n + t->nvtx_startend.spans.n;
+      profile->counts.nvtx_marks += t->marks.n;
+    }
   profile->counts.cuda_api = profile->api.spans.n;
+  g_clear_pointer (&work->api_first, g_free);
+  g_clear_pointer (&work->api_count, g_free);
+  g_clear_pointer (&work->long_first, g_free);
 
   profile->n_domains = loader->domains->len;
   profile->domains = (SlNvtxDomain *) g_array_free (loader->domains, FALSE);

@@ -382,22 +382,31 @@ merge_marks (SlNvtxMarks *into, guint *cap, SlNvtxMarks *from)
 }
 
 void
-_sl_cpu_chunk_merge (SlCpuChunk *into, SlCpuChunk *from)
+_sl_cpu_chunk_add_threads (SlCpuChunk *into, SlCpuChunk *from)
 {
   for (guint i = 0; i < from->thread_builders->len; i++)
-    {
-      SlThreadBuilder *b = g_ptr_array_index (from->thread_builders, i);
-      SlThreadBuilder *to = thread_builder (into, b->global_tid);
+    thread_builder (into, ((SlThreadBuilder *) g_ptr_array_index (from->thread_builders, i))->global_tid);
+}
 
-      if (b->api.spans.n > 0)
-        merge_api (to, b);
-      if (b->nvtx.spans.n > 0)
-        merge_ranges (&to->nvtx, &to->nvtx_cap, &b->nvtx);
-      if (b->startend.spans.n > 0)
-        merge_ranges (&to->startend, &to->startend_cap, &b->startend);
-      if (b->marks.n > 0)
-        merge_marks (&to->marks, &to->marks_cap, &b->marks);
-    }
+SlThreadBuilder *
+_sl_cpu_chunk_find (SlCpuChunk *chunk, guint64 global_tid)
+{
+  guint32 index = sl_id_map_lookup (&chunk->thread_index, global_tid, SL_NONE);
+
+  return index != SL_NONE ? g_ptr_array_index (chunk->thread_builders, index) : NULL;
+}
+
+void
+_sl_thread_builder_merge (SlThreadBuilder *to, SlThreadBuilder *b)
+{
+  if (b->api.spans.n > 0)
+    merge_api (to, b);
+  if (b->nvtx.spans.n > 0)
+    merge_ranges (&to->nvtx, &to->nvtx_cap, &b->nvtx);
+  if (b->startend.spans.n > 0)
+    merge_ranges (&to->startend, &to->startend_cap, &b->startend);
+  if (b->marks.n > 0)
+    merge_marks (&to->marks, &to->marks_cap, &b->marks);
 }
 
 /* ---- names -------------------------------------------------------------- */

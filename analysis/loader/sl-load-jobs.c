@@ -156,8 +156,9 @@ finish_group (SlLoader *loader, SlJobGroup group, sqlite3 *db)
     }
   else
     {
+      /* Each thread's builders are merged by _sl_cpu_finish, in parallel. */
       for (guint i = 1; i < loader->cpu_chunks->len; i++)
-        _sl_cpu_chunk_merge (loader->cpu_chunks->pdata[0], loader->cpu_chunks->pdata[i]);
+        _sl_cpu_chunk_add_threads (loader->cpu_chunks->pdata[0], loader->cpu_chunks->pdata[i]);
       _sl_cpu_finish (loader, db);
     }
 }

@@ -202,7 +202,12 @@ void         _sl_gpu_chunk_merge       (SlGpuChunk *into, SlGpuChunk *from);
 extern const SlTableRead _sl_api_read, _sl_nvtx_read;
 SlCpuChunk  *_sl_cpu_chunk_new         (void);
 void         _sl_cpu_chunk_free        (gpointer chunk);
-void         _sl_cpu_chunk_merge       (SlCpuChunk *into, SlCpuChunk *from);
+/* Every thread of @from gets a builder in @into (empty until merged). */
+void         _sl_cpu_chunk_add_threads (SlCpuChunk *into, SlCpuChunk *from);
+/* @chunk's builder of @global_tid, or NULL. */
+SlThreadBuilder *_sl_cpu_chunk_find    (SlCpuChunk *chunk, guint64 global_tid);
+/* Appends @from's calls, ranges and marks after @into's. */
+void         _sl_thread_builder_merge  (SlThreadBuilder *into, SlThreadBuilder *from);
 void         _sl_load_thread_names     (SlLoader *loader, sqlite3 *db);
 void         _sl_load_process_names    (SlLoader *loader, sqlite3 *db);
 
