@@ -140,7 +140,6 @@ gboolean
 _sl_merge_heap_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *end,
                           gint64 *limit_out)
 {
-  const SlMergeSource *src;
   guint best;
   gint64 limit = G_MAXINT64;
   guint limit_src = G_MAXUINT;
@@ -156,19 +155,7 @@ _sl_merge_heap_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *
         limit = m->heap[c].start;
         limit_src = m->heap[c].src;
       }
-  src = &g_array_index (m->sources, SlMergeSource, best);
-  /* ties with the next source's head: the lower source goes first */
-  if (limit == G_MAXINT64 || limit_src == G_MAXUINT)
-    limit = G_MAXINT64;
-  else if (best < limit_src)
-    limit++;
-  m->run_src = best;
-  *tag = src->tag;
-  *spans = src->spans;
-  *first = src->pos;
-  *end = src->end;
-  *limit_out = limit;
-  return TRUE;
+  return _sl_merge_give_run (m, best, limit, limit_src, tag, spans, first, end, limit_out);
 }
 
 void

@@ -92,6 +92,28 @@ _sl_merge_scan_heads (const SlMerge *m, guint *best_out, gint64 *limit, guint *l
   return TRUE;
 }
 
+/* Source @best's run, up to the next source's head (@limit, from source
+ * @limit_src), into the out arguments of sl_merge_run_start(). */
+static inline gboolean
+_sl_merge_give_run (SlMerge *m, guint best, gint64 limit, guint limit_src, guint *tag, const SlSpans **spans,
+                    guint *first, guint *end, gint64 *limit_out)
+{
+  const SlMergeSource *src = &g_array_index (m->sources, SlMergeSource, best);
+
+  /* ties with the next source's head: the lower source goes first */
+  if (limit == G_MAXINT64 || limit_src == G_MAXUINT)
+    limit = G_MAXINT64;
+  else if (best < limit_src)
+    limit++;
+  m->run_src = best;
+  *tag = src->tag;
+  *spans = src->spans;
+  *first = src->pos;
+  *end = src->end;
+  *limit_out = limit;
+  return TRUE;
+}
+
 /* The same with the end of the run left to the caller, who walks the events
  * and tests the starts on the way (one test instead of two):
  *
@@ -111,7 +133,6 @@ _sl_merge_scan_heads (const SlMerge *m, guint *best_out, gint64 *limit, guint *l
 static inline gboolean
 sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first, guint *end, gint64 *limit_out)
 {
-  const SlMergeSource *src;
   guint best, limit_src;
   gint64 limit;
 
@@ -120,19 +141,7 @@ sl_merge_run_start (SlMerge *m, guint *tag, const SlSpans **spans, guint *first,
   m->cur = G_MAXUINT;
   if (!_sl_merge_scan_heads (m, &best, &limit, &limit_src))
     return FALSE;
-  src = &g_array_index (m->sources, SlMergeSource, best);
-  /* ties with the next source's head: the lower source goes first */
-  if (limit == G_MAXINT64 || limit_src == G_MAXUINT)
-    limit = G_MAXINT64;
-  else if (best < limit_src)
-    limit++;
-  m->run_src = best;
-  *tag = src->tag;
-  *spans = src->spans;
-  *first = src->pos;
-  *end = src->end;
-  *limit_out = limit;
-  return TRUE;
+  return _sl_merge_give_run (m, best, limit, limit_src, tag, spans, first, end, limit_out);
 }
 
 static inline void
