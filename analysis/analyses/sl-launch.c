@@ -233,7 +233,8 @@ typedef struct {
   guint64  count;
   guint64  api;       /* summed durations of the calls */
   guint64  kernel;    /* and of the kernels */
-  __int128 total;     /* summed delays */
+  guint64  total_lo;  /* summed delays, as a 128-bit integer in two halves */
+  guint64  total_hi;  /* (GCC spills an __int128 to the stack here) */
   gint64  *band;
   guint64  pad;
 } PlainKey;
@@ -241,8 +242,9 @@ typedef struct {
 typedef struct {
   const gint64  *api_start;
   const guint32 *api_dur;
-  const guint32 *func_key;
+  PlainKey     **func_key;  /* per function, its name's figures */
   PlainKey      *keys;
+  guint          n_keys;
   PlainKey       all;       /* its count, total and sums stay 0 */
   guint64        unlinked;
 } Plain;
@@ -257,53 +259,56 @@ plain_key_grow (PlainKey *k)
   k->end = k->band + cap;
 }
 
+/* Room in @k's band for @n more values. */
+static void
+plain_key_room (PlainKey *k, gsize n)
+{
+  while ((gsize) (k->end - k->next) < n)
+    plain_key_grow (k);
+}
+
+/* @v into @k's band (which has room for it) or below it. */
 static inline void
 plain_key_place (PlainKey *k, gint64 v)
 {
   k->below += v < k->lo;
   *k->next = v;
   k->next += (guint64) v - (guint64) k->lo <= k->width;
-  if (G_UNLIKELY (k->next == k->end))
-    {
-      PlainKey t = *k;   /* no address of @k taken: a local one stays in registers */
-
-      plain_key_grow (&t);
-      *k = t;
-    }
 }
 
-/* @b's band as a PlainKey with room for a value, and back. */
+/* @b's band as a PlainKey, and back. */
 static void
 plain_key_from (PlainKey *k, const SlBandKey *b)
 {
   *k = (PlainKey) { .lo = b->lo, .width = (guint64) b->hi - (guint64) b->lo, .below = b->below,
                     .next = b->band + b->n_band, .end = b->band + b->cap, .count = b->count,
-                    .total = b->total, .band = b->band };
-  if (k->next == k->end)
-    plain_key_grow (k);
+                    .total_lo = (guint64) b->total, .total_hi = (guint64) (b->total >> 64), .band = b->band };
 }
 
 static void
 plain_key_to (const PlainKey *k, SlBandKey *b)
 {
   b->count = k->count;
-  b->total = k->total;
+  b->total = (__int128) (((unsigned __int128) k->total_hi << 64) | k->total_lo);
   b->below = k->below;
   b->band = k->band;
   b->n_band = k->next - k->band;
   b->cap = k->end - k->band;
 }
 
+#define RUN 1024   /* kernels of one plain_run(), that every band has room for */
+
 /* The kernels [@i, @end) of @k launched by a call before @limit into @p
- * (see walk_bands_plain); returns where it stopped.  The loop's state is
- * in locals, so that it stays in registers. */
+ * (see walk_bands_plain), at most RUN of them; returns where it stopped.
+ * The loop's state is in locals, so that it stays in registers; no band
+ * grows in it. */
 static inline guint
-plain_visit (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
+plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
 {
-  const guint32 *kapi = k->api, *kfunc = k->func, *kdur = k->spans.dur, *func_key = p->func_key;
-  const guint32 *api_dur = p->api_dur;
+  const guint32 *kapi = k->api, *kfunc = k->func, *kdur = k->spans.dur, *api_dur = p->api_dur;
+  PlainKey *const *func_key = p->func_key;
   const gint64 *kstart = k->spans.start, *api_start = p->api_start;
-  PlainKey *keys = p->keys, all = p->all;
+  PlainKey all = p->all;
   guint64 unlinked = 0;
 
   for (; i < end; i++)
@@ -319,10 +324,11 @@ plain_visit (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
           unlinked++;
           continue;
         }
-      key = &keys[func_key[kfunc[i]]];
+      key = func_key[kfunc[i]];
       delay = kstart[i] - api_start[a];
       key->count++;
-      key->total += delay;
+      key->total_lo += (guint64) delay;
+      key->total_hi += (guint64) (delay >> 63) + (key->total_lo < (guint64) delay);   /* sign, carry */
       key->api += api_dur[a];
       key->kernel += kdur[i];
       plain_key_place (key, delay);
@@ -330,6 +336,26 @@ plain_visit (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
     }
   p->all = all;
   p->unlinked += unlinked;
+  return i;
+}
+
+/* plain_run() over [@i, @end), RUN kernels at a time with room for them
+ * in every band. */
+static guint
+plain_visit (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
+{
+  while (i < end)
+    {
+      guint n = MIN (end - i, RUN), stop;
+
+      for (guint key = 0; key < p->n_keys; key++)
+        plain_key_room (&p->keys[key], n);
+      plain_key_room (&p->all, n);
+      stop = plain_run (p, k, i, i + n, limit);
+      if (stop < i + n)
+        return stop;
+      i = stop;
+    }
   return i;
 }
 
@@ -350,7 +376,7 @@ plain_finish (Walk *w, const Plain *p)
       w->api_total[key] = (gint64) MIN (k->api, (guint64) G_MAXINT64);
       w->kernel_total[key] = (gint64) MIN (k->kernel, (guint64) G_MAXINT64);
       count += k->count;
-      total += k->total;
+      total += keys[key].total;
       api_all += k->api;
     }
   plain_key_to (&p->all, &keys[w->all_key]);
@@ -370,8 +396,12 @@ walk_bands_plain (Walk *w)
   const SlProfile *profile = w->profile;
   guint n_keys = w->all_key;
   g_autofree PlainKey *keys = g_new (PlainKey, MAX (n_keys, 1));
-  Plain p = { profile->api.spans.start, profile->api.spans.dur, w->func_key, keys, { 0 }, 0 };
+  g_autofree PlainKey **func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
+  Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0 };
   gboolean left = TRUE;
+
+  for (guint f = 0; f < profile->n_funcs; f++)
+    func_key[f] = &keys[w->func_key[f]];
 
   for (guint key = 0; key < n_keys; key++)
     plain_key_from (&keys[key], &w->band->keys[key]);
