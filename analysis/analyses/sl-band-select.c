@@ -67,6 +67,6 @@ sl_band_select_get (SlBandSelect *b, guint key, gint64 *out)
 void
 _sl_band_grow (gint64 **v, gsize *cap)
 {
-  *cap = MAX (2 * *cap, 256);
+  *cap = sl_band_cap_after (*cap);
   *v = g_renew (gint64, *v, *cap);
 }

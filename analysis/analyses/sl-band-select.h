@@ -44,6 +44,13 @@ typedef struct {
 
 void     _sl_band_grow        (gint64 **v, gsize *cap);
 
+/* The capacity a full band of @cap values grows to. */
+static inline gsize
+sl_band_cap_after (gsize cap)
+{
+  return MAX (2 * cap, 256);
+}
+
 static inline void
 sl_band_sample_add (SlBandSample *s, gint64 v)
 {

@@ -8,6 +8,9 @@
 #include "sl-stats.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define WINDOW 32768   /* API calls per step of the walk (~400 KB of their arrays) */
 #define CHUNK  2048    /* delays handed to the statistics at a time */
@@ -192,6 +195,231 @@ walk_bands (Walk *w)
   w->launch_api_total = launch_api_total;
 }
 
+/* Whether walk_bands_plain() finds what walk_bands() would: no graph
+ * launch (each kernel is a launch of its own, so the launches' figures
+ * are the kernels' summed over the names), no duration of 2^32-1 ns or
+ * more (each fits a guint32, so fewer than 2^32 of them sum exactly in a
+ * guint64, and as they are not negative the clamped exact sum is the
+ * saturating one), and the API indexes far below SL_NONE (a window's limit
+ * never reaches it). */
+static gboolean
+plain_profile (const Walk *w)
+{
+  const SlProfile *profile = w->profile;
+  guint64 kernels = 0;
+
+  if (w->graphs->n_calls > 0 || profile->api.spans.n_long > 0 || profile->api.spans.n >= G_MAXUINT32 - 2 * WINDOW)
+    return FALSE;
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      if (profile->streams[s].kernels.spans.n_long > 0)
+        return FALSE;
+      kernels += w->last[s] - w->first[s];
+    }
+  return kernels < G_MAXUINT32;
+}
+
+/* A name's figures in walk_bands_plain(): all that a kernel updates, in
+ * one place (one base register for them all).  The band's values run from
+ * band to next, with room up to end: every value is written at next, which
+ * moves on when it is kept (no branch on the value, whose side of the band
+ * is as good as random). */
+typedef struct {
+  gint64   lo;        /* the band is lo <= v <= lo + width */
+  guint64  width;
+  guint64  below;
+  gint64  *next;
+  gint64  *end;
+  guint64  count;
+  guint64  api;       /* summed durations of the calls */
+  guint64  kernel;    /* and of the kernels */
+  guint64  total_lo;  /* summed delays, as a 128-bit integer in two halves */
+  guint64  total_hi;  /* (GCC spills an __int128 to the stack here) */
+  gint64  *band;
+  guint64  pad;
+} PlainKey;
+
+typedef struct {
+  const gint64  *api_start;
+  const guint32 *api_dur;
+  PlainKey     **func_key;  /* per function, its name's figures */
+  PlainKey      *keys;
+  guint          n_keys;
+  PlainKey       all;       /* its count, total and sums stay 0 */
+  guint64        unlinked;
+} Plain;
+
+static void
+plain_key_grow (PlainKey *k)
+{
+  gsize n = k->next - k->band, cap = sl_band_cap_after (k->end - k->band);
+
+  k->band = g_renew (gint64, k->band, cap);
+  k->next = k->band + n;
+  k->end = k->band + cap;
+}
+
+/* Room in @k's band for @n more values. */
+static void
+plain_key_room (PlainKey *k, gsize n)
+{
+  while ((gsize) (k->end - k->next) < n)
+    plain_key_grow (k);
+}
+
+/* @v into @k's band (which has room for it) or below it. */
+static inline void
+plain_key_place (PlainKey *k, gint64 v)
+{
+  k->below += v < k->lo;
+  *k->next = v;
+  k->next += (guint64) v - (guint64) k->lo <= k->width;
+}
+
+/* @b's band as a PlainKey, and back. */
+static void
+plain_key_from (PlainKey *k, const SlBandKey *b)
+{
+  *k = (PlainKey) { .lo = b->lo, .width = (guint64) b->hi - (guint64) b->lo, .below = b->below,
+                    .next = b->band + b->n_band, .end = b->band + b->cap, .count = b->count,
+                    .total_lo = (guint64) b->total, .total_hi = (guint64) (b->total >> 64), .band = b->band };
+}
+
+static void
+plain_key_to (const PlainKey *k, SlBandKey *b)
+{
+  b->count = k->count;
+  b->total = (__int128) (((unsigned __int128) k->total_hi << 64) | k->total_lo);
+  b->below = k->below;
+  b->band = k->band;
+  b->n_band = k->next - k->band;
+  b->cap = k->end - k->band;
+}
+
+#define RUN 1024   /* kernels of one plain_run(), that every band has room for */
+
+/* The kernels [@i, @end) of @k launched by a call before @limit into @p
+ * (see walk_bands_plain), at most RUN of them; returns where it stopped.
+ * The loop's state is in locals, so that it stays in registers; no band
+ * grows in it. */
+static inline guint
+plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
+{
+  const guint32 *kapi = k->api, *kfunc = k->func, *kdur = k->spans.dur, *api_dur = p->api_dur;
+  PlainKey *const *func_key = p->func_key;
+  const gint64 *kstart = k->spans.start, *api_start = p->api_start;
+  PlainKey all = p->all;
+  guint64 unlinked = 0;
+
+  for (; i < end; i++)
+    {
+      guint32 a = kapi[i];
+      PlainKey *key;
+      gint64 delay;
+
+      if (G_UNLIKELY (a >= limit))   /* SL_NONE is too */
+        {
+          if (a != SL_NONE)
+            break;
+          unlinked++;
+          continue;
+        }
+      key = func_key[kfunc[i]];
+      delay = kstart[i] - api_start[a];
+      key->count++;
+      key->total_lo += (guint64) delay;
+      key->total_hi += (guint64) (delay >> 63) + (key->total_lo < (guint64) delay);   /* sign, carry */
+      key->api += api_dur[a];
+      key->kernel += kdur[i];
+      plain_key_place (key, delay);
+      plain_key_place (&all, delay);
+    }
+  p->all = all;
+  p->unlinked += unlinked;
+  return i;
+}
+
+/* plain_run() over [@i, @end), RUN kernels at a time with room for them
+ * in every band. */
+static guint
+plain_visit (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
+{
+  while (i < end)
+    {
+      guint n = MIN (end - i, RUN), stop;
+
+      for (guint key = 0; key < p->n_keys; key++)
+        plain_key_room (&p->keys[key], n);
+      plain_key_room (&p->all, n);
+      stop = plain_run (p, k, i, i + n, limit);
+      if (stop < i + n)
+        return stop;
+      i = stop;
+    }
+  return i;
+}
+
+/* The sums of walk_bands_plain() into the walk and the band: per name,
+ * then over all the kernels (here every kernel is a launch). */
+static void
+plain_finish (Walk *w, const Plain *p)
+{
+  SlBandKey *keys = w->band->keys;
+  __int128 total = 0, api_all = 0;
+  guint64 count = 0;
+
+  for (guint key = 0; key < w->all_key; key++)
+    {
+      const PlainKey *k = &p->keys[key];
+
+      plain_key_to (k, &keys[key]);
+      w->api_total[key] = (gint64) MIN (k->api, (guint64) G_MAXINT64);
+      w->kernel_total[key] = (gint64) MIN (k->kernel, (guint64) G_MAXINT64);
+      count += k->count;
+      total += keys[key].total;
+      api_all += k->api;
+    }
+  plain_key_to (&p->all, &keys[w->all_key]);
+  keys[w->all_key].count = count;
+  keys[w->all_key].total = total;
+  w->unlinked = p->unlinked;
+  w->launches = count;
+  w->launch_api_total = sl_sat_from_i128 (api_all);
+}
+
+/* walk_bands() where plain_profile() holds: a kernel's work is a few
+ * adds to its name's sums and two branch-free band updates, without the
+ * graph checks nor the saturating adds (each a branch). */
+static void
+walk_bands_plain (Walk *w)
+{
+  const SlProfile *profile = w->profile;
+  guint n_keys = w->all_key;
+  g_autofree PlainKey *keys = g_new (PlainKey, MAX (n_keys, 1));
+  g_autofree PlainKey **func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
+  Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0 };
+  gboolean left = TRUE;
+
+  for (guint f = 0; f < profile->n_funcs; f++)
+    func_key[f] = &keys[w->func_key[f]];
+
+  for (guint key = 0; key < n_keys; key++)
+    plain_key_from (&keys[key], &w->band->keys[key]);
+  plain_key_from (&p.all, &w->band->keys[n_keys]);
+  for (guint64 limit = WINDOW; left; limit += WINDOW)
+    {
+      left = FALSE;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          guint end = w->last[s];
+
+          w->first[s] = plain_visit (&p, &profile->streams[s].kernels, w->first[s], end, limit);
+          left |= w->first[s] < end;
+        }
+    }
+  plain_finish (w, &p);
+}
+
 /* What is gathered per kernel name (key); key n_keys gathers every launch,
  * for the overall percentile. */
 typedef struct {
@@ -234,6 +462,32 @@ per_name_clear (PerName *pn)
   g_free (pn->stats);
 }
 
+/* The first of the kernels [@i, @end) with launching call @api[] at or
+ * past @limit (those without a call, SL_NONE, are passed over).  A call
+ * index a < limit, or SL_NONE, is one unsigned comparison: a + 1 <= limit
+ * (SL_NONE + 1 wraps to 0); with SSE2 (every x86-64), four at a time. */
+static guint
+skip_calls_before (const guint32 *api, guint i, guint end, guint64 limit)
+{
+  guint32 lim = (guint32) MIN (limit, (guint64) G_MAXUINT32);
+#ifdef __SSE2__
+  const __m128i one = _mm_set1_epi32 (1), sign = _mm_set1_epi32 ((int) 0x80000000u);
+  const __m128i lim4 = _mm_xor_si128 (_mm_set1_epi32 ((int) lim), sign);
+
+  for (; i + 4 <= end; i += 4)
+    {
+      __m128i next = _mm_add_epi32 (_mm_loadu_si128 ((const __m128i *) (api + i)), one);
+
+      /* (a + 1) > lim, unsigned, as a signed comparison of both moved by 2^31 */
+      if (_mm_movemask_epi8 (_mm_cmpgt_epi32 (_mm_xor_si128 (next, sign), lim4)) != 0)
+        break;
+    }
+#endif
+  while (i < end && (guint32) (api[i] + 1) <= lim)
+    i++;
+  return i;
+}
+
 #define SAMPLE_WINDOW 1024   /* calls per window of the sample */
 #define SAMPLE_EVERY  16     /* windows per sampled one */
 
@@ -251,7 +505,7 @@ sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, 
   g_autofree guint *next = g_memdup2 (first, MAX (profile->n_streams, 1) * sizeof (guint));
   gboolean left = TRUE;
 
-  for (guint64 limit = SAMPLE_WINDOW; left; limit += SAMPLE_WINDOW)
+  for (guint64 limit = SAMPLE_WINDOW; left;)
     {
       gboolean sampled = (limit / SAMPLE_WINDOW) % SAMPLE_EVERY == 1;
       left = FALSE;
@@ -259,17 +513,24 @@ sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, 
         {
           const SlKernels *k = &profile->streams[s].kernels;
           guint i = next[s];
-          for (; i < last[s] && (k->api[i] == SL_NONE || k->api[i] < limit); i++)
-            if (sampled && k->api[i] != SL_NONE)
-              {
-                gint64 delay = k->spans.start[i] - profile->api.spans.start[k->api[i]];
-                sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
-                if (!sl_graph_launches_contains (graphs, k->api[i]))
-                  sl_band_sample_add (&samples[pn->n_keys], delay);
-              }
+          if (!sampled)
+            i = skip_calls_before (k->api, i, last[s], limit);
+          else
+            for (; i < last[s] && (k->api[i] == SL_NONE || k->api[i] < limit); i++)
+              if (k->api[i] != SL_NONE)
+                {
+                  gint64 delay = k->spans.start[i] - profile->api.spans.start[k->api[i]];
+                  sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
+                  if (!sl_graph_launches_contains (graphs, k->api[i]))
+                    sl_band_sample_add (&samples[pn->n_keys], delay);
+                }
           next[s] = i;
           left |= i < last[s];
         }
+      /* the windows up to the next sampled one in one step: a stream stops
+       * where it would after the last of them, at its first call past it
+       * (the calls before it are before the others' limits too) */
+      limit += sampled ? (SAMPLE_EVERY - 1) * SAMPLE_WINDOW : SAMPLE_WINDOW;
     }
   return samples;
 }
@@ -310,7 +571,10 @@ measure_by_bands (SlLaunch *self, PerName *pn, const SlProfile *profile, const g
   sl_band_select_init (&band, pn->n_keys + 1, 95.0, samples);
   w->band = &band;
   memcpy (w->first, first, profile->n_streams * sizeof (guint));
-  walk_bands (w);
+  if (plain_profile (w))
+    walk_bands_plain (w);
+  else
+    walk_bands (w);
   for (guint key = 0; key <= pn->n_keys && ok; key++)
     {
       ok = sl_band_select_get (&band, key, &pn->p95_ns[key]);

@@ -451,6 +451,56 @@ test_launch_real (void)
     }
 }
 
+/* Launch overhead under each filter: per name, the kernels with a
+ * launching call and their queue delays' mean and 95th percentile, and
+ * the kernels without a call, as SQL finds them among the kernels the
+ * filter keeps. */
+static void
+test_launch_filtered (void)
+{
+  g_auto(GStrv) paths = sl_test_real_profiles ();
+
+  for (guint p = 0; paths[p] != NULL; p++)
+    {
+      g_autoptr(SlProfile) profile = sl_test_load (paths[p]);
+      sqlite3 *db = sl_test_db_open (paths[p]);
+      g_autoptr(GPtrArray) filters = NULL;
+
+      sl_test_db_prepare (db);
+      filters = filters_for (db);
+      for (guint i = 0; i < filters->len; i++)
+        {
+          const SlFilter *f = filters->pdata[i];
+          g_autofree char *where = where_clause (f, "start", TRUE);
+          g_autofree char *sql = g_strdup_printf (
+            "SELECT name, delay FROM (SELECT g.name AS name, g.device AS device, g.pid AS pid, g.start AS start, "
+            "g.start - a.start AS delay FROM t_gpu g JOIN t_api a ON a.pid = g.pid AND a.corr = g.corr "
+            "WHERE g.kind = 0) WHERE %s", where);
+          g_autofree char *sql_unlinked = g_strdup_printf (
+            "SELECT count(*) FROM t_gpu g WHERE g.kind = 0 AND %s AND NOT EXISTS "
+            "(SELECT 1 FROM t_api a WHERE a.pid = g.pid AND a.corr = g.corr)", where);
+          g_autoptr(GHashTable) queue = query_groups (db, sql);
+          g_autoptr(SlLaunch) s = sl_launch_compute (profile, f, SL_NAMES_SHORT, 0);
+
+          g_assert_cmpint ((gint64) s->unlinked, ==, sl_test_db_int (db, sql_unlinked));
+          g_assert_cmpuint (s->n_rows, ==, g_hash_table_size (queue));
+          for (guint r = 0; r < s->n_rows; r++)
+            {
+              GArray *q = g_hash_table_lookup (queue, s->rows[r].name);
+              SlTestStats qs;
+
+              g_assert_nonnull (q);
+              sl_test_stats (q, &qs);   /* sorts q */
+              g_assert_cmpuint (s->rows[r].launches, ==, qs.n);
+              g_assert_cmpfloat (fabs (s->rows[r].queue_mean_ns - qs.mean), <, 1e-6 * MAX (1.0, fabs (qs.mean)));
+              g_assert_cmpint (s->rows[r].queue_p95_ns, ==,
+                               g_array_index (q, gint64, (guint64) ceil (0.95 * qs.n - 1e-9) - 1));
+            }
+        }
+      sqlite3_close (db);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -464,6 +514,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/nvtx/generated", test_nvtx_generated);
   g_test_add_func ("/analysis/memcpy/real", test_memcpy_real);
   g_test_add_func ("/analysis/launch/real", test_launch_real);
+  g_test_add_func ("/analysis/launch/filtered", test_launch_filtered);
   status = g_test_run ();
   sl_test_cleanup ();
   return status;
