@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-tree.c: `sightline-cli tree`: the NVTX hierarchy with kernels as leaves. */
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "sl-cli-run.h"
 
@@ -12,46 +13,115 @@ typedef struct {
   gboolean exact_names;
 } Options;
 
-/* One printed line; the label is indented and valid UTF-8 (the model's
- * names are). */
+/* One printed line.  A million are printed: the name stays where the tree
+ * keeps it (alive until printed), and counting the characters of the
+ * indentation or a string per line was most of the time. */
 typedef struct {
-  char  *label;
-  guint  chars;            /* the label's length in characters */
-  gint64 dur;
-  char  *gpu;              /* GPU projection of a range, or NULL */
+  const char *name;        /* valid UTF-8: the model's names are */
+  guint32 name_bytes;
+  guint32 chars;           /* the indented label's width in characters */
+  guint32 indent;
+  gboolean is_kernel;
+  guint32 device;          /* kernels */
+  guint32 stream;
+  gboolean has_gpu;
+  gint64  dur;
+  gint64  gpu_dur;         /* GPU projection of a range */
 } Line;
+
+static guint32
+utf8_chars (const char *text, gsize bytes)
+{
+  guint32 chars = 0;
+
+  for (gsize i = 0; i < bytes; i++)
+    chars += ((guchar) text[i] & 0xC0) != 0x80;
+  return chars;
+}
+
+/* A kernel's "  [GPU 0 · stream 7]" after its name, into @buf; its length. */
+#define PLACE_SIZE 64
+static gsize
+format_kernel_place (char buf[PLACE_SIZE], guint32 device, guint32 stream)
+{
+  char number[SL_FORMAT_NUMBER_SIZE];
+  char *end = g_stpcpy (buf, "  [GPU ");
+
+  end = g_stpcpy (end, sl_format_count_into (device, number));
+  end = g_stpcpy (end, " · stream ");
+  end = g_stpcpy (end, sl_format_count_into (stream, number));
+  end = g_stpcpy (end, "]");
+  return (gsize) (end - buf);
+}
+
+static guint32
+kernel_place_chars (guint32 device, guint32 stream)
+{
+  char place[PLACE_SIZE];
+
+  return utf8_chars (place, format_kernel_place (place, device, stream));
+}
 
 static void
 add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
 {
   GArray *lines = data;
-  int indent = (int) (level - 1) * 2;
-  Line line;
+  Line line = {
+    .name = info->name, .name_bytes = (guint32) strlen (info->name),
+    .indent = (level - 1) * 2, .is_kernel = node->kind == SL_TREE_KERNEL,
+    .device = info->device, .stream = info->stream,
+    .has_gpu = node->kind == SL_TREE_RANGE && info->has_gpu,
+    .dur = info->end_ns - info->start_ns, .gpu_dur = info->gpu_end_ns - info->gpu_start_ns,
+  };
 
-  if (node->kind == SL_TREE_KERNEL)
-    line.label = g_strdup_printf ("%*s%s  [GPU %u · stream %u]", indent, "", info->name, info->device, info->stream);
-  else
-    line.label = g_strdup_printf ("%*s%s", indent, "", info->name);
-  line.chars = (guint) g_utf8_strlen (line.label, -1);
-  line.dur = info->end_ns - info->start_ns;
-  line.gpu = node->kind == SL_TREE_RANGE && info->has_gpu
-             ? sl_format_duration_precise (info->gpu_end_ns - info->gpu_start_ns) : NULL;
+  line.chars = line.indent + utf8_chars (line.name, line.name_bytes)
+               + (line.is_kernel ? kernel_place_chars (line.device, line.stream) : 0);
   g_array_append_val (lines, line);
 }
 
 static void
-clear_line (gpointer data)
+append_spaces (GString *out, guint n)
 {
-  Line *line = data;
+  gsize at = out->len;
 
-  g_free (line->label);
-  g_free (line->gpu);
+  g_string_set_size (out, at + n);
+  memset (out->str + at, ' ', n);
 }
 
-/* Labels padded to the widest (at most 110 characters), then the duration. */
+/* "<label><pad>  <duration right-aligned in 12 bytes>[  (GPU <d>)]\n", as
+ * printf ("%s%*s  %12s", ...) printed it. */
+static void
+append_line (GString *out, const Line *line, guint width, GString *dur)
+{
+  append_spaces (out, line->indent);
+  g_string_append_len (out, line->name, line->name_bytes);
+  if (line->is_kernel)
+    {
+      char place[PLACE_SIZE];
+
+      g_string_append_len (out, place, (gssize) format_kernel_place (place, line->device, line->stream));
+    }
+  append_spaces (out, (line->chars < width ? width - line->chars : 0) + 2);
+  g_string_truncate (dur, 0);
+  sl_format_duration_precise_append (dur, line->dur);
+  append_spaces (out, dur->len < 12 ? 12 - (guint) dur->len : 0);
+  g_string_append_len (out, dur->str, (gssize) dur->len);
+  if (line->has_gpu)
+    {
+      g_string_append (out, "  (GPU ");
+      sl_format_duration_precise_append (out, line->gpu_dur);
+      g_string_append_c (out, ')');
+    }
+  g_string_append_c (out, '\n');
+}
+
+/* Labels padded to the widest (at most 110 characters), then the duration;
+ * written in blocks of a megabyte. */
 static void
 print_lines (GArray *lines)
 {
+  g_autoptr(GString) out = g_string_sized_new (1 << 20);
+  g_autoptr(GString) dur = g_string_sized_new (32);
   guint width = 0;
 
   for (guint i = 0; i < lines->len; i++)
@@ -59,14 +129,12 @@ print_lines (GArray *lines)
   width = MIN (width, 110);
   for (guint i = 0; i < lines->len; i++)
     {
-      const Line *line = &g_array_index (lines, Line, i);
-      g_autofree char *dur = sl_format_duration_precise (line->dur);
-      int pad = line->chars < width ? (int) (width - line->chars) : 0;
-
-      if (line->gpu != NULL)
-        printf ("%s%*s  %12s  (GPU %s)\n", line->label, pad, "", dur, line->gpu);
-      else
-        printf ("%s%*s  %12s\n", line->label, pad, "", dur);
+      append_line (out, &g_array_index (lines, Line, i), width, dur);
+      if (out->len >= (1 << 20) || i + 1 == lines->len)
+        {
+          fwrite (out->str, 1, out->len, stdout);
+          g_string_truncate (out, 0);
+        }
     }
 }
 
@@ -87,7 +155,6 @@ show (const SlCliRun *run, gpointer data)
       return SL_CLI_OK;
     }
   lines = g_array_new (FALSE, FALSE, sizeof (Line));
-  g_array_set_clear_func (lines, clear_line);
   sl_tree_walk (tree, o->depth, o->min_dur, add_line, NULL, lines);
   if (lines->len == 0)
     sl_cli_print_empty (run->common.filter, _("NVTX ranges or kernels"));

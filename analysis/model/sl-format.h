@@ -14,6 +14,9 @@ char       *sl_format_duration         (gint64 ns);
 /* Three decimals in the unit of the magnitude, for tables where columns
  * line up: "12 ns", "120.441 µs", "1.875 s". */
 char       *sl_format_duration_precise (gint64 ns);
+/* The same, appended to @out without an allocation of its own. */
+void        sl_format_duration_precise_append (GString *out,
+                                               gint64   ns);
 /* A point in time to the nanosecond: "1.715654320 s", "12.345 µs". */
 char       *sl_format_timestamp        (gint64 ns);
 /* @ns in the largest unit that still shows @precision_ns: "1.5 ms". */
@@ -28,6 +31,10 @@ char       *sl_format_time_in_unit     (double ns,
 char       *sl_format_bytes            (guint64 bytes);
 /* A plain integer: "143760". */
 char       *sl_format_count            (gint64 value);
+/* The same into @buf, which it returns: for output of millions of lines. */
+#define SL_FORMAT_NUMBER_SIZE 24
+const char *sl_format_count_into       (gint64 value,
+                                        char   buf[SL_FORMAT_NUMBER_SIZE]);
 /* A share from 0 to 100 with one decimal: "26.2%". */
 char       *sl_format_percent          (double pct);
 

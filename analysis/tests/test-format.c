@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-format.c: the precise duration formatter prints what "%.3f" of the
+ * double prints, though it takes the integer path below a second. */
+#include <glib.h>
+
+#include "sl-format.h"
+
+/* The reference: the unit by magnitude, then printf on the double. */
+static char *
+reference_precise (gint64 ns)
+{
+  guint64 a = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
+
+  if (a < 1000)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+  if (a < 1000000)
+    return g_strdup_printf ("%.3f µs", (double) ns / 1e3);
+  if (a < 1000000000)
+    return g_strdup_printf ("%.3f ms", (double) ns / 1e6);
+  return g_strdup_printf ("%.3f s", (double) ns / 1e9);
+}
+
+static void
+check (gint64 ns)
+{
+  g_autofree char *got = sl_format_duration_precise (ns);
+  g_autofree char *want = reference_precise (ns);
+  g_autoptr(GString) appended = g_string_new ("x");
+
+  g_assert_cmpstr (got, ==, want);
+  sl_format_duration_precise_append (appended, ns);
+  g_assert_cmpstr (appended->str + 1, ==, want);
+}
+
+static void
+test_precise_edges (void)
+{
+  static const gint64 values[] = {
+    0, 1, 999, 1000, 1001, 1500, 999999, 1000000, 1000499, 1000500, 1000501,
+    1234567, 2500500, 999999499, 999999500, 999999501, 1000000000, 1000000500,
+    G_MAXINT64, G_MININT64, G_MININT64 + 1,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      check (values[i]);
+      if (values[i] != G_MININT64)
+        check (-values[i]);
+    }
+}
+
+/* Every tie of the fourth decimal in the millisecond range is left to
+ * printf; everything else must agree digit for digit. */
+static void
+test_precise_random (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261124);
+
+  for (guint i = 0; i < 2000000; i++)
+    {
+      gint64 magnitude = (gint64) 1 << g_rand_int_range (rand, 0, 40);
+      gint64 ns = (gint64) (g_rand_double (rand) * (double) magnitude);
+
+      if (i % 3 == 0)
+        ns = ns / 1000 * 1000 + 500;
+      check (g_rand_boolean (rand) ? ns : -ns);
+    }
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/format/duration-precise/edges", test_precise_edges);
+  g_test_add_func ("/format/duration-precise/random", test_precise_random);
+  return g_test_run ();
+}
