@@ -26,6 +26,7 @@ struct _SlSession {
   char            *search;
   gboolean         exact_names;
   gboolean         loading;
+  SlHighlight     *highlight;
 
   GArray          *back;       /* ViewState, oldest first */
   GArray          *forward;    /* ViewState, next first at the end */
@@ -42,6 +43,7 @@ enum {
   PROP_SEARCH,
   PROP_EXACT_NAMES,
   PROP_LOADING,
+  PROP_HIGHLIGHT,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
   N_PROPS
@@ -190,7 +192,26 @@ sl_session_set_loading (SlSession *self, gboolean loading)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
+void
+sl_session_set_highlight (SlSession *self, SlHighlight *highlight)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  if (self->highlight == highlight)
+    return;
+  g_clear_pointer (&self->highlight, sl_highlight_unref);
+  self->highlight = highlight != NULL ? sl_highlight_ref (highlight) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
+}
+
 /* ---- getters -------------------------------------------------------------- */
+
+SlHighlight *
+sl_session_get_highlight (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return self->highlight;
+}
 
 SlTimelineModel *
 sl_session_get_model (SlSession *self)
@@ -479,6 +500,8 @@ sl_session_set_model (SlSession *self, SlTimelineModel *model)
       event_dropped = TRUE;
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+  /* its events were found in the old model; the view that made it redoes it */
+  sl_session_set_highlight (self, NULL);
   if (visible_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_RANGE]);
   if (event_dropped)
@@ -528,6 +551,9 @@ sl_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_LOADING:
       g_value_set_boolean (value, self->loading);
       break;
+    case PROP_HIGHLIGHT:
+      g_value_set_boxed (value, self->highlight);
+      break;
     case PROP_CAN_GO_BACK:
       g_value_set_boolean (value, sl_session_can_go_back (self));
       break;
@@ -575,6 +601,9 @@ sl_session_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_LOADING:
       sl_session_set_loading (self, g_value_get_boolean (value));
       break;
+    case PROP_HIGHLIGHT:
+      sl_session_set_highlight (self, g_value_get_boxed (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -590,6 +619,7 @@ sl_session_finalize (GObject *object)
   g_clear_pointer (&self->selected_event, g_free);
   g_clear_pointer (&self->bookmark_range, sl_time_range_free);
   g_free (self->search);
+  g_clear_pointer (&self->highlight, sl_highlight_unref);
   g_array_unref (self->back);
   g_array_unref (self->forward);
   G_OBJECT_CLASS (sl_session_parent_class)->finalize (object);
@@ -627,6 +657,7 @@ sl_session_class_init (SlSessionClass *klass)
   properties[PROP_SEARCH] = g_param_spec_string ("search", NULL, NULL, "", rw);
   properties[PROP_EXACT_NAMES] = g_param_spec_boolean ("exact-names", NULL, NULL, FALSE, rw);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, rw);
+  properties[PROP_HIGHLIGHT] = g_param_spec_boxed ("highlight", NULL, NULL, SL_TYPE_HIGHLIGHT, rw);
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -11,6 +11,7 @@
 
 #include <glib-object.h>
 
+#include "sl-highlight.h"
 #include "sl-time-range.h"
 #include "sl-timeline-model.h"
 
@@ -95,6 +96,23 @@ void               sl_session_set_search         (SlSession         *self,
 gboolean           sl_session_get_exact_names    (SlSession         *self);
 void               sl_session_set_exact_names    (SlSession         *self,
                                                   gboolean           exact_names);
+
+/* (nullable) (transfer none): the events every view points out now (a
+ * search's matches, a tree row's instances, a histogram's bins); replaced
+ * by whichever view sets it last, cleared with the model. */
+SlHighlight       *sl_session_get_highlight      (SlSession         *self);
+void               sl_session_set_highlight      (SlSession         *self,
+                                                  SlHighlight       *highlight);
+/* Selects the @i-th highlighted event and brings it into view: the visible
+ * width kept when it fits (centred on the event), else zoomed to it with a
+ * margin; a history step.  FALSE when there is no such event. */
+gboolean           sl_session_show_highlighted   (SlSession         *self,
+                                                  guint              i);
+/* The next (@direction > 0) or previous highlighted event after the
+ * selected one (or from the visible range's start), shown as above; F3 and
+ * Shift+F3.  FALSE at either end or with no highlight. */
+gboolean           sl_session_step_highlight     (SlSession         *self,
+                                                  int                direction);
 
 /* History of view states (visible range, selected range and event).
  * push_history records the current state before a jump; navigate_to does

@@ -206,7 +206,12 @@ sl_application_startup (GApplication *app)
   set_accels (gtk_app, "win.zoom-in", "<Control>plus", "<Control>equal", NULL);
   set_accels (gtk_app, "win.zoom-out", "<Control>minus", NULL);
   set_accels (gtk_app, "win.fit", "<Control>0", NULL);
-  set_accels (gtk_app, "win.show-details", "F9", NULL);
+  set_accels (gtk_app, "win.show-details", "<Control>i", NULL);
+  set_accels (gtk_app, "win.show-panel", "F9", NULL);
+  set_accels (gtk_app, "win.show-page::search", "<Control>f", NULL);
+  set_accels (gtk_app, "win.next-match", "F3", NULL);
+  set_accels (gtk_app, "win.previous-match", "<Shift>F3", NULL);
+  set_accels (gtk_app, "win.show-flame", "<Control><Shift>f", NULL);
   set_accels (gtk_app, "win.go-back", "<Alt>Left", "Back", NULL);
   set_accels (gtk_app, "win.go-forward", "<Alt>Right", "Forward", NULL);
 

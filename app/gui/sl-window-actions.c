@@ -2,6 +2,7 @@
 /* sl-window-actions.c: the win.* actions (menus, buttons and shortcuts). */
 #include "sl-window-private.h"
 #include "sl-file-chooser.h"
+#include "sl-ui-state.h"
 
 #include <glib/gi18n.h>
 
@@ -106,6 +107,48 @@ show_details_changed (GSimpleAction *action, GVariant *state, gpointer data)
   gtk_widget_set_visible (self->details_scroller, g_variant_get_boolean (state));
 }
 
+static void
+show_panel_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  SlWindow *self = data;
+
+  g_simple_action_set_state (action, state);
+  gtk_widget_set_visible (self->side_panel, g_variant_get_boolean (state));
+  sl_ui_state_set_boolean ("side-panel-shown", g_variant_get_boolean (state));
+}
+
+/* Shows the side panel on page @param ("tree", "search", "summary") with
+ * the focus in it: Ctrl+F is the search page's. */
+static void
+show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  sl_side_panel_present_page (SL_SIDE_PANEL (self->side_panel), g_variant_get_string (param, NULL));
+}
+
+static void
+show_flame_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  SlWindow *self = data;
+
+  g_simple_action_set_state (action, state);
+  gtk_widget_set_visible (self->flame_slot, g_variant_get_boolean (state));
+}
+
+/* F3 and Shift+F3: through what a view highlighted (search matches, a
+ * tree row's instances, a histogram's bins). */
+static void
+step_match_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+  gboolean next = g_str_equal (g_action_get_name (G_ACTION (action)), "next-match");
+
+  if (self->session != NULL && !sl_session_step_highlight (self->session, next ? 1 : -1))
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
 /* The session's "exact-names" follows the action; views read the session. */
 static void
 exact_names_changed (GSimpleAction *action, GVariant *state, gpointer data)
@@ -139,12 +182,17 @@ static const GActionEntry win_entries[] = {
   { "absolute-time", NULL, NULL, "false", absolute_time_changed },
   { "show-details", NULL, NULL, "true", show_details_changed },
   { "exact-names", NULL, NULL, "false", exact_names_changed },
+  { "show-panel", NULL, NULL, "true", show_panel_changed },
+  { "show-page", show_page_action, "s" },
+  { "show-flame", NULL, NULL, "false", show_flame_changed },
+  { "next-match", step_match_action },
+  { "previous-match", step_match_action },
 };
 
 /* Actions that act on the profile shown. */
 static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
-  "exact-names",
+  "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
 };
 
 static void
@@ -200,6 +248,9 @@ void
 _sl_window_add_actions (SlWindow *self)
 {
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  /* the panel as the user left it last time */
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel",
+                                      g_variant_new_boolean (sl_ui_state_get_boolean ("side-panel-shown", TRUE)));
   /* exporting arrives with the export feature */
   set_enabled (self, "export", FALSE);
   _sl_window_bind_history (self);

@@ -9,6 +9,7 @@
 
 #include "sl-window.h"
 #include "sl-details-pane.h"
+#include "sl-side-panel.h"
 #include "sl-timeline.h"
 #include "sl-timeline-legend.h"
 #include "sightline.h"
@@ -25,6 +26,7 @@ struct _SlWindow {
   GtkWidget       *subtitle_label;
   GtkWidget       *menu_button;
   GtkWidget       *details_button;
+  GtkWidget       *panel_button;
   GtkWidget       *stack;
   GtkWidget       *recent_list;
   GtkWidget       *recent_title;
@@ -34,7 +36,11 @@ struct _SlWindow {
   GtkWidget       *error_title;
   GtkWidget       *error_message;
   GtkWidget       *error_open_button;
+  GtkWidget       *side_paned;
+  GtkWidget       *side_panel;
   GtkWidget       *paned;
+  GtkWidget       *timeline_paned;
+  GtkWidget       *flame_slot;
   GtkWidget       *timeline;
   GtkWidget       *legend;
   GtkWidget       *empty_label;

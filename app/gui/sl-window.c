@@ -43,6 +43,7 @@ _sl_window_set_page (SlWindow *self, const char *page)
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
   _sl_window_update_actions (self, page);
   gtk_widget_set_visible (self->details_button, profile);
+  gtk_widget_set_visible (self->panel_button, profile);
   if (profile)
     gtk_widget_grab_focus (self->timeline);
 }
@@ -173,6 +174,7 @@ _sl_window_set_session (SlWindow *self, SlSession *session)
     return;
   sl_timeline_set_session (SL_TIMELINE (self->timeline), session);
   sl_details_pane_set_session (SL_DETAILS_PANE (self->details), session);
+  sl_side_panel_set_session (SL_SIDE_PANEL (self->side_panel), session);
   sl_timeline_legend_set_model (SL_TIMELINE_LEGEND (self->legend), session ? sl_session_get_model (session) : NULL);
   _sl_window_bind_history (self);
   _sl_window_sync_exact_names (self);
@@ -226,6 +228,7 @@ bind_template_children (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, details_button);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, panel_button);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, recent_title);
@@ -235,7 +238,11 @@ bind_template_children (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, error_title);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, error_message);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, error_open_button);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, side_paned);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, side_panel);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, timeline_paned);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, flame_slot);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, legend);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, empty_label);
@@ -267,6 +274,7 @@ sl_window_class_init (SlWindowClass *klass)
   g_type_ensure (SL_TYPE_TIMELINE_LEGEND);
   g_type_ensure (SL_TYPE_DETAILS_PANE);
   g_type_ensure (SL_TYPE_LOAD_BAR);
+  g_type_ensure (SL_TYPE_SIDE_PANEL);
   bind_template_children (GTK_WIDGET_CLASS (klass));
 }
 
@@ -277,7 +285,8 @@ sl_window_init (SlWindow *self)
   _sl_window_bind_progress (self);
   _sl_window_add_actions (self);
   _sl_window_add_drop_target (self);
-  gtk_paned_set_position (GTK_PANED (self->paned), 940);
+  gtk_paned_set_position (GTK_PANED (self->side_paned), 340);
+  gtk_paned_set_position (GTK_PANED (self->paned), 640);
   _sl_window_set_page (self, "welcome");
   self->probe = _sl_window_probe_new (self);
 }

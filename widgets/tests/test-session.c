@@ -373,6 +373,94 @@ test_handover_whole (void)
   staged_clear (&st);
 }
 
+
+/* Kernels of every stream, given out of time order: the set holds them by
+ * start and finds each; an event the model lacks is dropped. */
+static SlHighlight *
+kernel_highlight (Fixture *f, guint per_stream, gboolean with_bogus)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
+
+  for (guint s = f->profile->n_streams; s-- > 0;)
+    for (guint i = 0; i < MIN (per_stream, f->profile->streams[s].kernels.spans.n); i++)
+      {
+        SlEventRef e = { SL_EVENT_KERNEL, s, i };
+        g_array_append_val (events, e);
+      }
+  if (with_bogus)
+    {
+      SlEventRef bogus = { SL_EVENT_KERNEL, 0, G_MAXUINT / 2 };
+      g_array_append_val (events, bogus);
+    }
+  return sl_highlight_new (f->model, (SlEventRef *) events->data, events->len, "test", TRUE);
+}
+
+static void
+test_highlight_set (Fixture *f, gconstpointer data)
+{
+  g_autoptr(SlHighlight) h = kernel_highlight (f, 5, TRUE);
+  guint expected = 0;
+
+  for (guint s = 0; s < f->profile->n_streams; s++)
+    expected += MIN (5, f->profile->streams[s].kernels.spans.n);
+  g_assert_cmpuint (expected, >, 5);
+  g_assert_cmpuint (sl_highlight_get_n (h), ==, expected);
+  for (guint i = 1; i < sl_highlight_get_n (h); i++)
+    g_assert_cmpint (sl_highlight_get_start (h, i - 1), <=, sl_highlight_get_start (h, i));
+  for (guint i = 0; i < sl_highlight_get_n (h); i++)
+    {
+      gint64 start, end;
+
+      g_assert_cmpuint (sl_highlight_find (h, f->model, sl_highlight_get (h, i)), ==, i);
+      g_assert_true (sl_timeline_model_event_span (f->model, sl_highlight_get (h, i), &start, &end));
+      g_assert_cmpint (start, ==, sl_highlight_get_start (h, i));
+      g_assert_cmpint (end, ==, sl_highlight_get_end (h, i));
+    }
+  {
+    SlEventRef outside = some_kernel (f->profile, 6);
+    g_assert_false (sl_highlight_contains (h, f->model, &outside));
+  }
+  g_assert_cmpuint (sl_highlight_first_at (h, G_MININT64), ==, 0);
+  g_assert_cmpuint (sl_highlight_first_at (h, G_MAXINT64), ==, sl_highlight_get_n (h));
+  g_assert_true (sl_highlight_get_dim_others (h));
+  g_assert_cmpstr (sl_highlight_get_label (h), ==, "test");
+}
+
+/* F3 walks the set in time order from the selected event, brings each into
+ * view (inside the visible range) and is a history step; it stops at the
+ * ends. */
+static void
+test_highlight_step (Fixture *f, gconstpointer data)
+{
+  g_autoptr(SlHighlight) h = kernel_highlight (f, 3, FALSE);
+  guint n = sl_highlight_get_n (h);
+
+  g_assert_false (sl_session_step_highlight (f->session, 1));
+  sl_session_set_highlight (f->session, h);
+  g_assert_cmpuint (notified (f, "highlight"), ==, 1);
+  g_assert_true (sl_session_get_highlight (f->session) == h);
+  for (guint i = 0; i < n; i++)
+    {
+      const SlTimeRange *visible;
+
+      g_assert_true (sl_session_step_highlight (f->session, 1));
+      g_assert_cmpuint (sl_highlight_find (h, f->model, sl_session_get_selected_event (f->session)), ==, i);
+      visible = sl_session_get_visible_range (f->session);
+      g_assert_cmpint (visible->start, <=, sl_highlight_get_start (h, i));
+      g_assert_cmpint (visible->end, >=, sl_highlight_get_end (h, i));
+    }
+  g_assert_false (sl_session_step_highlight (f->session, 1));
+  g_assert_true (sl_session_step_highlight (f->session, -1));
+  g_assert_cmpuint (sl_highlight_find (h, f->model, sl_session_get_selected_event (f->session)), ==, n - 2);
+  g_assert_true (sl_session_can_go_back (f->session));
+  g_assert_true (sl_session_go_back (f->session));
+  g_assert_cmpuint (sl_highlight_find (h, f->model, sl_session_get_selected_event (f->session)), ==, n - 1);
+  g_assert_false (sl_session_show_highlighted (f->session, n));
+  sl_session_set_highlight (f->session, NULL);
+  g_assert_null (sl_session_get_highlight (f->session));
+  g_assert_cmpuint (notified (f, "highlight"), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -388,6 +476,9 @@ main (int argc, char **argv)
   g_test_add ("/widgets/session/scope", Fixture, NULL, fixture_setup, test_scope, fixture_teardown);
   g_test_add ("/widgets/session/history", Fixture, NULL, fixture_setup, test_history, fixture_teardown);
   g_test_add ("/widgets/session/history-bounded", Fixture, NULL, fixture_setup, test_history_bounded,
+              fixture_teardown);
+  g_test_add ("/widgets/session/highlight-set", Fixture, NULL, fixture_setup, test_highlight_set, fixture_teardown);
+  g_test_add ("/widgets/session/highlight-step", Fixture, NULL, fixture_setup, test_highlight_step,
               fixture_teardown);
   g_test_add_func ("/widgets/session/handover-keeps-view", test_handover_keeps_view);
   g_test_add_func ("/widgets/session/handover-whole", test_handover_whole);
