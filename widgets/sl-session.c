@@ -27,6 +27,7 @@ struct _SlSession {
   gboolean         exact_names;
   gboolean         loading;
   SlHighlight     *highlight;
+  char            *kernel_name;
 
   GArray          *back;       /* ViewState, oldest first */
   GArray          *forward;    /* ViewState, next first at the end */
@@ -44,6 +45,7 @@ enum {
   PROP_EXACT_NAMES,
   PROP_LOADING,
   PROP_HIGHLIGHT,
+  PROP_KERNEL_NAME,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
   N_PROPS
@@ -204,7 +206,26 @@ sl_session_set_highlight (SlSession *self, SlHighlight *highlight)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
 }
 
+void
+sl_session_set_kernel_name (SlSession *self, const char *name)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+
+  if (g_strcmp0 (self->kernel_name, name) == 0)
+    return;
+  g_free (self->kernel_name);
+  self->kernel_name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KERNEL_NAME]);
+}
+
 /* ---- getters -------------------------------------------------------------- */
+
+const char *
+sl_session_get_kernel_name (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return self->kernel_name;
+}
 
 SlHighlight *
 sl_session_get_highlight (SlSession *self)
@@ -554,6 +575,9 @@ sl_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_HIGHLIGHT:
       g_value_set_boxed (value, self->highlight);
       break;
+    case PROP_KERNEL_NAME:
+      g_value_set_string (value, self->kernel_name);
+      break;
     case PROP_CAN_GO_BACK:
       g_value_set_boolean (value, sl_session_can_go_back (self));
       break;
@@ -604,6 +628,9 @@ sl_session_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_HIGHLIGHT:
       sl_session_set_highlight (self, g_value_get_boxed (value));
       break;
+    case PROP_KERNEL_NAME:
+      sl_session_set_kernel_name (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -620,6 +647,7 @@ sl_session_finalize (GObject *object)
   g_clear_pointer (&self->bookmark_range, sl_time_range_free);
   g_free (self->search);
   g_clear_pointer (&self->highlight, sl_highlight_unref);
+  g_free (self->kernel_name);
   g_array_unref (self->back);
   g_array_unref (self->forward);
   G_OBJECT_CLASS (sl_session_parent_class)->finalize (object);
@@ -658,6 +686,7 @@ sl_session_class_init (SlSessionClass *klass)
   properties[PROP_EXACT_NAMES] = g_param_spec_boolean ("exact-names", NULL, NULL, FALSE, rw);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, rw);
   properties[PROP_HIGHLIGHT] = g_param_spec_boxed ("highlight", NULL, NULL, SL_TYPE_HIGHLIGHT, rw);
+  properties[PROP_KERNEL_NAME] = g_param_spec_string ("kernel-name", NULL, NULL, NULL, rw);
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);

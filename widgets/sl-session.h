@@ -103,6 +103,12 @@ void               sl_session_set_exact_names    (SlSession         *self,
 SlHighlight       *sl_session_get_highlight      (SlSession         *self);
 void               sl_session_set_highlight      (SlSession         *self,
                                                   SlHighlight       *highlight);
+/* (nullable): the kernel name last picked in any list (tree, search,
+ * summary) or of the kernel selected in the timeline, as the model names
+ * it (short names unless exact): the histogram shows its durations. */
+const char        *sl_session_get_kernel_name    (SlSession         *self);
+void               sl_session_set_kernel_name    (SlSession         *self,
+                                                  const char        *name);
 /* Selects the @i-th highlighted event and brings it into view: the visible
  * width kept when it fits (centred on the event), else zoomed to it with a
  * margin; a history step.  FALSE when there is no such event. */

@@ -458,6 +458,10 @@ test_highlight_step (Fixture *f, gconstpointer data)
   g_assert_false (sl_session_show_highlighted (f->session, n));
   sl_session_set_highlight (f->session, NULL);
   g_assert_null (sl_session_get_highlight (f->session));
+  sl_session_set_kernel_name (f->session, "gemm");
+  sl_session_set_kernel_name (f->session, "gemm");
+  g_assert_cmpstr (sl_session_get_kernel_name (f->session), ==, "gemm");
+  g_assert_cmpuint (notified (f, "kernel-name"), ==, 1);
   g_assert_cmpuint (notified (f, "highlight"), ==, 2);
 }
 
