@@ -251,6 +251,45 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   json_builder_end_object (b);
 }
 
+/* A view's own state for the tests: the JSON text of its "probe-state"
+ * property (a page of the side panel, the flame stack), null without one. */
+static void
+add_view_state (JsonBuilder *b, const char *name, GtkWidget *view)
+{
+  g_autofree char *text = NULL;
+  JsonNode *node = NULL;
+
+  json_builder_set_member_name (b, name);
+  if (view != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS (view), "probe-state") != NULL)
+    g_object_get (view, "probe-state", &text, NULL);
+  if (text != NULL)
+    node = json_from_string (text, NULL);
+  if (node != NULL)
+    json_builder_add_value (b, node);
+  else
+    json_builder_add_null_value (b);
+}
+
+static const char * const panel_pages[] = { "tree", "search", "summary" };
+
+/* "panel": {"shown", "page", "tree": {...}, "search": {...}, "summary": {...}},
+ * "flame": {...} or null while hidden. */
+static void
+add_views (JsonBuilder *b, SlWindow *window)
+{
+  SlSidePanel *panel = SL_SIDE_PANEL (window->side_panel);
+
+  json_builder_set_member_name (b, "panel");
+  json_builder_begin_object (b);
+  sl_json_member_int (b, "shown", gtk_widget_get_visible (window->side_panel));
+  sl_json_member_string (b, "page", sl_side_panel_get_page (panel));
+  for (guint i = 0; i < G_N_ELEMENTS (panel_pages); i++)
+    add_view_state (b, panel_pages[i], sl_side_panel_get_page_widget (panel, panel_pages[i]));
+  json_builder_end_object (b);
+  add_view_state (b, "flame", gtk_widget_get_visible (window->flame_slot)
+                                ? gtk_widget_get_first_child (window->flame_slot) : NULL);
+}
+
 static JsonNode *
 build_state (SlWindowProbe *probe)
 {
@@ -272,6 +311,7 @@ build_state (SlWindowProbe *probe)
     {
       add_timeline (b, window, l);
       add_details (b, window);
+      add_views (b, window);
     }
   json_builder_end_object (b);
   return json_builder_get_root (b);
@@ -442,6 +482,52 @@ session_changed_cb (SlWindowProbe *probe)
   schedule_state (probe);
 }
 
+/* The views whose "probe-state" the state shows: the panel's pages and
+ * the flame stack (the slot's child, when the window made one). */
+static GPtrArray *
+probed_views (SlWindow *window)
+{
+  GPtrArray *views = g_ptr_array_new ();
+  SlSidePanel *panel = SL_SIDE_PANEL (window->side_panel);
+
+  for (guint i = 0; i < G_N_ELEMENTS (panel_pages); i++)
+    g_ptr_array_add (views, sl_side_panel_get_page_widget (panel, panel_pages[i]));
+  if (gtk_widget_get_first_child (window->flame_slot) != NULL)
+    g_ptr_array_add (views, gtk_widget_get_first_child (window->flame_slot));
+  return views;
+}
+
+/* Views with a "probe-state" say when it changes; the panel's page and the
+ * flame stack's visibility are state too. */
+static void
+observe_views (SlWindowProbe *probe)
+{
+  SlWindow *window = probe->window;
+  g_autoptr(GPtrArray) views = probed_views (window);
+
+  for (guint i = 0; i < views->len; i++)
+    {
+      GObject *view = views->pdata[i];
+
+      if (g_object_class_find_property (G_OBJECT_GET_CLASS (view), "probe-state") != NULL)
+        g_signal_connect_swapped (view, "notify::probe-state", G_CALLBACK (changed_cb), probe);
+      g_signal_connect_swapped (view, "map", G_CALLBACK (changed_cb), probe);
+    }
+  g_signal_connect_swapped (window->side_panel, "notify::visible", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window->flame_slot, "notify::visible", G_CALLBACK (changed_cb), probe);
+}
+
+static void
+unobserve_views (SlWindowProbe *probe)
+{
+  g_autoptr(GPtrArray) views = probed_views (probe->window);
+
+  for (guint i = 0; i < views->len; i++)
+    g_signal_handlers_disconnect_by_data (views->pdata[i], probe);
+  g_signal_handlers_disconnect_by_data (probe->window->side_panel, probe);
+  g_signal_handlers_disconnect_by_data (probe->window->flame_slot, probe);
+}
+
 static void
 observe (SlWindowProbe *probe)
 {
@@ -454,6 +540,7 @@ observe (SlWindowProbe *probe)
   g_signal_connect_swapped (window->timeline, "view-changed", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window->details, "updated", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window, "map", G_CALLBACK (changed_cb), probe);
+  observe_views (probe);
   /* the load bar's revealer: its button has moved once the slide is over */
   g_signal_connect_swapped (gtk_widget_get_first_child (window->load_bar), "notify::child-revealed",
                             G_CALLBACK (changed_cb), probe);
@@ -490,6 +577,7 @@ _sl_window_probe_free (SlWindowProbe *probe)
   g_signal_handlers_disconnect_by_data (window->title_label, probe);
   g_signal_handlers_disconnect_by_data (window->timeline, probe);
   g_signal_handlers_disconnect_by_data (window->details, probe);
+  unobserve_views (probe);
   g_signal_handlers_disconnect_by_data (gtk_widget_get_first_child (window->load_bar), probe);
   if (probe->session != NULL)
     g_signal_handlers_disconnect_by_data (probe->session, probe);
