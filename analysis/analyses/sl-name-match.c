@@ -7,12 +7,13 @@
 enum { UNKNOWN = 0, NO = 1, YES = 2 };
 
 struct _SlNameMatch {
-  const SlProfile *profile;
-  GRegex          *regex;     /* NULL: substring */
-  char            *needle;
-  guint8          *verdict;   /* per string id: UNKNOWN, NO or YES */
-  guint32          n_strings;
+  SlNameMatchVerdicts v;      /* first: read by the inline sl_name_match_id() */
+  const SlProfile    *profile;
+  GRegex             *regex;  /* NULL: substring */
+  char               *needle;
 };
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (SlNameMatch, v) == 0);
 
 /* "/REGEX/" or "/REGEX/i" compiles a regex; anything else stays a
  * substring.  FALSE with @error for an invalid regex. */
@@ -43,8 +44,8 @@ sl_name_match_new (const SlProfile *profile, const char *pattern, GError **error
   self->needle = g_strdup (pattern);
   if (!parse (self, pattern, error))
     return NULL;
-  self->n_strings = sl_strings_count (profile->strings);
-  self->verdict = g_new0 (guint8, MAX (self->n_strings, 1));
+  self->v.n_strings = sl_strings_count (profile->strings);
+  self->v.verdict = g_new0 (guint8, MAX (self->v.n_strings, 1));
   return g_steal_pointer (&self);
 }
 
@@ -55,7 +56,7 @@ sl_name_match_free (SlNameMatch *self)
     return;
   g_clear_pointer (&self->regex, g_regex_unref);
   g_free (self->needle);
-  g_free (self->verdict);
+  g_free (self->v.verdict);
   g_free (self);
 }
 
@@ -72,11 +73,11 @@ sl_name_match_text (const SlNameMatch *self, const char *text)
 }
 
 gboolean
-sl_name_match_id (SlNameMatch *self, guint32 id)
+_sl_name_match_id_slow (SlNameMatch *self, guint32 id)
 {
-  if (id >= self->n_strings)
-    return sl_name_match_text (self, sl_strings_get (self->profile->strings, id));
-  if (self->verdict[id] == UNKNOWN)
-    self->verdict[id] = sl_name_match_text (self, sl_strings_get (self->profile->strings, id)) ? YES : NO;
-  return self->verdict[id] == YES;
+  gboolean yes = sl_name_match_text (self, sl_strings_get (self->profile->strings, id));
+
+  if (id < self->v.n_strings)
+    self->v.verdict[id] = yes ? YES : NO;
+  return yes;
 }

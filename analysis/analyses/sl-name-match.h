@@ -15,15 +15,32 @@ G_BEGIN_DECLS
 
 typedef struct _SlNameMatch SlNameMatch;
 
+/* The start of every SlNameMatch: the verdicts so far, read inline. */
+typedef struct {
+  guint8  *verdict;     /* per string id: 0 not matched yet, 1 no, 2 yes */
+  guint32  n_strings;
+} SlNameMatchVerdicts;
+
 /* (transfer full): a matcher of @pattern over @profile's strings; NULL
  * with @error for an invalid regex. */
 SlNameMatch *sl_name_match_new   (const SlProfile *profile,
                                   const char      *pattern,
                                   GError         **error);
 void         sl_name_match_free  (SlNameMatch     *match);
-/* Whether string @id matches (remembered per id). */
-gboolean     sl_name_match_id    (SlNameMatch     *match,
-                                  guint32          id);
+gboolean     _sl_name_match_id_slow (SlNameMatch *match,
+                                     guint32      id);
+/* Whether string @id matches (remembered per id; a table look-up once
+ * known, as the loops over millions of events need). */
+static inline gboolean
+sl_name_match_id (SlNameMatch *match,
+                  guint32      id)
+{
+  const SlNameMatchVerdicts *v = (const SlNameMatchVerdicts *) (const void *) match;
+
+  if (G_LIKELY (id < v->n_strings && v->verdict[id] != 0))
+    return v->verdict[id] == 2;
+  return _sl_name_match_id_slow (match, id);
+}
 /* Whether @text matches (not remembered). */
 gboolean     sl_name_match_text  (const SlNameMatch *match,
                                   const char        *text);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-name-search.c: kernels, NVTX ranges and API calls by name, grouped.
  *
- * Each track (a stream's kernels, a thread's calls, one depth of a
- * thread's ranges) is sorted by start, so the hits are collected as one
- * sorted run per track and merged, instead of sorting millions of them. */
+ * Millions of hits are put in time order by a bucket sort on their start
+ * (a pass to count, a pass to scatter, tiny buckets sorted by insertion):
+ * a comparison sort or a merge of the tracks costs several times more. */
 #include "sl-name-search.h"
 #include "sl-name-match.h"
 
@@ -16,11 +16,10 @@ typedef struct {
   SlNameMatch     *match;
   guint32          n_strings;
   guint32         *group_of[3];  /* per group kind: string id -> group, SL_NONE */
-  GArray          *groups;       /* SlNameGroup */
-  SlNameHit       *hits;         /* run after run */
+  GArray          *groups;       /* SlNameGroup; 0 is no group (kernels that did not match) */
+  SlNameHit       *hits;         /* as found */
   guint            n_hits, cap;
-  GArray          *runs;         /* guint: where each run starts in hits */
-  gboolean         unsorted;     /* the current run went back in time */
+  gint64           tmin, tmax;   /* of the hits' starts */
 } Collect;
 
 static guint32
@@ -44,12 +43,14 @@ group_for (Collect *c, SlNameGroupKind kind, guint32 name)
   return map[key];
 }
 
+/* Room for @more hits. */
 static void
-begin_run (Collect *c)
+reserve (Collect *c, guint more)
 {
-  guint at = c->n_hits;
-
-  g_array_append_val (c->runs, at);
+  if (c->n_hits + (gsize) more <= c->cap)
+    return;
+  c->cap = MAX (c->n_hits + more, MIN ((gsize) c->cap * 2, G_MAXUINT));
+  c->hits = g_renew (SlNameHit, c->hits, c->cap);
 }
 
 static inline void
@@ -59,22 +60,53 @@ add_hit (Collect *c, SlNameHitKind kind, guint32 owner, guint32 index, guint32 g
   SlNameHit *h;
   SlNameGroup *g = &g_array_index (c->groups, SlNameGroup, group);
 
-  if (G_UNLIKELY (c->n_hits == c->cap))
-    {
-      c->cap = MAX (c->cap * 2, 4096);
-      c->hits = g_renew (SlNameHit, c->hits, c->cap);
-    }
+  reserve (c, 1);
   h = &c->hits[c->n_hits];
   h->start = spans->start[index];
   h->owner = owner;
   h->index = index;
   h->group = group;
   h->kind = kind;
-  if (c->n_hits > g_array_index (c->runs, guint, c->runs->len - 1) && h[-1].start > h->start)
-    c->unsorted = TRUE;
+  c->tmin = MIN (c->tmin, h->start);
+  c->tmax = MAX (c->tmax, h->start);
   c->n_hits++;
   g->n++;
   g->total_ns += sl_spans_dur (spans, index);
+}
+
+/* The kernels of stream @s in [lo, hi): every kernel is written as a hit
+ * and only a match (group > 0) advances, so the loop over millions has no
+ * branch to mispredict; the groups' sums are then taken over the hits. */
+static void
+collect_stream (Collect *c, guint s, guint lo, guint hi, const guint32 *func_group)
+{
+  const SlKernels *k = &c->profile->streams[s].kernels;
+  SlNameGroup *groups = (SlNameGroup *) (void *) c->groups->data;
+  SlNameHit *hits;
+  guint n, first = c->n_hits;
+
+  reserve (c, hi - lo + 1);
+  hits = c->hits;
+  n = first;
+  for (guint i = lo; i < hi; i++)
+    {
+      guint32 g = func_group[k->func[i]];
+
+      hits[n] = (SlNameHit) { k->spans.start[i], s, i, g, SL_NAME_HIT_KERNEL };
+      n += g != 0;
+    }
+  for (guint j = first; j < n; j++)
+    {
+      groups[hits[j].group].n++;
+      groups[hits[j].group].total_ns += sl_spans_dur (&k->spans, hits[j].index);
+    }
+  /* a stream is sorted by start: its first and last hits bound it */
+  if (n > first)
+    {
+      c->tmin = MIN (c->tmin, hits[first].start);
+      c->tmax = MAX (c->tmax, hits[n - 1].start);
+    }
+  c->n_hits = n;
 }
 
 /* Kernels match by short or demangled name: a group (by short name) or
@@ -88,7 +120,7 @@ collect_kernels (Collect *c, GCancellable *cancellable)
   for (guint f = 0; f < p->n_funcs; f++)
     func_group[f] = sl_name_match_id (c->match, p->funcs[f].short_name)
                     || sl_name_match_id (c->match, p->funcs[f].demangled_name)
-                    ? group_for (c, SL_NAME_GROUP_KERNEL, p->funcs[f].short_name) : SL_NONE;
+                    ? group_for (c, SL_NAME_GROUP_KERNEL, p->funcs[f].short_name) : 0;
   for (guint s = 0; s < p->n_streams && !g_cancellable_is_cancelled (cancellable); s++)
     {
       const SlKernels *k = &p->streams[s].kernels;
@@ -97,36 +129,23 @@ collect_kernels (Collect *c, GCancellable *cancellable)
       if (!sl_filter_match_stream (c->filter, &p->streams[s]))
         continue;
       sl_filter_span_bounds (c->filter, &k->spans, 0, k->spans.n, &lo, &hi);
-      begin_run (c);
-      for (guint i = lo; i < hi; i++)
-        {
-          guint32 g = func_group[k->func[i]];
-
-          if (g != SL_NONE)
-            add_hit (c, SL_NAME_HIT_KERNEL, s, i, g, &k->spans);
-        }
+      collect_stream (c, s, lo, hi, func_group);
     }
 }
 
-/* One depth (push/pop) or lane (start/end) of a thread's ranges per run. */
+/* A thread's push/pop (or start/end) ranges. */
 static void
 collect_ranges (Collect *c, guint t, gboolean startend)
 {
   const SlThread *thread = &c->profile->threads[t];
   const SlNvtxRanges *r = startend ? &thread->nvtx_startend : &thread->nvtx;
   SlNameHitKind kind = startend ? SL_NAME_HIT_STARTEND : SL_NAME_HIT_RANGE;
-  guint n_rows = r->depth_first != NULL ? r->n_depths : 1;
 
-  for (guint d = 0; d < n_rows; d++)
-    {
-      guint lo = r->depth_first != NULL ? r->depth_first[d] : 0;
-      guint hi = r->depth_first != NULL ? r->depth_first[d + 1] : r->spans.n;
+  gboolean timed = c->filter != NULL && c->filter->has_range;
 
-      begin_run (c);
-      for (guint i = lo; i < hi; i++)
-        if (sl_filter_match_time (c->filter, r->spans.start[i]) && sl_name_match_id (c->match, r->name[i]))
-          add_hit (c, kind, t, i, group_for (c, SL_NAME_GROUP_RANGE, r->name[i]), &r->spans);
-    }
+  for (guint i = 0; i < r->spans.n; i++)
+    if (sl_name_match_id (c->match, r->name[i]) && (!timed || sl_filter_match_time (c->filter, r->spans.start[i])))
+      add_hit (c, kind, t, i, group_for (c, SL_NAME_GROUP_RANGE, r->name[i]), &r->spans);
 }
 
 static void
@@ -135,9 +154,10 @@ collect_api (Collect *c, guint t)
   const SlThread *thread = &c->profile->threads[t];
   const SlApiCalls *api = &c->profile->api;
 
-  begin_run (c);
+  gboolean timed = c->filter != NULL && c->filter->has_range;
+
   for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
-    if (sl_filter_match_time (c->filter, api->spans.start[i]) && sl_name_match_id (c->match, api->name[i]))
+    if (sl_name_match_id (c->match, api->name[i]) && (!timed || sl_filter_match_time (c->filter, api->spans.start[i])))
       add_hit (c, SL_NAME_HIT_API, t, i, group_for (c, SL_NAME_GROUP_API, api->name[i]), &api->spans);
 }
 
@@ -151,12 +171,6 @@ compare_hits (const SlNameHit *a, const SlNameHit *b)
   if (a->owner != b->owner)
     return a->owner < b->owner ? -1 : 1;
   return (a->index > b->index) - (a->index < b->index);
-}
-
-static int
-compare_hits_cb (const void *a, const void *b)
-{
-  return compare_hits (a, b);
 }
 
 /* Longest total first; ties by count, kind and name id, so the order is
@@ -175,57 +189,52 @@ compare_groups (const void *pa, const void *pb)
   return (a->name > b->name) - (a->name < b->name);
 }
 
-/* A run being merged: its next hit and its end. */
-typedef struct {
-  const SlNameHit *next, *end;
-} Cursor;
-
 static void
-sift_down (Cursor *heap, guint n, guint i)
+insertion_sort (SlNameHit *v, guint n)
 {
-  for (;;)
+  for (guint i = 1; i < n; i++)
     {
-      guint l = 2 * i + 1, m = i;
+      SlNameHit x = v[i];
+      guint j = i;
 
-      if (l < n && compare_hits (heap[l].next, heap[m].next) < 0)
-        m = l;
-      if (l + 1 < n && compare_hits (heap[l + 1].next, heap[m].next) < 0)
-        m = l + 1;
-      if (m == i)
-        return;
-      Cursor tmp = heap[i];
-      heap[i] = heap[m];
-      heap[m] = tmp;
-      i = m;
+      for (; j > 0 && compare_hits (&x, &v[j - 1]) < 0; j--)
+        v[j] = v[j - 1];
+      v[j] = x;
     }
 }
 
-/* The sorted runs of @c merged into @out (a k-way merge on a heap). */
-static void
-merge_runs (Collect *c, SlNameHit *out)
+static int
+compare_hits_cb (const void *a, const void *b)
 {
-  guint n_runs = c->runs->len, n = 0;
-  g_autofree Cursor *heap = g_new (Cursor, MAX (n_runs, 1));
+  return compare_hits (a, b);
+}
 
-  for (guint r = 0; r < n_runs; r++)
-    {
-      guint a = g_array_index (c->runs, guint, r);
-      guint b = r + 1 < n_runs ? g_array_index (c->runs, guint, r + 1) : c->n_hits;
+/* @in sorted into @out: buckets of equal width over the hits' times, about
+ * two hits each; a crowded bucket (a burst) falls back on qsort. */
+static void
+sort_hits (const SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit *out)
+{
+  guint n_buckets = 1, shift = 0, lo = 0;
+  g_autofree guint *pos = NULL;
 
-      if (a < b)
-        heap[n++] = (Cursor) { c->hits + a, c->hits + b };
-    }
-  for (guint i = n / 2; i-- > 0;)
-    sift_down (heap, n, i);
-  while (n > 1)
-    {
-      *out++ = *heap[0].next++;
-      if (heap[0].next == heap[0].end)
-        heap[0] = heap[--n];
-      sift_down (heap, n, 0);
-    }
-  if (n == 1)
-    memcpy (out, heap[0].next, (heap[0].end - heap[0].next) * sizeof (SlNameHit));
+  while (n_buckets < n / 2 && n_buckets < (1u << 30))
+    n_buckets *= 2;
+  /* unsigned: the difference of any two times fits */
+  while (n > 0 && (((guint64) tmax - (guint64) tmin) >> shift) >= n_buckets)
+    shift++;
+  pos = g_new0 (guint, n_buckets + 1);
+  for (guint i = 0; i < n; i++)
+    pos[(((guint64) in[i].start - (guint64) tmin) >> shift) + 1]++;
+  for (guint b = 0; b < n_buckets; b++)
+    pos[b + 1] += pos[b];
+  for (guint i = 0; i < n; i++)
+    out[pos[((guint64) in[i].start - (guint64) tmin) >> shift]++] = in[i];
+  /* pos[b] is now where bucket b ends */
+  for (guint b = 0; b < n_buckets; lo = pos[b++])
+    if (pos[b] - lo > 32)
+      qsort (out + lo, pos[b] - lo, sizeof (SlNameHit), compare_hits_cb);
+    else
+      insertion_sort (out + lo, pos[b] - lo);
 }
 
 /* Groups by total time; each hit's group renumbered; order[] filled by a
@@ -233,14 +242,14 @@ merge_runs (Collect *c, SlNameHit *out)
 static void
 finish_groups (SlNameSearch *self, Collect *c)
 {
-  guint n = c->groups->len;
-  g_autofree guint32 *remap = g_new (guint32, MAX (n, 1));
+  guint n = c->groups->len - 1;
+  g_autofree guint32 *remap = g_new (guint32, n + 1);
   g_autofree guint *fill = g_new (guint, MAX (n, 1));
-  SlNameGroup *groups = (SlNameGroup *) (void *) c->groups->data;
+  SlNameGroup *groups = (SlNameGroup *) (void *) c->groups->data + 1;
 
   /* the old index rides along in first while sorting */
   for (guint g = 0; g < n; g++)
-    groups[g].first = g;
+    groups[g].first = g + 1;
   qsort (groups, n, sizeof (SlNameGroup), compare_groups);
   for (guint g = 0, at = 0; g < n; g++)
     {
@@ -261,7 +270,7 @@ finish_groups (SlNameSearch *self, Collect *c)
     }
   self->n_ranges = self->n_hits - self->n_kernels - self->n_api;
   self->n_groups = n;
-  self->groups = (SlNameGroup *) (void *) g_array_free (g_steal_pointer (&c->groups), FALSE);
+  self->groups = g_memdup2 (groups, MAX (n, 1) * sizeof (SlNameGroup));
 }
 
 static void
@@ -270,7 +279,6 @@ collect_clear (Collect *c)
   for (guint k = 0; k < G_N_ELEMENTS (c->group_of); k++)
     g_free (c->group_of[k]);
   g_clear_pointer (&c->groups, g_array_unref);
-  g_clear_pointer (&c->runs, g_array_unref);
   g_clear_pointer (&c->match, sl_name_match_free);
   g_free (c->hits);
 }
@@ -280,15 +288,15 @@ sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const 
                         GCancellable *cancellable, GError **error)
 {
   g_autoptr(SlNameSearch) self = NULL;
-  Collect c = { profile, filter };
+  Collect c = { profile, filter, .tmin = G_MAXINT64, .tmax = G_MININT64 };
 
   g_return_val_if_fail (profile != NULL && pattern != NULL, NULL);
   c.match = sl_name_match_new (profile, pattern, error);
   if (c.match == NULL)
     return NULL;
   c.n_strings = sl_strings_count (profile->strings);
-  c.groups = g_array_new (FALSE, FALSE, sizeof (SlNameGroup));
-  c.runs = g_array_new (FALSE, FALSE, sizeof (guint));
+  c.groups = g_array_new (FALSE, TRUE, sizeof (SlNameGroup));
+  g_array_set_size (c.groups, 1);   /* group 0: kernels that did not match */
   collect_kernels (&c, cancellable);
   for (guint t = 0; t < profile->n_threads && !g_cancellable_is_cancelled (cancellable); t++)
     if (sl_filter_match_thread (filter, profile, t))
@@ -306,14 +314,7 @@ sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const 
   self->pattern = g_strdup (pattern);
   self->n_hits = c.n_hits;
   self->hits = g_new (SlNameHit, MAX (c.n_hits, 1));
-  if (c.unsorted)
-    {
-      /* a track out of order (a profile built by hand): sort them all */
-      memcpy (self->hits, c.hits, c.n_hits * sizeof (SlNameHit));
-      qsort (self->hits, c.n_hits, sizeof (SlNameHit), compare_hits_cb);
-    }
-  else
-    merge_runs (&c, self->hits);
+  sort_hits (c.hits, c.n_hits, c.tmin, c.tmax, self->hits);
   finish_groups (self, &c);
   collect_clear (&c);
   return g_steal_pointer (&self);

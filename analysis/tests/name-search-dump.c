@@ -64,6 +64,16 @@ main (int argc, char **argv)
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
+  if (g_getenv ("SL_NS_TIME"))
+    {
+      for (int i = 0; i < 4; i++)
+        {
+          gint64 t0 = g_get_monotonic_time ();
+          sl_name_search_free (sl_name_search_compute (profile, NULL, argv[2], NULL, NULL));
+          g_printerr ("total %.1f ms\n", (g_get_monotonic_time () - t0) / 1e3);
+        }
+      return 0;
+    }
   json_builder_begin_object (b);
 #define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, v); } while (0)
   INT ("n_kernels", s->n_kernels);
