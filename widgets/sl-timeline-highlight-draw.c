@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-timeline-highlight-draw.c: the renderer's last pass: a veil over
  * what is not highlighted (when the highlight asks) and an outline in the
- * accent colour around what is, written into the frame's pixels after its
+ * strong colour around what is, written into the frame's pixels after its
  * text so labels are veiled too.  Per row: the stretches of
  * sl_highlight_index_row_spans(), so a frame costs the same whatever the
  * size of the highlight. */
@@ -12,6 +12,11 @@
 
 /* How much of the background the veil lets through, of 256. */
 #define VEIL 170
+
+/* The outline: a magenta no kernel category uses (the theme's blue accent
+ * vanishes around GEMM kernels, which are blue). */
+#define OUTLINE_LIGHT 0xd0157fu
+#define OUTLINE_DARK  0xff5ac8u
 
 void
 sl_timeline_renderer_set_highlight (SlTimelineRenderer *self,
@@ -91,7 +96,7 @@ fill_rect (SlFrame *f, int x0, int x1, int y0, int y1, int clip_top, int clip_bo
 static void
 outline_spans (SlFrame *f, const GArray *spans, int y0, int y1, int top, int bottom, int w)
 {
-  guint32 px = _sl_opaque (f->style->accent);
+  guint32 px = _sl_opaque (f->style->dark ? OUTLINE_DARK : OUTLINE_LIGHT);
   int hw = f->header_width;
 
   for (guint i = 0; i < spans->len; i++)

@@ -208,7 +208,7 @@ pixel (cairo_surface_t *s, int x, int y)
 }
 
 /* Drawn: a highlighted kernel keeps its colour, another one is veiled
- * towards the background, and the accent outlines the highlighted one
+ * towards the background, and an outline surrounds the highlighted one
  * just left of its box.  Kernel 50 (zoomed to 1 ns/px from 1450) is body
  * x [50,55); kernel 51 [1510,1515) is x [60,65). */
 static void
@@ -233,8 +233,11 @@ test_draw (Fixture *f, gconstpointer data)
   g_assert_cmphex (pixel (lit, HEADER + 52, mid), ==, pixel (plain, HEADER + 52, mid));
   g_assert_cmphex (pixel (plain, HEADER + 62, mid), !=, style.bg);
   g_assert_cmphex (pixel (lit, HEADER + 62, mid), !=, pixel (plain, HEADER + 62, mid));
-  g_assert_cmphex (pixel (lit, HEADER + 49, mid), ==, style.accent);
-  g_assert_cmphex (pixel (lit, HEADER + 48, mid), ==, style.accent);
+  /* the outline: magenta, strong against the light background */
+  g_assert_cmphex (pixel (lit, HEADER + 49, mid), ==, pixel (lit, HEADER + 48, mid));
+  g_assert_cmphex (pixel (lit, HEADER + 49, mid) >> 16, >, 0xb0);
+  g_assert_cmphex ((pixel (lit, HEADER + 49, mid) >> 8) & 0xff, <, 0x40);
+  g_assert_cmphex (pixel (lit, HEADER + 47, mid), !=, pixel (lit, HEADER + 49, mid));
   /* the row headers are not veiled */
   g_assert_cmphex (pixel (lit, 5, mid), ==, pixel (plain, 5, mid));
   /* without the highlight the frame is as before */
