@@ -47,11 +47,15 @@ veil_pixel (guint32 p, guint32 bg)
   return 0xff000000u | (rb & 0xff00ffu) | (g & 0x00ff00u);
 }
 
+/* The background veiled is itself: most of an empty row is skipped. */
 static void
 veil_span (guint32 *line, int x0, int x1, guint32 bg)
 {
+  guint32 bg_px = 0xff000000u | bg;
+
   for (int x = x0; x < x1; x++)
-    line[x] = veil_pixel (line[x], bg);
+    if (line[x] != bg_px)
+      line[x] = veil_pixel (line[x], bg);
 }
 
 /* Veils lines [y0, y1) of the body, all of it but the stretches @spans

@@ -207,7 +207,7 @@ push_span (GArray *out, guint base, int x0, int x1, int min_width, int width)
   g_array_append_val (out, s);
 }
 
-/* Fewer events than pixels: one stretch per event. */
+/* Few events (a quarter of the pixels): one stretch per event. */
 static void
 spans_by_event (const SlHighlightIndex *self, const SlTimelineLayout *l, guint a, guint b,
                 int min_width, GArray *out)
@@ -270,7 +270,8 @@ track_spans (const SlHighlightIndex *self, const SlTimelineLayout *l, guint r, i
     return;
   a = first_reaching (self, lo, hi, (gint64) floor (l->t0) - 1);
   b = gallop (self->start, a, hi, (gint64) ceil (t1));
-  if (b - a <= (guint) width)
+  /* one outline per event only while they lie a few pixels apart */
+  if (b - a <= (guint) width / 4)
     spans_by_event (self, l, a, b, min_width, out);
   else
     spans_by_column (self, l, lo, a, b, min_width, out);

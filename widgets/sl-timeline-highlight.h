@@ -6,7 +6,7 @@
  * asks for it everything else is dimmed under a veil.  The highlight is
  * indexed once per row (its events by start, with the running maximum of
  * their ends); a frame then binary-searches each visible row's window and,
- * when there are more events than pixels, asks per pixel column, so a
+ * when its events lie closer than a few pixels, asks per pixel column, so a
  * frame costs the same with ten or ten million highlighted events.
  * Plain C and cairo image pixels, no GTK: tested without a display. */
 #pragma once
@@ -37,7 +37,8 @@ guint             sl_highlight_index_row_count  (const SlHighlightIndex *index,
 /* The stretches of layout row @row (a track, or a collapsed group: its
  * hidden tracks') to outline in the visible window, appended to @out
  * (SlHighlightSpan) left to right: one per event when the window holds
- * fewer events than pixels, else one per run of covered pixel columns.
+ * fewer events than a quarter of its pixels, else one per run of covered
+ * pixel columns.
  * Each is at least @min_width px wide; x is body-relative and may extend
  * a little outside [0, body width).  Returns the number appended. */
 guint             sl_highlight_index_row_spans  (const SlHighlightIndex *index,

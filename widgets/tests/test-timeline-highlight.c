@@ -114,7 +114,7 @@ assert_span (GArray *spans, guint i, int x0, int x1)
   g_assert_cmpint (s->x1, ==, x1);
 }
 
-/* Fewer events than pixels: one stretch each, 2 px at least.  At 10 ns/px
+/* Few events (3 <= 100 px / 4): one stretch each, 2 px at least.  At 10 ns/px
  * kernel 0 [1000,1005) is x [0,1), widened about its middle to [0,2);
  * kernel 50 [1500,1505) is [50,51) -> [49,51); kernel 99 [1990,1995) is
  * [99,100) -> [98,100). */
@@ -140,9 +140,9 @@ test_by_event (Fixture *f, gconstpointer data)
   }
 }
 
-/* More events than pixels: per column.  50 px for 1000 ns is 20 ns/px;
- * column c holds the starts of kernels 2c and 2c + 1, so kernels 0..59
- * (60 events > 50 px) cover columns 0..29: one stretch [0,30). */
+/* Many events (60 > 50 px / 4): per column.  50 px for 1000 ns is
+ * 20 ns/px; column c holds the starts of kernels 2c and 2c + 1, so
+ * kernels 0..59 cover columns 0..29: one stretch [0,30). */
 static void
 test_by_column (Fixture *f, gconstpointer data)
 {
