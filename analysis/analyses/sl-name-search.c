@@ -270,7 +270,8 @@ finish_groups (SlNameSearch *self, Collect *c)
     }
   self->n_ranges = self->n_hits - self->n_kernels - self->n_api;
   self->n_groups = n;
-  self->groups = g_memdup2 (groups, MAX (n, 1) * sizeof (SlNameGroup));
+  self->groups = g_new0 (SlNameGroup, MAX (n, 1));
+  memcpy (self->groups, groups, n * sizeof (SlNameGroup));
 }
 
 static void
