@@ -32,5 +32,7 @@
 #include "sl-category-mapping.h"
 #include "sl-compare.h"
 #include "sl-tree.h"
+#include "sl-name-match.h"
+#include "sl-name-search.h"
 #include "sl-search.h"
 #include "sl-work-scope.h"

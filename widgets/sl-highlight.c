@@ -58,7 +58,13 @@ sl_highlight_new (SlTimelineModel *model, const SlEventRef *events, guint n_even
       if (sl_timeline_model_event_span (model, &events[i], &e->start, &e->end))
         self->n++;
     }
-  qsort (self->entries, self->n, sizeof (Entry), compare_entries);
+  /* a search hands its matches over in order already: skip the sort */
+  for (guint i = 1; i < self->n; i++)
+    if (compare_entries (&self->entries[i - 1], &self->entries[i]) > 0)
+      {
+        qsort (self->entries, self->n, sizeof (Entry), compare_entries);
+        break;
+      }
   self->label = g_strdup (label != NULL ? label : "");
   self->dim_others = dim_others;
   return self;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sl-timeline-colors.h"
+#include "sl-timeline-highlight.h"
 #include "sl-timeline-render.h"
 #include "sl-timeline-text.h"
 
@@ -29,6 +30,10 @@ struct _SlTimelineRenderer {
   int             scan_len;
   GArray         *labels;                /* SlLabel */
   GArray         *ticks;                 /* gint64: major tick times */
+  /* the highlight (sl-timeline-highlight-draw.c) */
+  SlHighlight      *highlight;
+  SlHighlightIndex *highlight_index;     /* built on the first frame that shows it */
+  GArray           *highlight_spans;     /* SlHighlightSpan: one row's, scratch */
 };
 
 /* One frame being drawn. */
@@ -89,5 +94,8 @@ void _sl_timeline_minimap_draw_overlay (SlFrame *frame);
 void _sl_timeline_rows_write          (SlFrame *frame);
 void _sl_timeline_rows_draw_labels    (SlFrame *frame);
 void _sl_timeline_rows_draw_headers   (SlFrame *frame);
+/* sl-timeline-highlight-draw.c: after the text, on the pixels */
+void _sl_timeline_highlight_write     (SlFrame *frame);
+void _sl_timeline_highlight_clear     (SlTimelineRenderer *renderer);
 
 G_END_DECLS

@@ -28,6 +28,7 @@ sl_timeline_renderer_free (SlTimelineRenderer *self)
   if (self == NULL)
     return;
   clear_fonts (self);
+  _sl_timeline_highlight_clear (self);
   g_free (self->scan);
   g_free (self->band);
   g_free (self->bgscan);
@@ -121,6 +122,11 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
   _sl_timeline_ruler_draw_labels (&f);
   _sl_timeline_minimap_draw_overlay (&f);
   cairo_destroy (f.cr);
+
+  /* the highlight's veil and outlines go over the text */
+  cairo_surface_flush (image);
+  _sl_timeline_highlight_write (&f);
+  cairo_surface_mark_dirty (image);
 
   f.stats.n_cairo += f.stats.n_labels;
   f.stats.text_ms = (g_get_monotonic_time () - begin) / 1000.0 - f.stats.pixel_ms;

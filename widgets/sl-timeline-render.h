@@ -9,6 +9,7 @@
 
 #include <cairo.h>
 
+#include "sl-highlight.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-layout.h"
 
@@ -38,6 +39,11 @@ void                sl_timeline_renderer_draw    (SlTimelineRenderer    *rendere
                                                   const SlTimelineStyle *style,
                                                   cairo_surface_t       *image,
                                                   SlRenderStats         *stats);
+
+/* (nullable): the events to outline, the rest dimmed when @highlight
+ * asks (sl-timeline-highlight-draw.c).  Takes a reference. */
+void                sl_timeline_renderer_set_highlight (SlTimelineRenderer *renderer,
+                                                        SlHighlight        *highlight);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineRenderer, sl_timeline_renderer_free)
 

@@ -1137,6 +1137,15 @@ selected_event_changed_cb (SlTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The highlight is drawn into the frame: a new one redraws it. */
+static void
+highlight_changed_cb (SlTimeline *self)
+{
+  sl_timeline_renderer_set_highlight (self->renderer, sl_session_get_highlight (self->session));
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void forget_event_texts (SlTimeline *self);
 
 static void
@@ -1148,6 +1157,8 @@ reset_view_state (SlTimeline *self)
   memset (&self->hover, 0, sizeof self->hover);
   memset (&self->linked, 0, sizeof self->linked);
   g_array_set_size (self->launched, 0);
+  if (self->renderer != NULL)
+    sl_timeline_renderer_set_highlight (self->renderer, NULL);
   self->model = NULL;
 }
 
@@ -1230,6 +1241,9 @@ sl_timeline_set_session (SlTimeline *self,
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::loading", G_CALLBACK (forget_event_texts),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::highlight", G_CALLBACK (highlight_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      highlight_changed_cb (self);
       selected_range_changed_cb (self);
       selected_event_changed_cb (self);
     }

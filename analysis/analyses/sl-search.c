@@ -3,38 +3,9 @@
 #include "sl-search.h"
 #include "sl-attribution.h"
 #include "sl-json.h"
+#include "sl-name-match.h"
 
 #include <string.h>
-
-typedef struct {
-  GRegex     *regex;       /* NULL: substring */
-  const char *needle;
-  GHashTable *verdict;     /* string id -> 1 no, 2 yes */
-  const SlProfile *profile;
-} Matcher;
-
-static gboolean
-name_matches (Matcher *m, guint32 id)
-{
-  gpointer v = g_hash_table_lookup (m->verdict, GUINT_TO_POINTER (id));
-
-  if (v == NULL)
-    {
-      const char *name = sl_strings_get (m->profile->strings, id);
-      gboolean yes;
-
-      if (m->regex != NULL)
-        {
-          g_autofree char *valid = g_utf8_make_valid (name, -1);
-          yes = g_regex_match (m->regex, valid, 0, NULL);
-        }
-      else
-        yes = strcasestr (name, m->needle) != NULL;
-      v = GINT_TO_POINTER (yes ? 2 : 1);
-      g_hash_table_insert (m->verdict, GUINT_TO_POINTER (id), v);
-    }
-  return GPOINTER_TO_INT (v) == 2;
-}
 
 typedef struct {
   gint64       start;
@@ -71,7 +42,7 @@ range_path (const SlProfile *profile, const SlNvtxRanges *r, guint32 i)
 }
 
 static void
-scan_ranges (Matcher *m, const SlProfile *profile, const SlFilter *filter, guint t,
+scan_ranges (SlNameMatch *m, const SlProfile *profile, const SlFilter *filter, guint t,
              gboolean startend, guint limit, GArray *hits, guint64 *total)
 {
   const SlNvtxRanges *r = startend ? &profile->threads[t].nvtx_startend : &profile->threads[t].nvtx;
@@ -89,7 +60,7 @@ scan_ranges (Matcher *m, const SlProfile *profile, const SlFilter *filter, guint
           row++;
           kept = 0;
         }
-      if (!sl_filter_match_time (filter, r->spans.start[i]) || !name_matches (m, r->name[i]))
+      if (!sl_filter_match_time (filter, r->spans.start[i]) || !sl_name_match_id (m, r->name[i]))
         continue;
       (*total)++;
       if (startend || limit == 0 || kept < limit)
@@ -101,35 +72,16 @@ scan_ranges (Matcher *m, const SlProfile *profile, const SlFilter *filter, guint
     }
 }
 
-/* "/REGEX/" or "/REGEX/i" compiles a regex into @m; anything else stays a
- * substring.  FALSE with @error for an invalid regex. */
-static gboolean
-matcher_parse (Matcher *m, const char *pattern, GError **error)
-{
-  gsize len = strlen (pattern);
-
-  if (len >= 2 && pattern[0] == '/'
-      && (pattern[len - 1] == '/' || (len >= 3 && pattern[len - 2] == '/' && pattern[len - 1] == 'i')))
-    {
-      gboolean caseless = pattern[len - 1] == 'i';
-      g_autofree char *body = g_strndup (pattern + 1, len - (caseless ? 3 : 2));
-      m->regex = g_regex_new (body, G_REGEX_OPTIMIZE | (caseless ? G_REGEX_CASELESS : 0), 0, error);
-      if (m->regex == NULL)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* Kernels match by short or demangled name: a verdict per function. */
 static void
-scan_kernels (Matcher *m, const SlProfile *profile, const SlFilter *filter, guint limit,
+scan_kernels (SlNameMatch *m, const SlProfile *profile, const SlFilter *filter, guint limit,
               GArray *hits, guint64 *total)
 {
   g_autofree guint8 *func_ok = g_new0 (guint8, MAX (profile->n_funcs, 1));
 
   for (guint f = 0; f < profile->n_funcs; f++)
-    func_ok[f] = name_matches (m, profile->funcs[f].short_name)
-                 || name_matches (m, profile->funcs[f].demangled_name);
+    func_ok[f] = sl_name_match_id (m, profile->funcs[f].short_name)
+                 || sl_name_match_id (m, profile->funcs[f].demangled_name);
   for (guint s = 0; s < profile->n_streams; s++)
     {
       const SlStream *stream = &profile->streams[s];
@@ -153,66 +105,114 @@ scan_kernels (Matcher *m, const SlProfile *profile, const SlFilter *filter, guin
     }
 }
 
+/* The NVTX path of API call @a: the push/pop ranges around it. */
+static char **
+api_path (const SlProfile *profile, const SlAttribution *attr, guint32 a)
+{
+  guint32 range = attr->api_range[a];
+  guint local;
+  guint32 rt;
+
+  if (range == SL_NONE)
+    return NULL;
+  rt = sl_attribution_range_thread (attr, range, &local);
+  return range_path (profile, &profile->threads[rt].nvtx, local);
+}
+
 /* A kernel: its stream, its launching thread, and the NVTX ranges around
  * its launch. */
 static void
-fill_kernel_match (const SlProfile *profile, const SlAttribution *attr, const Hit *hit, SlSearchMatch *out)
+fill_kernel_match (const SlProfile *profile, const SlAttribution *attr, guint32 owner, guint32 index,
+                   SlSearchMatch *out)
 {
-  const SlStream *stream = &profile->streams[hit->owner];
+  const SlStream *stream = &profile->streams[owner];
   const SlKernels *k = &stream->kernels;
-  guint32 a = k->api[hit->index];
+  guint32 a = k->api[index];
 
-  out->name = g_strdup (sl_profile_kernel_name (profile, k->func[hit->index], FALSE));
-  out->start_ns = k->spans.start[hit->index];
-  out->end_ns = sl_spans_end (&k->spans, hit->index);
+  out->name = g_strdup (sl_profile_kernel_name (profile, k->func[index], FALSE));
+  out->start_ns = k->spans.start[index];
+  out->end_ns = sl_spans_end (&k->spans, index);
   out->pid = stream->pid;
   out->device = stream->device;
   out->stream = stream->stream;
   if (a != SL_NONE)
     {
       guint32 t = sl_profile_api_thread (profile, a);
-      guint32 range = attr->api_range[a];
       if (t != SL_NONE)
         {
           out->has_tid = TRUE;
           out->tid = profile->threads[t].tid;
         }
-      if (range != SL_NONE)
-        {
-          guint local;
-          guint32 rt = sl_attribution_range_thread (attr, range, &local);
-          out->path = range_path (profile, &profile->threads[rt].nvtx, local);
-        }
+      out->path = api_path (profile, attr, a);
     }
-  if (out->path == NULL)
-    out->path = g_new0 (char *, 1);
 }
 
 static void
-fill_range_match (const SlProfile *profile, const Hit *hit, SlSearchMatch *out)
+fill_range_match (const SlProfile *profile, guint32 owner, guint32 index, gboolean startend,
+                  SlSearchMatch *out)
 {
-  const SlThread *thread = &profile->threads[hit->owner];
-  const SlNvtxRanges *r = hit->startend ? &thread->nvtx_startend : &thread->nvtx;
+  const SlThread *thread = &profile->threads[owner];
+  const SlNvtxRanges *r = startend ? &thread->nvtx_startend : &thread->nvtx;
 
-  out->name = g_strdup (sl_strings_get (profile->strings, r->name[hit->index]));
-  out->start_ns = r->spans.start[hit->index];
-  out->end_ns = sl_spans_end (&r->spans, hit->index);
+  out->name = g_strdup (sl_strings_get (profile->strings, r->name[index]));
+  out->start_ns = r->spans.start[index];
+  out->end_ns = sl_spans_end (&r->spans, index);
   out->pid = thread->pid;
   out->has_tid = TRUE;
   out->tid = thread->tid;
   /* the path of a push/pop range: its ancestors (itself excluded) */
-  if (!hit->startend && r->parent[hit->index] != SL_NONE)
-    out->path = range_path (profile, r, r->parent[hit->index]);
+  if (!startend && r->parent[index] != SL_NONE)
+    out->path = range_path (profile, r, r->parent[index]);
+}
+
+/* A CUDA API call (@index global): its thread and the ranges around it. */
+static void
+fill_api_match (const SlProfile *profile, const SlAttribution *attr, guint32 owner, guint32 index,
+                SlSearchMatch *out)
+{
+  const SlThread *thread = &profile->threads[owner];
+
+  out->name = g_strdup (sl_strings_get (profile->strings, profile->api.name[index]));
+  out->start_ns = profile->api.spans.start[index];
+  out->end_ns = sl_spans_end (&profile->api.spans, index);
+  out->pid = thread->pid;
+  out->has_tid = TRUE;
+  out->tid = thread->tid;
+  out->path = api_path (profile, attr, index);
+}
+
+void
+sl_search_match_fill (const SlProfile *profile, SlSearchKind kind, gboolean startend, guint32 owner,
+                      guint32 index, SlSearchMatch *out)
+{
+  const SlAttribution *attr = kind != SL_SEARCH_RANGE ? sl_attribution_get (profile) : NULL;
+
+  memset (out, 0, sizeof *out);
+  out->kind = kind;
+  out->owner = owner;
+  out->index = index;
+  out->startend = startend;
+  if (kind == SL_SEARCH_KERNEL)
+    fill_kernel_match (profile, attr, owner, index, out);
+  else if (kind == SL_SEARCH_RANGE)
+    fill_range_match (profile, owner, index, startend, out);
   else
+    fill_api_match (profile, attr, owner, index, out);
+  if (out->path == NULL)
     out->path = g_new0 (char *, 1);
+}
+
+void
+sl_search_match_clear (SlSearchMatch *m)
+{
+  g_clear_pointer (&m->name, g_free);
+  g_clear_pointer (&m->path, g_strfreev);
 }
 
 /* The first @limit hits by start time become the matches. */
 static void
 fill_matches (SlSearch *self, const SlProfile *profile, GArray *hits, guint limit)
 {
-  const SlAttribution *attr = sl_attribution_get (profile);
-
   g_array_sort (hits, compare_hits);
   if (limit > 0 && hits->len > limit)
     g_array_set_size (hits, limit);
@@ -221,16 +221,8 @@ fill_matches (SlSearch *self, const SlProfile *profile, GArray *hits, guint limi
   for (guint h = 0; h < hits->len; h++)
     {
       const Hit *hit = &g_array_index (hits, Hit, h);
-      SlSearchMatch *out = &self->matches[h];
 
-      out->kind = hit->kind;
-      out->owner = hit->owner;
-      out->index = hit->index;
-      out->startend = hit->startend;
-      if (hit->kind == SL_SEARCH_KERNEL)
-        fill_kernel_match (profile, attr, hit, out);
-      else
-        fill_range_match (profile, hit, out);
+      sl_search_match_fill (profile, hit->kind, hit->startend, hit->owner, hit->index, &self->matches[h]);
     }
 }
 
@@ -240,21 +232,19 @@ sl_search_compute (const SlProfile *profile, const SlFilter *filter, const char 
 {
   g_autoptr(SlSearch) self = g_new0 (SlSearch, 1);
   g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (Hit));
-  g_autoptr(GHashTable) verdict = g_hash_table_new (NULL, NULL);
-  Matcher m = { NULL, pattern, verdict, profile };
+  g_autoptr(SlNameMatch) m = sl_name_match_new (profile, pattern, error);
 
-  self->pattern = g_strdup (pattern);
-  if (!matcher_parse (&m, pattern, error))
+  if (m == NULL)
     return NULL;
-  scan_kernels (&m, profile, filter, limit, hits, &self->total);
+  self->pattern = g_strdup (pattern);
+  scan_kernels (m, profile, filter, limit, hits, &self->total);
   for (guint t = 0; t < profile->n_threads; t++)
     if (sl_filter_match_thread (filter, profile, t))
       {
-        scan_ranges (&m, profile, filter, t, FALSE, limit, hits, &self->total);
-        scan_ranges (&m, profile, filter, t, TRUE, limit, hits, &self->total);
+        scan_ranges (m, profile, filter, t, FALSE, limit, hits, &self->total);
+        scan_ranges (m, profile, filter, t, TRUE, limit, hits, &self->total);
       }
   fill_matches (self, profile, hits, limit);
-  g_clear_pointer (&m.regex, g_regex_unref);
   return g_steal_pointer (&self);
 }
 
@@ -264,10 +254,7 @@ sl_search_free (SlSearch *self)
   if (self == NULL)
     return;
   for (guint i = 0; i < self->n_matches; i++)
-    {
-      g_free (self->matches[i].name);
-      g_strfreev (self->matches[i].path);
-    }
+    sl_search_match_clear (&self->matches[i]);
   g_free (self->matches);
   g_free (self->pattern);
   g_free (self);
@@ -280,7 +267,7 @@ add_match_json (JsonBuilder *b, gconstpointer item, gconstpointer data)
   gboolean kernel = m->kind == SL_SEARCH_KERNEL;
 
   json_builder_begin_object (b);
-  sl_json_member_string (b, "kind", kernel ? "kernel" : "range");
+  sl_json_member_string (b, "kind", kernel ? "kernel" : m->kind == SL_SEARCH_API ? "api" : "range");
   sl_json_member_string (b, "name", m->name);
   sl_json_member_int (b, "start_ns", m->start_ns);
   sl_json_member_int (b, "end_ns", m->end_ns);

@@ -558,6 +558,91 @@ def test_bad_file(tmp):
         app.close()
 
 
+# ---- the search page: Ctrl+F, matches, Enter and F3, the timeline dimmed ------------
+
+def kernel_fragment(path):
+    """A part of a real kernel name there: the longest _-separated piece of the
+    rarest name of ten kernels or more."""
+    import sqlite3
+    with sqlite3.connect(f'file:{path}?mode=ro', uri=True) as db:
+        rows = db.execute('SELECT s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s '
+                          'ON s.id = k.shortName GROUP BY s.value HAVING count(*) >= 10 ORDER BY count(*), s.value').fetchall()
+    return max(rows[0][0].split('_'), key=len)
+
+
+def saturation(img, s, rows):
+    """Mean colourfulness (max - min channel) of the body over @rows."""
+    tl, sc = timeline_geometry(s)
+    x0, x1 = int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2
+    total = n = 0
+    for r in rows:
+        y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
+        for x in range(x0, x1, 2):
+            p = pixel(img, x, y)
+            total += max(p) - min(p)
+            n += 1
+    return total / max(n, 1)
+
+
+def contains(visible, m):
+    return visible[0] <= m['start_ns'] and m['end_ns'] <= visible[1]
+
+
+def test_search(tmp):
+    fragment = kernel_fragment(REAL)
+    cli = json.loads(subprocess.run([os.path.join(os.path.dirname(APP), '..', 'sightline-cli'), 'search', '--json',
+                                     '--limit', '0', fragment, REAL], capture_output=True, text=True, check=True).stdout)
+    app = App(tmp, REAL)
+    try:
+        s = app.wait(complete)
+        if not check(s is not None, 'search: the profile opens'):
+            return
+        app.wait(lambda t: track_rows(t, ('stream', 'api', 'nvtx')), 60)
+        s = app.settle()
+        nvtx = track_rows(s, ('nvtx', 'api'))
+        before = saturation(screenshot(s['xid'], os.path.join(OUT, 'search-before.png')), s, nvtx)
+        tl, sc = timeline_geometry(s)
+        xdo('mousemove', '--window', s['xid'], int(tl['x'] + tl['width'] / sc / 2), int(tl['y'] + 200))
+        xdo('key', 'ctrl+f')
+        s = app.wait(lambda t: t['panel']['page'] == 'search' and t['panel']['search']['focus'], 10)
+        if not check(s is not None, 'search: Ctrl+F shows the search page with the focus in its entry'):
+            return
+        xdo('type', '--delay', 40, fragment)
+        s = app.wait(lambda t: t['panel']['search']['text'] == fragment and not t['panel']['search']['searching']
+                     and t['panel']['search']['matches'] > 0, 20)
+        if not check(s is not None, f'search: typing “{fragment}” finds matches'):
+            return
+        page = s['panel']['search']
+        check(page['kernels'] + page['ranges'] == cli['total'],
+              f'search: {page["kernels"]} kernels + {page["ranges"]} ranges, as sightline-cli search: {cli["total"]}')
+        check(page['api'] == 0 and page['matches'] == cli['total'], f'search: no API call is named so: {page["api"]}')
+        check(sum(g['count'] for g in page['groups']) == cli['total'], 'search: the groups count every match')
+        first, second = cli['matches'][0], cli['matches'][1]
+        xdo('key', 'Return')
+        s = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
+        if check(s is not None, 'search: Enter selects the first match'):
+            s = app.settle()
+            check(page['first']['start_ns'] == first['start_ns'], 'search: the first match is the CLI\'s first')
+            check(s['timeline']['selected']['name'] == first['name'], 'search: the selected event is the first match')
+            check(contains(s['timeline']['visible'], first), f'search: the view shows it: {s["timeline"]["visible"]} {first["start_ns"]}')
+        sel = s['timeline']['selected'] if s else None
+        xdo('key', 'F3')
+        s = app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected'] != sel, 10)
+        if check(s is not None, 'search: F3 moves to the next match'):
+            s = app.settle()
+            check(s['timeline']['selected']['name'] == second['name'] and contains(s['timeline']['visible'], second),
+                  'search: ... the second by time, in view')
+        xdo('key', 'Home')   # the whole profile: the matches among the dimmed rest
+        time.sleep(0.3)
+        xdo('mousemove', '--window', s['xid'], 5, 5)
+        s = app.settle()
+        img = screenshot(s['xid'], os.path.join(OUT, 'search.png'))
+        after = saturation(img, s, track_rows(s, ('nvtx', 'api')))
+        check(after < before * 0.7, f'search: the rows without matches are dimmed ({before:.0f} -> {after:.0f})')
+    finally:
+        app.close()
+
+
 def test_welcome(tmp):
     app = App(tmp)
     try:
@@ -580,7 +665,7 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error):
+                 test_staged_error, test_search):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:

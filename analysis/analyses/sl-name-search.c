@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-name-search.c: kernels, NVTX ranges and API calls by name, grouped.
+ *
+ * Millions of hits are put in time order by a bucket sort on their start
+ * (a pass to count, a pass to scatter, tiny buckets sorted by insertion):
+ * a comparison sort or a merge of the tracks costs several times more. */
+#include "sl-name-search.h"
+#include "sl-name-match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const SlProfile *profile;
+  const SlFilter  *filter;
+  SlNameMatch     *match;
+  guint32          n_strings;
+  guint32         *group_of[3];  /* per group kind: string id -> group, SL_NONE */
+  GArray          *groups;       /* SlNameGroup; 0 is no group (kernels that did not match) */
+  SlNameHit       *hits;         /* as found */
+  guint            n_hits, cap;
+  gint64           tmin, tmax;   /* of the hits' starts */
+} Collect;
+
+static guint32
+group_for (Collect *c, SlNameGroupKind kind, guint32 name)
+{
+  guint32 key = MIN (name, c->n_strings);   /* a dangling id: one group of "" */
+  guint32 *map = c->group_of[kind];
+
+  if (map == NULL)
+    {
+      map = c->group_of[kind] = g_new (guint32, c->n_strings + 1);
+      memset (map, 0xff, (c->n_strings + 1) * sizeof (guint32));
+    }
+  if (map[key] == SL_NONE)
+    {
+      SlNameGroup g = { kind, name, 0, 0, 0 };
+
+      map[key] = c->groups->len;
+      g_array_append_val (c->groups, g);
+    }
+  return map[key];
+}
+
+/* Room for @more hits. */
+static void
+reserve (Collect *c, guint more)
+{
+  if (c->n_hits + (gsize) more <= c->cap)
+    return;
+  c->cap = MAX (c->n_hits + more, MIN ((gsize) c->cap * 2, G_MAXUINT));
+  c->hits = g_renew (SlNameHit, c->hits, c->cap);
+}
+
+static inline void
+add_hit (Collect *c, SlNameHitKind kind, guint32 owner, guint32 index, guint32 group,
+         const SlSpans *spans)
+{
+  SlNameHit *h;
+  SlNameGroup *g = &g_array_index (c->groups, SlNameGroup, group);
+
+  reserve (c, 1);
+  h = &c->hits[c->n_hits];
+  h->start = spans->start[index];
+  h->owner = owner;
+  h->index = index;
+  h->group = group;
+  h->kind = kind;
+  c->tmin = MIN (c->tmin, h->start);
+  c->tmax = MAX (c->tmax, h->start);
+  c->n_hits++;
+  g->n++;
+  g->total_ns += sl_spans_dur (spans, index);
+}
+
+/* The kernels of stream @s in [lo, hi): every kernel is written as a hit
+ * and only a match (group > 0) advances, so the loop over millions has no
+ * branch to mispredict; the groups' sums are then taken over the hits. */
+static void
+collect_stream (Collect *c, guint s, guint lo, guint hi, const guint32 *func_group)
+{
+  const SlKernels *k = &c->profile->streams[s].kernels;
+  SlNameGroup *groups = (SlNameGroup *) (void *) c->groups->data;
+  SlNameHit *hits;
+  guint n, first = c->n_hits;
+
+  reserve (c, hi - lo + 1);
+  hits = c->hits;
+  n = first;
+  for (guint i = lo; i < hi; i++)
+    {
+      guint32 g = func_group[k->func[i]];
+
+      hits[n] = (SlNameHit) { k->spans.start[i], s, i, g, SL_NAME_HIT_KERNEL };
+      n += g != 0;
+    }
+  for (guint j = first; j < n; j++)
+    {
+      groups[hits[j].group].n++;
+      groups[hits[j].group].total_ns += sl_spans_dur (&k->spans, hits[j].index);
+    }
+  /* a stream is sorted by start: its first and last hits bound it */
+  if (n > first)
+    {
+      c->tmin = MIN (c->tmin, hits[first].start);
+      c->tmax = MAX (c->tmax, hits[n - 1].start);
+    }
+  c->n_hits = n;
+}
+
+/* Kernels match by short or demangled name: a group (by short name) or
+ * none per function, then one look-up per kernel. */
+static void
+collect_kernels (Collect *c, GCancellable *cancellable)
+{
+  const SlProfile *p = c->profile;
+  g_autofree guint32 *func_group = g_new (guint32, MAX (p->n_funcs, 1));
+
+  for (guint f = 0; f < p->n_funcs; f++)
+    func_group[f] = sl_name_match_id (c->match, p->funcs[f].short_name)
+                    || sl_name_match_id (c->match, p->funcs[f].demangled_name)
+                    ? group_for (c, SL_NAME_GROUP_KERNEL, p->funcs[f].short_name) : 0;
+  for (guint s = 0; s < p->n_streams && !g_cancellable_is_cancelled (cancellable); s++)
+    {
+      const SlKernels *k = &p->streams[s].kernels;
+      guint lo, hi;
+
+      if (!sl_filter_match_stream (c->filter, &p->streams[s]))
+        continue;
+      sl_filter_span_bounds (c->filter, &k->spans, 0, k->spans.n, &lo, &hi);
+      collect_stream (c, s, lo, hi, func_group);
+    }
+}
+
+/* A thread's push/pop (or start/end) ranges. */
+static void
+collect_ranges (Collect *c, guint t, gboolean startend)
+{
+  const SlThread *thread = &c->profile->threads[t];
+  const SlNvtxRanges *r = startend ? &thread->nvtx_startend : &thread->nvtx;
+  SlNameHitKind kind = startend ? SL_NAME_HIT_STARTEND : SL_NAME_HIT_RANGE;
+
+  gboolean timed = c->filter != NULL && c->filter->has_range;
+
+  for (guint i = 0; i < r->spans.n; i++)
+    if (sl_name_match_id (c->match, r->name[i]) && (!timed || sl_filter_match_time (c->filter, r->spans.start[i])))
+      add_hit (c, kind, t, i, group_for (c, SL_NAME_GROUP_RANGE, r->name[i]), &r->spans);
+}
+
+static void
+collect_api (Collect *c, guint t)
+{
+  const SlThread *thread = &c->profile->threads[t];
+  const SlApiCalls *api = &c->profile->api;
+
+  gboolean timed = c->filter != NULL && c->filter->has_range;
+
+  for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
+    if (sl_name_match_id (c->match, api->name[i]) && (!timed || sl_filter_match_time (c->filter, api->spans.start[i])))
+      add_hit (c, SL_NAME_HIT_API, t, i, group_for (c, SL_NAME_GROUP_API, api->name[i]), &api->spans);
+}
+
+static int
+compare_hits (const SlNameHit *a, const SlNameHit *b)
+{
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  if (a->owner != b->owner)
+    return a->owner < b->owner ? -1 : 1;
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Longest total first; ties by count, kind and name id, so the order is
+ * the same on every run. */
+static int
+compare_groups (const void *pa, const void *pb)
+{
+  const SlNameGroup *a = pa, *b = pb;
+
+  if (a->total_ns != b->total_ns)
+    return a->total_ns > b->total_ns ? -1 : 1;
+  if (a->n != b->n)
+    return a->n > b->n ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  return (a->name > b->name) - (a->name < b->name);
+}
+
+static void
+insertion_sort (SlNameHit *v, guint n)
+{
+  for (guint i = 1; i < n; i++)
+    {
+      SlNameHit x = v[i];
+      guint j = i;
+
+      for (; j > 0 && compare_hits (&x, &v[j - 1]) < 0; j--)
+        v[j] = v[j - 1];
+      v[j] = x;
+    }
+}
+
+static int
+compare_hits_cb (const void *a, const void *b)
+{
+  return compare_hits (a, b);
+}
+
+/* @in sorted into @out: buckets of equal width over the hits' times, about
+ * two hits each; a crowded bucket (a burst) falls back on qsort. */
+static void
+sort_hits (const SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit *out)
+{
+  guint n_buckets = 1, shift = 0, lo = 0;
+  g_autofree guint *pos = NULL;
+
+  while (n_buckets < n / 2 && n_buckets < (1u << 30))
+    n_buckets *= 2;
+  /* unsigned: the difference of any two times fits */
+  while (n > 0 && (((guint64) tmax - (guint64) tmin) >> shift) >= n_buckets)
+    shift++;
+  pos = g_new0 (guint, n_buckets + 1);
+  for (guint i = 0; i < n; i++)
+    pos[(((guint64) in[i].start - (guint64) tmin) >> shift) + 1]++;
+  for (guint b = 0; b < n_buckets; b++)
+    pos[b + 1] += pos[b];
+  for (guint i = 0; i < n; i++)
+    out[pos[((guint64) in[i].start - (guint64) tmin) >> shift]++] = in[i];
+  /* pos[b] is now where bucket b ends */
+  for (guint b = 0; b < n_buckets; lo = pos[b++])
+    if (pos[b] - lo > 32)
+      qsort (out + lo, pos[b] - lo, sizeof (SlNameHit), compare_hits_cb);
+    else
+      insertion_sort (out + lo, pos[b] - lo);
+}
+
+/* Groups by total time; each hit's group renumbered; order[] filled by a
+ * counting sort over the hits, which keeps each group's hits by start. */
+static void
+finish_groups (SlNameSearch *self, Collect *c)
+{
+  guint n = c->groups->len - 1;
+  g_autofree guint32 *remap = g_new (guint32, n + 1);
+  g_autofree guint *fill = g_new (guint, MAX (n, 1));
+  SlNameGroup *groups = (SlNameGroup *) (void *) c->groups->data + 1;
+
+  /* the old index rides along in first while sorting */
+  for (guint g = 0; g < n; g++)
+    groups[g].first = g + 1;
+  qsort (groups, n, sizeof (SlNameGroup), compare_groups);
+  for (guint g = 0, at = 0; g < n; g++)
+    {
+      remap[groups[g].first] = g;
+      groups[g].first = at;
+      fill[g] = at;
+      at += groups[g].n;
+    }
+  self->order = g_new (guint, MAX (self->n_hits, 1));
+  for (guint i = 0; i < self->n_hits; i++)
+    {
+      SlNameHit *h = &self->hits[i];
+
+      h->group = remap[h->group];
+      self->order[fill[h->group]++] = i;
+      self->n_kernels += h->kind == SL_NAME_HIT_KERNEL;
+      self->n_api += h->kind == SL_NAME_HIT_API;
+    }
+  self->n_ranges = self->n_hits - self->n_kernels - self->n_api;
+  self->n_groups = n;
+  self->groups = g_new0 (SlNameGroup, MAX (n, 1));
+  memcpy (self->groups, groups, n * sizeof (SlNameGroup));
+}
+
+static void
+collect_clear (Collect *c)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (c->group_of); k++)
+    g_free (c->group_of[k]);
+  g_clear_pointer (&c->groups, g_array_unref);
+  g_clear_pointer (&c->match, sl_name_match_free);
+  g_free (c->hits);
+}
+
+SlNameSearch *
+sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const char *pattern,
+                        GCancellable *cancellable, GError **error)
+{
+  g_autoptr(SlNameSearch) self = NULL;
+  Collect c = { profile, filter, .tmin = G_MAXINT64, .tmax = G_MININT64 };
+
+  g_return_val_if_fail (profile != NULL && pattern != NULL, NULL);
+  c.match = sl_name_match_new (profile, pattern, error);
+  if (c.match == NULL)
+    return NULL;
+  c.n_strings = sl_strings_count (profile->strings);
+  c.groups = g_array_new (FALSE, TRUE, sizeof (SlNameGroup));
+  g_array_set_size (c.groups, 1);   /* group 0: kernels that did not match */
+  collect_kernels (&c, cancellable);
+  for (guint t = 0; t < profile->n_threads && !g_cancellable_is_cancelled (cancellable); t++)
+    if (sl_filter_match_thread (filter, profile, t))
+      {
+        collect_api (&c, t);
+        collect_ranges (&c, t, FALSE);
+        collect_ranges (&c, t, TRUE);
+      }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      collect_clear (&c);
+      return NULL;
+    }
+  self = g_new0 (SlNameSearch, 1);
+  self->pattern = g_strdup (pattern);
+  self->n_hits = c.n_hits;
+  self->hits = g_new (SlNameHit, MAX (c.n_hits, 1));
+  sort_hits (c.hits, c.n_hits, c.tmin, c.tmax, self->hits);
+  finish_groups (self, &c);
+  collect_clear (&c);
+  return g_steal_pointer (&self);
+}
+
+void
+sl_name_search_free (SlNameSearch *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->pattern);
+  g_free (self->hits);
+  g_free (self->order);
+  g_free (self->groups);
+  g_free (self);
+}
+
+gint64
+sl_name_search_hit_end (const SlProfile *profile, const SlNameHit *hit)
+{
+  switch (hit->kind)
+    {
+    case SL_NAME_HIT_KERNEL:
+      return sl_spans_end (&profile->streams[hit->owner].kernels.spans, hit->index);
+    case SL_NAME_HIT_API:
+      return sl_spans_end (&profile->api.spans, hit->index);
+    case SL_NAME_HIT_RANGE:
+      return sl_spans_end (&profile->threads[hit->owner].nvtx.spans, hit->index);
+    case SL_NAME_HIT_STARTEND:
+    default:
+      return sl_spans_end (&profile->threads[hit->owner].nvtx_startend.spans, hit->index);
+    }
+}
+
+const char *
+sl_name_search_group_name (const SlProfile *profile, const SlNameGroup *group)
+{
+  return sl_strings_get (profile->strings, group->name);
+}
