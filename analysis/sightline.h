@@ -34,3 +34,5 @@
 #include "sl-tree.h"
 #include "sl-search.h"
 #include "sl-work-scope.h"
+#include "sl-scope-summary.h"
+#include "sl-duration-histogram.h"
