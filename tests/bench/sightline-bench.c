@@ -57,9 +57,12 @@ typedef struct {
 
 /* tests/bench/sl-bench-analyses.c (issue 3) */
 void sl_bench_analyses (SlProfile *profile, JsonBuilder *builder);
+/* tests/bench/sl-bench-scope-summary.c (issue 11) */
+void sl_bench_scope_summary (SlProfile *profile, JsonBuilder *builder);
 
 static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
+  { "scope_summary_ms", sl_bench_scope_summary },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
   { "stall_ms",    bench_stall },    /* sl-bench-stall.c: opt-in, SL_BENCH_STALL=1 */
