@@ -56,7 +56,7 @@ set_caption (SlSummaryHistogram *self, const SlDurationHistogram *h)
   if (self->iterations)
     text = g_strdup (_("Iteration durations"));
   else if (self->name == NULL)
-    text = g_strdup (_("Pick a kernel (a name above, or a kernel in the timeline) to see its durations."));
+    text = g_strdup (_("Click a kernel name to see its durations."));
   else
     text = g_strdup (self->name);
   gtk_label_set_text (GTK_LABEL (self->caption), text);
@@ -320,6 +320,9 @@ sl_summary_histogram_set_scope (SlSummaryHistogram *self, const SlFilter *filter
   self->filter = filter != NULL ? sl_filter_copy (filter) : NULL;
   g_clear_pointer (&self->summary, sl_scope_summary_unref);
   self->summary = summary != NULL ? sl_scope_summary_ref (summary) : NULL;
+  /* until the user picks one, the kernel that takes the most time */
+  if (self->name == NULL && summary != NULL && summary->kernels->n_rows > 0)
+    self->name = g_strdup (summary->kernels->rows[0].name);
   refresh (self);
 }
 

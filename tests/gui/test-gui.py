@@ -681,9 +681,12 @@ def test_summary(tmp):
         links = sel['panel']['summary']['kernel_links']
         if not check(links, 'the page lists kernel names to click'):
             return
-        xdo('mousemove', '--window', sel['xid'], int(links[0]['x']), int(links[0]['y']), 'click', 1)
-        picked = app.wait(lambda t: t['panel']['summary']['histogram']['name'] == links[0]['name'], 10)
-        check(picked is not None, 'clicking a kernel name shows its durations: ' + links[0]['name'])
+        # (the first is shown before any click: the kernel taking the most time)
+        link = links[1] if len(links) > 1 else links[0]
+        check(sel['panel']['summary']['histogram']['name'] == links[0]['name'], 'the histogram starts on the top kernel')
+        xdo('mousemove', '--window', sel['xid'], int(link['x']), int(link['y']), 'click', 1)
+        picked = app.wait(lambda t: t['panel']['summary']['histogram']['name'] == link['name'], 10)
+        check(picked is not None, 'clicking a kernel name shows its durations: ' + link['name'])
         h = app.wait(lambda t: t['panel']['summary']['histogram']['n'] > 0 and not t['panel']['summary']['histogram']['computing']
                      and t['panel']['summary']['histogram']['bins_x'], 30)
         if not check(h is not None, 'the histogram shows the selected kernel'):
