@@ -85,7 +85,9 @@ show_text (SlHistogram *self, cairo_t *cr, double x, double y, double xalign, co
   int w, h;
 
   pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, round (x - w * xalign), round (y));
+  /* inside the widget, whatever the alignment asked */
+  x = CLAMP (x - w * xalign, 0, MAX (0, gtk_widget_get_width (GTK_WIDGET (self)) - w));
+  cairo_move_to (cr, round (x), round (y));
   pango_cairo_show_layout (cr, layout);
   g_object_unref (layout);
 }

@@ -90,12 +90,53 @@ summary_new (void)
   return s;
 }
 
-static gpointer
-whole_build (const SlProfile *profile)
-{
-  SlScopeSummary *s = summary_new ();
+/* The whole profile's summary, kept with the profile.  Its slot is built
+ * at once under the profile's derived-data lock; the long computation runs
+ * under the slot's own lock, so that it holds up nobody but another caller
+ * wanting the same summary, and can be cancelled (the next caller starts
+ * over). */
+typedef struct {
+  GMutex          lock;
+  SlScopeSummary *whole;
+} WholeSlot;
 
-  compute_parts (s, profile, NULL, NULL, NULL);
+static gpointer
+slot_build (const SlProfile *profile)
+{
+  WholeSlot *slot = g_new0 (WholeSlot, 1);
+
+  g_mutex_init (&slot->lock);
+  return slot;
+}
+
+static void
+slot_free (gpointer data)
+{
+  WholeSlot *slot = data;
+
+  g_clear_pointer (&slot->whole, sl_scope_summary_unref);
+  g_mutex_clear (&slot->lock);
+  g_free (slot);
+}
+
+static SlScopeSummary *
+whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **error)
+{
+  WholeSlot *slot = sl_profile_get_derived (profile, "sl-scope-summary-whole", slot_build, slot_free);
+  SlScopeSummary *s = NULL;
+
+  g_mutex_lock (&slot->lock);
+  if (slot->whole == NULL)
+    {
+      s = summary_new ();
+      if (compute_parts (s, profile, NULL, cancellable, error))
+        slot->whole = s;
+      else
+        g_clear_pointer (&s, sl_scope_summary_unref);
+    }
+  if (slot->whole != NULL)
+    s = sl_scope_summary_ref (slot->whole);
+  g_mutex_unlock (&slot->lock);
   return s;
 }
 
@@ -107,12 +148,7 @@ sl_scope_summary_compute (const SlProfile *profile, const SlFilter *filter,
 
   g_return_val_if_fail (profile != NULL, NULL);
   if (filter == NULL || sl_filter_is_empty (filter))
-    {
-      if (cancelled (cancellable, error))
-        return NULL;
-      return sl_scope_summary_ref (sl_profile_get_derived (profile, "sl-scope-summary-whole", whole_build,
-                                                           (GDestroyNotify) sl_scope_summary_unref));
-    }
+    return whole_summary (profile, cancellable, error);
   s = summary_new ();
   if (!compute_parts (s, profile, filter, cancellable, error))
     return NULL;
