@@ -361,6 +361,7 @@ add_bins_x (JsonBuilder *b, SlSummaryHistogram *self)
 {
   GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
   graphene_point_t origin = GRAPHENE_POINT_INIT (0, 0);
+  graphene_point_t button;
   double sx = 0, sy = 0, x0, x1;
 
   if (native != NULL)
@@ -370,6 +371,14 @@ add_bins_x (JsonBuilder *b, SlSummaryHistogram *self)
       gtk_native_get_surface_transform (native, &sx, &sy);
     }
   sl_json_member_double (b, "y", origin.y + sy + gtk_widget_get_height (self->histogram) / 2.0);
+  if (native != NULL && gtk_widget_compute_point (self->outliers, GTK_WIDGET (native),
+                                                  &GRAPHENE_POINT_INIT (gtk_widget_get_width (self->outliers) / 2.0,
+                                                                        gtk_widget_get_height (self->outliers) / 2.0),
+                                                  &button))
+    {
+      sl_json_member_double (b, "outliers_x", button.x + sx);
+      sl_json_member_double (b, "outliers_y", button.y + sy);
+    }
   json_builder_set_member_name (b, "bins_x");
   json_builder_begin_array (b);
   for (guint i = 0; sl_histogram_bin_x (SL_HISTOGRAM (self->histogram), i, &x0, &x1); i++)
@@ -456,30 +465,29 @@ sl_summary_histogram_class_init (SlSummaryHistogramClass *klass)
                                    NULL, G_TYPE_NONE, 0);
 }
 
+/* [Kernel | Iterations]          [Outliers] */
 static GtkWidget *
 mode_switch (SlSummaryHistogram *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *iter = gtk_toggle_button_new_with_label (_("Iterations"));
 
   self->kernel_toggle = gtk_toggle_button_new_with_label (_("Kernel"));
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (iter), GTK_TOGGLE_BUTTON (self->kernel_toggle));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->kernel_toggle), TRUE);
-  gtk_widget_add_css_class (box, "linked");
-  gtk_box_append (GTK_BOX (box), self->kernel_toggle);
-  gtk_box_append (GTK_BOX (box), iter);
+  gtk_widget_add_css_class (linked, "linked");
+  gtk_box_append (GTK_BOX (linked), self->kernel_toggle);
+  gtk_box_append (GTK_BOX (linked), iter);
   g_signal_connect (self->kernel_toggle, "toggled", G_CALLBACK (mode_toggled_cb), self);
   self->outliers = gtk_button_new_with_label (_("Outliers"));
   gtk_widget_set_tooltip_text (self->outliers, _("Highlight the slowest 1 % (then F3 / Shift+F3)"));
   gtk_widget_set_hexpand (self->outliers, TRUE);
   gtk_widget_set_halign (self->outliers, GTK_ALIGN_END);
   g_signal_connect_swapped (self->outliers, "clicked", G_CALLBACK (sl_summary_histogram_select_outliers), self);
-  {
-    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-    gtk_box_append (GTK_BOX (row), box);
-    gtk_box_append (GTK_BOX (row), self->outliers);
-    return row;
-  }
+  gtk_box_append (GTK_BOX (row), linked);
+  gtk_box_append (GTK_BOX (row), self->outliers);
+  return row;
 }
 
 static void

@@ -639,11 +639,15 @@ def drag_histogram(app, s):
     bins = h['bins_x']
     first, last = len(bins) // 2, len(bins) - 1
     x1, x2, y = int(bins[first][0] + 2), int(bins[last][1] - 2), int(h['y'])
-    xdo('mousemove', '--window', s['xid'], x1, y, 'mousedown', 1)
+    xdo('mousemove', '--window', s['xid'], x1, y)
+    time.sleep(0.2)
+    xdo('mousedown', 1)
     for x in range(x1, x2 + 1, max(1, (x2 - x1) // 5)):
         xdo('mousemove', '--window', s['xid'], x, y)
         time.sleep(0.03)
-    xdo('mousemove', '--window', s['xid'], x2, y, 'mouseup', 1)
+    xdo('mousemove', '--window', s['xid'], x2, y)
+    time.sleep(0.1)
+    xdo('mouseup', 1)
     return app.wait(lambda t: t['panel']['summary']['histogram']['selected'] is not None, 10) and app.settle()
 
 
@@ -709,6 +713,15 @@ def test_summary(tmp):
             f3 = app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected']['kind'] == 'kernel', 10)
             check(f3 is not None and f3['timeline']['selected']['name'] == hist['name'], 'F3 selects a highlighted kernel')
             save_readme_shots(d, shot)
+            # Outliers: the slowest 1 %
+            xdo('mousemove', '--window', d['xid'], int(hist['outliers_x']), int(hist['outliers_y']), 'click', 1)
+            durs = sql_durations(hist['name'], a, b)
+            k = math.ceil(len(durs) / 100)
+            o = app.wait(lambda t: t['panel']['summary']['histogram']['selected'] is not None
+                         and t['panel']['summary']['histogram']['selected'][1] == len(hist['bins']) - 1
+                         and t['panel']['summary']['histogram']['highlighted'] == k, 10)
+            check(o is not None and o['panel']['summary']['session_highlight_n'] == k,
+                  f'Outliers highlights the slowest 1 % ({k} of {len(durs)})')
     finally:
         app.close()
 
