@@ -36,3 +36,5 @@
 #include "sl-name-search.h"
 #include "sl-search.h"
 #include "sl-work-scope.h"
+#include "sl-scope-summary.h"
+#include "sl-duration-histogram.h"

@@ -1,21 +1,289 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-summary-page.c: the side panel's scope summary page.  A placeholder until
- * the page lands (issue 11): it follows the session and says so. */
+/* sl-summary-page.c: the side panel's Summary page.  The scope (whole
+ * profile or the selected range) decides a filter; a worker computes the
+ * scope summary (sl-scope-summary.h), the previous run cancelled; the
+ * sections and the histogram show the result. */
 #include "sl-summary-page.h"
 
 #include <glib/gi18n.h>
 
-struct _SlSummaryPage {
-  GtkWidget  parent_instance;
+#include "sl-summary-histogram.h"
+#include "sl-summary-sections.h"
 
-  GtkWidget *label;
-  SlSession *session;
+/* Selections change on every motion of a drag: wait for it to rest. */
+#define SETTLE_MS 120
+
+struct _SlSummaryPage {
+  GtkWidget       parent_instance;
+
+  GtkWidget      *box;
+  GtkWidget      *scope_dropdown;
+  GtkWidget      *range_label;
+  GtkWidget      *status;
+  GtkWidget      *sections;
+  GtkWidget      *histogram;
+  SlSession      *session;
+  GCancellable   *cancellable;
+  guint           settle_id;
+  guint           laid_out_id;
+  gboolean        has_scope;
+  SlTimeRange     scope_range;
+  SlScopeSummary *summary;
+  char           *probe_state;
 };
 
-enum { PROP_0, PROP_SESSION, N_PROPS };
+enum { PROP_0, PROP_SESSION, PROP_PROBE_STATE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SlSummaryPage, sl_summary_page, GTK_TYPE_WIDGET)
+
+/* Where the kernel names visible in the sections are, in window
+ * coordinates, for the test to click. */
+static void
+add_kernel_links (JsonBuilder *b, SlSummaryPage *self)
+{
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+  GtkWidget *scroller = gtk_widget_get_ancestor (self->sections, GTK_TYPE_SCROLLED_WINDOW);
+  double sx = 0, sy = 0;
+
+  json_builder_set_member_name (b, "kernel_links");
+  json_builder_begin_array (b);
+  if (native != NULL)
+    gtk_native_get_surface_transform (native, &sx, &sy);
+  for (GtkWidget *grid = gtk_widget_get_first_child (self->sections); native != NULL && grid != NULL;
+       grid = gtk_widget_get_next_sibling (grid))
+    for (GtkWidget *c = gtk_widget_get_first_child (grid); c != NULL; c = gtk_widget_get_next_sibling (c))
+      {
+        graphene_point_t p, in_scroller;
+        double w = gtk_widget_get_width (c), h = gtk_widget_get_height (c);
+
+        if (!gtk_widget_has_css_class (c, SL_SUMMARY_KERNEL_LINK)
+            || !gtk_widget_compute_point (c, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (w / 2, h / 2), &p)
+            || !gtk_widget_compute_point (c, scroller, &GRAPHENE_POINT_INIT (w / 2, h / 2), &in_scroller)
+            || in_scroller.y < 0 || in_scroller.y > gtk_widget_get_height (scroller))
+          continue;
+        json_builder_begin_object (b);
+        sl_json_member_string (b, "name", gtk_widget_get_tooltip_text (c));
+        sl_json_member_double (b, "x", p.x + sx);
+        sl_json_member_double (b, "y", p.y + sy);
+        json_builder_end_object (b);
+      }
+  json_builder_end_array (b);
+}
+
+static void
+update_probe_state (SlSummaryPage *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  sl_json_member_string (b, "scope", self->session != NULL && sl_session_get_scope (self->session) == SL_SCOPE_SELECTION
+                                       ? "selection" : "whole");
+  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->settle_id != 0);
+  sl_json_member_boolean (b, "has_scope", self->has_scope);
+  sl_json_member_int (b, "start_ns", self->scope_range.start);
+  sl_json_member_int (b, "end_ns", self->scope_range.end);
+  json_builder_set_member_name (b, "summary");
+  if (self->summary != NULL && self->cancellable == NULL && self->settle_id == 0)
+    json_builder_add_value (b, sl_scope_summary_to_json (self->summary));
+  else
+    json_builder_add_null_value (b);
+  sl_json_member_int (b, "session_highlight_n",
+                      self->session != NULL && sl_session_get_highlight (self->session) != NULL
+                      ? sl_highlight_get_n (sl_session_get_highlight (self->session)) : 0);
+  add_kernel_links (b, self);
+  json_builder_set_member_name (b, "histogram");
+  json_builder_add_value (b, sl_summary_histogram_to_json (SL_SUMMARY_HISTOGRAM (self->histogram)));
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  g_free (self->probe_state);
+  self->probe_state = json_to_string (root, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBE_STATE]);
+}
+
+/* New sections have a place only after the next layout: say so again then. */
+static gboolean
+laid_out_cb (gpointer data)
+{
+  SlSummaryPage *self = data;
+
+  self->laid_out_id = 0;
+  update_probe_state (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+show_range (SlSummaryPage *self)
+{
+  const SlProfile *p = sl_session_get_profile (self->session);
+  g_autofree char *from = sl_format_duration (self->scope_range.start - p->start_ns);
+  g_autofree char *to = sl_format_duration (self->scope_range.end - p->start_ns);
+  g_autofree char *len = sl_format_duration (self->scope_range.end - self->scope_range.start);
+  g_autofree char *text = g_strdup_printf (_("%s – %s (%s)"), from, to, len);
+
+  gtk_label_set_text (GTK_LABEL (self->range_label), text);
+}
+
+static void
+set_status (SlSummaryPage *self, const char *text)
+{
+  gtk_label_set_text (GTK_LABEL (self->status), text != NULL ? text : "");
+  gtk_widget_set_visible (self->status, text != NULL);
+}
+
+/* ---- the worker ---- */
+
+typedef struct {
+  SlProfile *profile;
+  SlFilter  *filter;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  sl_profile_unref (job->profile);
+  g_clear_pointer (&job->filter, sl_filter_free);
+  g_free (job);
+}
+
+static void
+compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  GError *error = NULL;
+  SlScopeSummary *s = sl_scope_summary_compute (job->profile, job->filter, cancellable, &error);
+
+  if (s != NULL)
+    g_task_return_pointer (task, s, (GDestroyNotify) sl_scope_summary_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+compute_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SlSummaryPage *self = SL_SUMMARY_PAGE (source);
+  g_autoptr(GError) error = NULL;
+  SlScopeSummary *s = g_task_propagate_pointer (G_TASK (result), &error);
+  Job *job = g_task_get_task_data (G_TASK (result));
+
+  if (s == NULL)
+    return;   /* cancelled: a newer run is on its way */
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->summary, sl_scope_summary_unref);
+  self->summary = s;
+  set_status (self, NULL);
+  sl_summary_sections_fill (GTK_BOX (self->sections), s, self->session);
+  sl_summary_histogram_set_scope (SL_SUMMARY_HISTOGRAM (self->histogram), job->filter, s);
+  update_probe_state (self);
+  g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
+}
+
+static void
+start (SlSummaryPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->has_scope = self->session != NULL && sl_session_get_scope_range (self->session, &self->scope_range);
+  if (!self->has_scope)
+    {
+      g_clear_pointer (&self->summary, sl_scope_summary_unref);
+      gtk_label_set_text (GTK_LABEL (self->range_label), "");
+      set_status (self, self->session != NULL ? _("Select a time range in the timeline (Shift+drag).") : NULL);
+      sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
+      update_probe_state (self);
+      return;
+    }
+  show_range (self);
+  job = g_new0 (Job, 1);
+  job->profile = sl_profile_ref (sl_session_get_profile (self->session));
+  if (sl_session_get_scope (self->session) != SL_SCOPE_WHOLE)
+    {
+      job->filter = sl_filter_new ();
+      sl_filter_set_range (job->filter, self->scope_range.start, self->scope_range.end);
+    }
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, compute_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, compute_thread);
+  set_status (self, _("Computing…"));
+  update_probe_state (self);
+}
+
+static gboolean
+settle_cb (gpointer data)
+{
+  SlSummaryPage *self = data;
+
+  self->settle_id = 0;
+  start (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule (SlSummaryPage *self)
+{
+  g_clear_handle_id (&self->settle_id, g_source_remove);
+  self->settle_id = g_timeout_add (SETTLE_MS, settle_cb, self);
+  update_probe_state (self);
+}
+
+/* ---- the scope ---- */
+
+static void
+scope_changed_cb (SlSummaryPage *self)
+{
+  SlScope scope = sl_session_get_scope (self->session);
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scope_dropdown), scope == SL_SCOPE_SELECTION ? 1 : 0);
+  schedule (self);
+}
+
+/* A new selection is what the user wants summed up: the scope follows it. */
+static void
+selected_range_cb (SlSummaryPage *self)
+{
+  if (sl_session_get_selected_range (self->session) != NULL)
+    sl_session_set_scope (self->session, SL_SCOPE_SELECTION);
+  if (sl_session_get_scope (self->session) == SL_SCOPE_SELECTION)
+    schedule (self);
+}
+
+static void
+dropdown_cb (SlSummaryPage *self)
+{
+  if (self->session != NULL)
+    sl_session_set_scope (self->session, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->scope_dropdown)) == 1
+                                           ? SL_SCOPE_SELECTION : SL_SCOPE_WHOLE);
+}
+
+static void
+set_session (SlSummaryPage *self, SlSession *session)
+{
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  if (!g_set_object (&self->session, session))
+    return;
+  sl_summary_histogram_set_session (SL_SUMMARY_HISTOGRAM (self->histogram), session);
+  if (session != NULL)
+    {
+      g_signal_connect_swapped (session, "notify::scope", G_CALLBACK (scope_changed_cb), self);
+      g_signal_connect_swapped (session, "notify::selected-range", G_CALLBACK (selected_range_cb), self);
+      g_signal_connect_swapped (session, "notify::model", G_CALLBACK (schedule), self);
+      g_signal_connect_swapped (session, "notify::highlight", G_CALLBACK (update_probe_state), self);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scope_dropdown),
+                                  sl_session_get_scope (session) == SL_SCOPE_SELECTION ? 1 : 0);
+    }
+  start (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/* ---- GObject ---- */
 
 static void
 sl_summary_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
@@ -24,6 +292,8 @@ sl_summary_page_get_property (GObject *object, guint prop_id, GValue *value, GPa
 
   if (prop_id == PROP_SESSION)
     g_value_set_object (value, self->session);
+  else if (prop_id == PROP_PROBE_STATE)
+    g_value_set_string (value, self->probe_state);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -34,7 +304,7 @@ sl_summary_page_set_property (GObject *object, guint prop_id, const GValue *valu
   SlSummaryPage *self = SL_SUMMARY_PAGE (object);
 
   if (prop_id == PROP_SESSION)
-    g_set_object (&self->session, g_value_get_object (value));
+    set_session (self, g_value_get_object (value));
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -44,9 +314,38 @@ sl_summary_page_dispose (GObject *object)
 {
   SlSummaryPage *self = SL_SUMMARY_PAGE (object);
 
+  g_clear_handle_id (&self->settle_id, g_source_remove);
+  g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->label, gtk_widget_unparent);
+  g_clear_pointer (&self->summary, sl_scope_summary_unref);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (sl_summary_page_parent_class)->dispose (object);
+}
+
+static void
+sl_summary_page_finalize (GObject *object)
+{
+  g_free (SL_SUMMARY_PAGE (object)->probe_state);
+  G_OBJECT_CLASS (sl_summary_page_parent_class)->finalize (object);
+}
+
+/* Link rows as compact as the plain ones: the theme pads buttons for
+ * toolbars, not for table cells. */
+static void
+add_style (void)
+{
+  GtkCssProvider *css = gtk_css_provider_new ();
+  static const char rules[] = "button.summary-link { padding: 0 2px; min-height: 0; }";
+
+  gtk_css_provider_load_from_data (css, rules, -1);
+  if (gdk_display_get_default () != NULL)
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_unref (css);
 }
 
 static void
@@ -54,21 +353,90 @@ sl_summary_page_class_init (SlSummaryPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  add_style ();
   object_class->dispose = sl_summary_page_dispose;
+  object_class->finalize = sl_summary_page_finalize;
   object_class->get_property = sl_summary_page_get_property;
   object_class->set_property = sl_summary_page_set_property;
   properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION,
-                                                  G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROBE_STATE] = g_param_spec_string ("probe-state", NULL, NULL, NULL,
+                                                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static GtkWidget *
+header (SlSummaryPage *self)
+{
+  static const char *const scopes[] = { N_("Whole profile"), N_("Selection"), NULL };
+  const char *translated[] = { _(scopes[0]), _(scopes[1]), NULL };
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->scope_dropdown = gtk_drop_down_new_from_strings (translated);
+  gtk_widget_set_tooltip_text (self->scope_dropdown, _("What the summary covers"));
+  g_signal_connect_swapped (self->scope_dropdown, "notify::selected", G_CALLBACK (dropdown_cb), self);
+  self->range_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->range_label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (self->range_label, "numeric");
+  gtk_box_append (GTK_BOX (row), self->scope_dropdown);
+  gtk_box_append (GTK_BOX (row), self->range_label);
+  return row;
+}
+
+/* The sections scroll; the histogram stays in view below them. */
+static GtkWidget *
+content (SlSummaryPage *self)
+{
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *title = gtk_label_new (_("Durations"));
+
+  self->sections = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_margin_start (self->sections, 8);
+  gtk_widget_set_margin_end (self->sections, 8);
+  gtk_widget_set_margin_bottom (self->sections, 8);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->sections);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 160);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_box_append (GTK_BOX (bottom), title);
+  self->histogram = sl_summary_histogram_new ();
+  g_signal_connect_swapped (self->histogram, "changed", G_CALLBACK (update_probe_state), self);
+  gtk_box_append (GTK_BOX (bottom), self->histogram);
+  gtk_widget_set_margin_start (bottom, 8);
+  gtk_widget_set_margin_end (bottom, 8);
+  gtk_widget_set_margin_top (bottom, 6);
+  gtk_widget_set_margin_bottom (bottom, 8);
+  gtk_paned_set_start_child (GTK_PANED (paned), scroller);
+  gtk_paned_set_end_child (GTK_PANED (paned), bottom);
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_widget_set_vexpand (paned, TRUE);
+  return paned;
 }
 
 static void
 sl_summary_page_init (SlSummaryPage *self)
 {
-  self->label = gtk_label_new (_("The summary is not built yet."));
-  gtk_widget_add_css_class (self->label, "dim-label");
-  gtk_widget_set_parent (self->label, GTK_WIDGET (self));
+  GtkWidget *top = header (self);
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_margin_start (top, 8);
+  gtk_widget_set_margin_end (top, 8);
+  gtk_widget_set_margin_top (top, 6);
+  gtk_box_append (GTK_BOX (self->box), top);
+  self->status = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->status, "dim-label");
+  gtk_box_append (GTK_BOX (self->box), self->status);
+  gtk_box_append (GTK_BOX (self->box), content (self));
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  update_probe_state (self);
 }
 
 GtkWidget *

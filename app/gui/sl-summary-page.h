@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-summary-page.h: the side panel's scope summary page. */
+/* sl-summary-page.h: the side panel's Summary page: what the whole profile
+ * or the selected range holds (GPU utilization, top kernels, categories,
+ * CUDA API, NVTX, NCCL overlap, iterations, idle gaps) and a duration
+ * histogram, recomputed off the main thread when the scope changes. */
 #pragma once
 
 #include <gtk/gtk.h>

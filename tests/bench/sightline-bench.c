@@ -59,10 +59,13 @@ typedef struct {
 void sl_bench_analyses (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-search.c (issue 11): the search page's search */
 void sl_bench_search (SlProfile *profile, JsonBuilder *builder);
+/* tests/bench/sl-bench-scope-summary.c (issue 11) */
+void sl_bench_scope_summary (SlProfile *profile, JsonBuilder *builder);
 
 static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
   { "search_ms",   sl_bench_search },
+  { "scope_summary_ms", sl_bench_scope_summary },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
   { "stall_ms",    bench_stall },    /* sl-bench-stall.c: opt-in, SL_BENCH_STALL=1 */

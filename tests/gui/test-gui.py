@@ -9,6 +9,7 @@ real X events come from xdotool and screenshots from ImageMagick's import.
   xvfb-run -a python3 test-gui.py APP GEN PROFILES_DIR OUT_DIR
 """
 import json
+import math
 import os
 import shutil
 import signal
@@ -654,6 +655,177 @@ def test_welcome(tmp):
         app.close()
 
 
+# ---- the side panel's Summary page and the duration histogram (issue 11) -------------
+
+def summary_app(tmp, profile):
+    """The app on @profile with the side panel showing its Summary page."""
+    state = os.path.join(tmp, 'state', 'sightline')
+    os.makedirs(state, exist_ok=True)
+    with open(os.path.join(state, 'ui.ini'), 'w') as f:
+        f.write('[window]\nside-panel-page=summary\nside-panel-shown=true\n')
+    return App(tmp, profile, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+
+
+def cli_json(*args):
+    cli = os.path.join(os.path.dirname(os.path.dirname(APP)), 'sightline-cli')
+    out = subprocess.run([cli, *map(str, args), '--json'], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def summary_ready(s, scope):
+    p = s.get('panel', {}).get('summary') or {}
+    return p.get('scope') == scope and not p.get('computing') and p.get('summary') is not None
+
+
+def check_summary_numbers(summ, a, b, what):
+    """The page's numbers are sightline-cli's for --range A B (the whole profile: no --range)."""
+    rng = ['--range', a, b] if a is not None else []
+    k = cli_json('kernels', *rng, REAL)
+    top = [(r['name'], r['instances'], r['total_ns']) for r in k['kernels'][:len(summ['kernels']['top'])]]
+    got = [(r['name'], r['instances'], r['total_ns']) for r in summ['kernels']['top']]
+    check(summ['kernels']['total_ns'] == k['total_ns'] and got == top and len(got) == min(10, len(k['kernels'])),
+          f'{what}: top kernels are `kernels --range` (total {summ["kernels"]["total_ns"]} vs {k["total_ns"]})')
+    g = cli_json('gaps', *rng, REAL)
+    want = [(d['device'], d['kernel_busy_ns'], d['copy_busy_ns'], round(d['utilization_pct'], 6)) for d in g['devices']]
+    have = [(d['device'], d['kernel_busy_ns'], d['copy_busy_ns'], round(d['utilization_pct'], 6)) for d in summ['gpus']]
+    check(want == have and want, f'{what}: utilization and copy time per GPU are `gaps --range`: {have}')
+    longest = sorted((x['dur_ns'] for d in g['devices'] for x in d['gaps']), reverse=True)[:10]
+    check([x['dur_ns'] for x in summ['gaps']] == longest, f'{what}: the largest idle gaps are `gaps --range`\'s')
+    api = cli_json('api', *rng, REAL)
+    check(summ['api']['total_ns'] == api['total_ns']
+          and [r['name'] for r in summ['api']['top']] == [r['name'] for r in api['calls'][:10]],
+          f'{what}: CUDA API totals are `api --range` ({summ["api"]["total_ns"]} vs {api["total_ns"]})')
+
+
+def sql_durations(name, a, b):
+    """Durations of the kernels named @name (short name) starting in [a, b), from SQL."""
+    import sqlite3
+    db = sqlite3.connect(f'file:{REAL}?mode=ro&immutable=1', uri=True)
+    rows = db.execute('SELECT k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName '
+                      'WHERE s.value = ? AND k.start >= ? AND k.start < ? ORDER BY k.end - k.start', (name, a, b)).fetchall()
+    db.close()
+    return [r[0] for r in rows]
+
+
+def check_histogram(app, s, a, b):
+    h = s['panel']['summary']['histogram']
+    durs = sql_durations(h['name'], a, b)
+    check(h['n'] == len(durs) and h['n'] > 0, f'histogram of {h["name"]}: {h["n"]} instances, SQL {len(durs)}')
+    counts = [sum(1 for d in durs if lo <= d < hi) for lo, hi, _ in h['bins']]
+    check(counts == [c for _, _, c in h['bins']], 'histogram bins count what SQL counts in their edges')
+    for p in (50, 90, 99):
+        k = max(1, min(len(durs), math.ceil(p / 100 * len(durs) - 1e-9))) - 1
+        check(h[f'p{p}_ns'] == durs[k], f'p{p} is the nearest rank (ORDER BY LIMIT 1 OFFSET {k}): {h[f"p{p}_ns"]}')
+
+
+def drag_histogram(app, s):
+    """Drags across the upper half of the bins; the state after."""
+    h = s['panel']['summary']['histogram']
+    bins = h['bins_x']
+    first, last = len(bins) // 2, len(bins) - 1
+    x1, x2, y = int(bins[first][0] + 2), int(bins[last][1] - 2), int(h['y'])
+    xdo('mousemove', '--window', s['xid'], x1, y)
+    time.sleep(0.2)
+    xdo('mousedown', 1)
+    for x in range(x1, x2 + 1, max(1, (x2 - x1) // 5)):
+        xdo('mousemove', '--window', s['xid'], x, y)
+        time.sleep(0.03)
+    xdo('mousemove', '--window', s['xid'], x2, y)
+    time.sleep(0.1)
+    xdo('mouseup', 1)
+    return app.wait(lambda t: t['panel']['summary']['histogram']['selected'] is not None, 10) and app.settle()
+
+
+def test_summary(tmp):
+    """Summary page: whole profile, then a Shift+drag selection, equal to sightline-cli; the histogram."""
+    app = summary_app(tmp, REAL)
+    try:
+        s = app.wait(lambda s: complete(s) and summary_ready(s, 'whole'), 60)
+        if not check(s is not None, 'the Summary page sums up the whole profile'):
+            return
+        summ = s['panel']['summary']['summary']
+        check_summary_numbers(summ, None, None, 'whole profile')
+        streams = track_rows(s)
+        x1, y = body_point(s, 0.15, streams[0])
+        x2, _ = body_point(s, 0.6, streams[0])
+        xdo('mousemove', '--window', s['xid'], x1, y)
+        xdo('keydown', 'shift', 'mousedown', 1)
+        for x in range(x1, x2 + 1, max(1, (x2 - x1) // 6)):
+            xdo('mousemove', '--window', s['xid'], x, y)
+            time.sleep(0.03)
+        xdo('mousemove', '--window', s['xid'], x2, y)
+        time.sleep(0.1)
+        xdo('mouseup', 1, 'keyup', 'shift')
+        sel = app.wait(lambda t: t['timeline']['range'] is not None and summary_ready(t, 'selection')
+                       and t['panel']['summary']['start_ns'] == t['timeline']['range'][0], 30)
+        if not check(sel is not None, 'a Shift+drag selection scopes the summary to it'):
+            return
+        sel = app.settle()
+        a, b = sel['timeline']['range']
+        summ = sel['panel']['summary']['summary']
+        check((summ['start_ns'], summ['end_ns']) == (a, b) and not summ['whole'], 'the summary covers the selection')
+        check_summary_numbers(summ, a, b, 'selection')
+        screenshot(sel['xid'], os.path.join(OUT, 'summary.png'))
+        # a kernel name clicked in the page: its durations in the selection
+        links = sel['panel']['summary']['kernel_links']
+        if not check(links, 'the page lists kernel names to click'):
+            return
+        # (the first is shown before any click: the kernel taking the most time)
+        link = links[1] if len(links) > 1 else links[0]
+        check(sel['panel']['summary']['histogram']['name'] == links[0]['name'], 'the histogram starts on the top kernel')
+        xdo('mousemove', '--window', sel['xid'], int(link['x']), int(link['y']), 'click', 1)
+        picked = app.wait(lambda t: t['panel']['summary']['histogram']['name'] == link['name'], 10)
+        check(picked is not None, 'clicking a kernel name shows its durations: ' + link['name'])
+        h = app.wait(lambda t: t['panel']['summary']['histogram']['n'] > 0 and not t['panel']['summary']['histogram']['computing']
+                     and t['panel']['summary']['histogram']['bins_x'], 30)
+        if not check(h is not None, 'the histogram shows the selected kernel'):
+            log(json.dumps(app.state()['panel']['summary']['histogram'])[:600])
+            return
+        h = app.settle()
+        a, b = h['panel']['summary']['start_ns'], h['panel']['summary']['end_ns']
+        check_histogram(app, h, a, b)
+        d = drag_histogram(app, h)
+        if check(d is not None, 'dragging across bins selects them'):
+            hist = d['panel']['summary']['histogram']
+            first, last = hist['selected']
+            lo, hi = hist['bins'][first][0], hist['bins'][last][1]
+            want = [x for x in sql_durations(hist['name'], a, b) if lo <= x < hi]
+            check(hist['highlighted'] == len(want) == d['panel']['summary']['session_highlight_n'],
+                  f'the highlight holds exactly the kernels of the dragged bins ({hist["highlighted"]}, SQL {len(want)})')
+            shot = screenshot(d['xid'], os.path.join(OUT, 'histogram.png'))
+            # F3 walks the highlighted kernels
+            xdo('key', '--window', d['xid'], 'F3')
+            f3 = app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected']['kind'] == 'kernel', 10)
+            check(f3 is not None and f3['timeline']['selected']['name'] == hist['name'], 'F3 selects a highlighted kernel')
+            save_readme_shots(d, shot)
+            # Outliers: the slowest 1 %
+            xdo('mousemove', '--window', d['xid'], int(hist['outliers_x']), int(hist['outliers_y']), 'click', 1)
+            durs = sql_durations(hist['name'], a, b)
+            k = math.ceil(len(durs) / 100)
+            o = app.wait(lambda t: t['panel']['summary']['histogram']['selected'] is not None
+                         and t['panel']['summary']['histogram']['selected'][1] == len(hist['bins']) - 1
+                         and t['panel']['summary']['histogram']['highlighted'] == k, 10)
+            check(o is not None and o['panel']['summary']['session_highlight_n'] == k,
+                  f'Outliers highlights the slowest 1 % ({k} of {len(durs)})')
+    finally:
+        app.close()
+
+
+def save_readme_shots(s, shot):
+    """With SL_README_SHOTS=1: data/screenshots/sightline-summary.png (the window) and
+    sightline-histogram.png (the page's bottom) for the README."""
+    dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'data', 'screenshots')
+    if os.environ.get('SL_README_SHOTS') != '1' or not os.path.isdir(dest):
+        return
+    src = os.path.join(OUT, 'histogram.png')
+    subprocess.run(['convert', src, os.path.join(dest, 'sightline-summary.png')], check=False)
+    h = s['panel']['summary']['histogram']
+    x0 = max(0, int(h['bins_x'][0][0]) - 60)
+    y0 = max(0, int(h['y']) - 160)
+    subprocess.run(['convert', src, '-crop', f'420x300+{x0}+{y0}', '+repage',
+                    os.path.join(dest, 'sightline-histogram.png')], check=False)
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -665,7 +837,7 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_search):
+                 test_staged_error, test_search, test_summary):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-scope-summary.c: the Summary page's bundle, one analysis per part. */
+#include "sl-scope-summary.h"
+
+#include "sl-json.h"
+
+static gboolean
+cancelled (GCancellable *cancellable, GError **error)
+{
+  return g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+static int
+gap_compare (gconstpointer a, gconstpointer b)
+{
+  const SlScopeGap *x = a, *y = b;
+
+  if (x->gap->dur_ns != y->gap->dur_ns)
+    return x->gap->dur_ns > y->gap->dur_ns ? -1 : 1;
+  if (x->gap->start_ns != y->gap->start_ns)
+    return x->gap->start_ns < y->gap->start_ns ? -1 : 1;
+  return x->device < y->device ? -1 : x->device > y->device;
+}
+
+/* The longest gaps of every GPU in one list: each GPU keeps its own top
+ * (as `gaps` prints them), the page shows the longest of all. */
+static void
+merge_gaps (SlScopeSummary *s)
+{
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (SlScopeGap));
+
+  for (guint d = 0; d < s->gaps->n_devices; d++)
+    for (guint i = 0; i < s->gaps->devices[d].n_top; i++)
+      {
+        SlScopeGap g = { s->gaps->devices[d].device, &s->gaps->devices[d].gaps[i] };
+        g_array_append_val (all, g);
+      }
+  g_array_sort (all, gap_compare);
+  s->n_top_gaps = MIN (all->len, SL_SCOPE_SUMMARY_TOP);
+  s->top_gaps = (SlScopeGap *) g_array_free (all, FALSE);
+}
+
+static void
+set_window (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->has_range = filter != NULL && filter->has_range;
+  s->start_ns = s->has_range ? filter->range_start : profile->start_ns;
+  s->end_ns = s->has_range ? filter->range_end : profile->end_ns;
+}
+
+/* The parts in turn; FALSE when cancelled between two. */
+static gboolean
+compute_parts (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter,
+               GCancellable *cancellable, GError **error)
+{
+  const guint top = SL_SCOPE_SUMMARY_TOP;
+
+  set_window (s, profile, filter);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->gaps = sl_gaps_compute (profile, filter, 0, top);
+  merge_gaps (s);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->kernels = sl_kernel_summary_compute (profile, filter, SL_NAMES_SHORT, top);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->api = sl_api_summary_compute (profile, filter, top);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->nvtx = sl_nvtx_summary_compute_names (profile, filter, top, FALSE);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->overlap = sl_overlap_compute (profile, filter);
+  if (cancelled (cancellable, error))
+    return FALSE;
+  s->iterations = sl_iterations_compute_durations (profile, filter);
+  return !cancelled (cancellable, error);
+}
+
+static SlScopeSummary *
+summary_new (void)
+{
+  SlScopeSummary *s = g_new0 (SlScopeSummary, 1);
+
+  s->ref_count = 1;
+  return s;
+}
+
+/* The whole profile's summary, kept with the profile.  Its slot is built
+ * at once under the profile's derived-data lock; the long computation runs
+ * under the slot's own lock, so that it holds up nobody but another caller
+ * wanting the same summary, and can be cancelled (the next caller starts
+ * over). */
+typedef struct {
+  GMutex          lock;
+  SlScopeSummary *whole;
+} WholeSlot;
+
+static gpointer
+slot_build (const SlProfile *profile)
+{
+  WholeSlot *slot = g_new0 (WholeSlot, 1);
+
+  g_mutex_init (&slot->lock);
+  return slot;
+}
+
+static void
+slot_free (gpointer data)
+{
+  WholeSlot *slot = data;
+
+  g_clear_pointer (&slot->whole, sl_scope_summary_unref);
+  g_mutex_clear (&slot->lock);
+  g_free (slot);
+}
+
+static SlScopeSummary *
+whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **error)
+{
+  WholeSlot *slot = sl_profile_get_derived (profile, "sl-scope-summary-whole", slot_build, slot_free);
+  SlScopeSummary *s = NULL;
+
+  g_mutex_lock (&slot->lock);
+  if (slot->whole == NULL)
+    {
+      s = summary_new ();
+      if (compute_parts (s, profile, NULL, cancellable, error))
+        slot->whole = s;
+      else
+        g_clear_pointer (&s, sl_scope_summary_unref);
+    }
+  if (slot->whole != NULL)
+    s = sl_scope_summary_ref (slot->whole);
+  g_mutex_unlock (&slot->lock);
+  return s;
+}
+
+SlScopeSummary *
+sl_scope_summary_compute (const SlProfile *profile, const SlFilter *filter,
+                          GCancellable *cancellable, GError **error)
+{
+  g_autoptr(SlScopeSummary) s = NULL;
+
+  g_return_val_if_fail (profile != NULL, NULL);
+  if (filter == NULL || sl_filter_is_empty (filter))
+    return whole_summary (profile, cancellable, error);
+  s = summary_new ();
+  if (!compute_parts (s, profile, filter, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&s);
+}
+
+SlScopeSummary *
+sl_scope_summary_ref (SlScopeSummary *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  g_atomic_int_inc (&s->ref_count);
+  return s;
+}
+
+void
+sl_scope_summary_unref (SlScopeSummary *s)
+{
+  if (s == NULL || !g_atomic_int_dec_and_test (&s->ref_count))
+    return;
+  g_clear_pointer (&s->gaps, sl_gaps_free);
+  g_clear_pointer (&s->kernels, sl_kernel_summary_free);
+  g_clear_pointer (&s->categories, sl_category_summary_free);
+  g_clear_pointer (&s->api, sl_api_summary_free);
+  g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
+  g_clear_pointer (&s->overlap, sl_overlap_free);
+  g_clear_pointer (&s->iterations, sl_iterations_free);
+  g_free (s->top_gaps);
+  g_free (s);
+}
+
+void
+sl_scope_iteration_span (const SlIterations *iterations, guint i, gint64 *start_ns, gint64 *end_ns)
+{
+  const SlIteration *it = &iterations->iterations[i];
+  gboolean cpu = iterations->method == SL_ITERATIONS_NVTX || !it->has_gpu;
+
+  *start_ns = cpu ? it->cpu_start_ns : it->gpu_start_ns;
+  *end_ns = cpu ? it->cpu_end_ns : it->gpu_end_ns;
+}
+
+/* ---- JSON (the GUI probe's state and the tests) ---- */
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, v);
+}
+
+static void
+add_double (JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, v);
+}
+
+static void
+add_string (JsonBuilder *b, const char *name, const char *v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, v);
+}
+
+static void
+add_gpus (JsonBuilder *b, const SlGaps *gaps)
+{
+  json_builder_set_member_name (b, "gpus");
+  json_builder_begin_array (b);
+  for (guint d = 0; d < gaps->n_devices; d++)
+    {
+      const SlGapsDevice *dev = &gaps->devices[d];
+      json_builder_begin_object (b);
+      add_int (b, "device", dev->device);
+      add_int (b, "span_ns", dev->span_ns);
+      add_int (b, "kernel_busy_ns", dev->kernel_busy_ns);
+      add_int (b, "copy_busy_ns", dev->copy_busy_ns);
+      add_double (b, "utilization_pct", dev->utilization_pct);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_rows (JsonBuilder *b, const char *member, const SlNameRow *rows, guint n)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_begin_object (b);
+      add_string (b, "name", rows[i].name);
+      add_int (b, "instances", (gint64) rows[i].stats.count);
+      add_int (b, "total_ns", rows[i].stats.total);
+      add_double (b, "time_pct", rows[i].time_pct);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_named_table (JsonBuilder *b, const char *member, gint64 total, guint64 count,
+                 const SlNameRow *rows, guint n)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_object (b);
+  add_int (b, "total_ns", total);
+  add_int (b, "instances", (gint64) count);
+  add_rows (b, "top", rows, n);
+  json_builder_end_object (b);
+}
+
+static void
+add_categories (JsonBuilder *b, const SlCategorySummary *c)
+{
+  json_builder_set_member_name (b, "categories");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < c->n_rows; i++)
+    {
+      json_builder_begin_object (b);
+      add_string (b, "name", c->rows[i].name);
+      add_int (b, "total_ns", c->rows[i].total_ns);
+      add_double (b, "pct", c->rows[i].pct);
+      add_int (b, "instances", (gint64) c->rows[i].instances);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_nvtx (JsonBuilder *b, const SlNvtxSummary *n)
+{
+  json_builder_set_member_name (b, "nvtx");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n->n_rows; i++)
+    {
+      json_builder_begin_object (b);
+      add_string (b, "name", n->rows[i].name);
+      add_int (b, "instances", (gint64) n->rows[i].stats.count);
+      add_int (b, "total_ns", n->rows[i].stats.total);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_overlap (JsonBuilder *b, const SlOverlap *o)
+{
+  json_builder_set_member_name (b, "overlap");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < o->n_devices; i++)
+    {
+      json_builder_begin_object (b);
+      add_int (b, "device", o->devices[i].device);
+      add_int (b, "compute_ns", o->devices[i].compute_ns);
+      add_int (b, "nccl_ns", o->devices[i].nccl_ns);
+      add_int (b, "overlap_ns", o->devices[i].overlap_ns);
+      add_double (b, "overlap_pct", o->devices[i].overlap_pct);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_iterations (JsonBuilder *b, const SlIterations *it)
+{
+  json_builder_set_member_name (b, "iterations");
+  json_builder_begin_object (b);
+  add_string (b, "method", sl_iterations_method_name (it->method));
+  json_builder_set_member_name (b, "items");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < it->n_iterations; i++)
+    {
+      gint64 start, end;
+      sl_scope_iteration_span (it, i, &start, &end);
+      json_builder_begin_object (b);
+      add_int (b, "pid", it->iterations[i].pid);
+      add_int (b, "index", it->iterations[i].index);
+      add_int (b, "start_ns", start);
+      add_int (b, "end_ns", end);
+      add_int (b, "dur_ns", it->iterations[i].dur_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_gaps (JsonBuilder *b, const SlScopeSummary *s)
+{
+  json_builder_set_member_name (b, "gaps");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < s->n_top_gaps; i++)
+    {
+      json_builder_begin_object (b);
+      add_int (b, "device", s->top_gaps[i].device);
+      add_int (b, "start_ns", s->top_gaps[i].gap->start_ns);
+      add_int (b, "end_ns", s->top_gaps[i].gap->end_ns);
+      add_int (b, "dur_ns", s->top_gaps[i].gap->dur_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+JsonNode *
+sl_scope_summary_to_json (const SlScopeSummary *s)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (s != NULL, NULL);
+  json_builder_begin_object (b);
+  add_int (b, "start_ns", s->start_ns);
+  add_int (b, "end_ns", s->end_ns);
+  json_builder_set_member_name (b, "whole");
+  json_builder_add_boolean_value (b, !s->has_range);
+  add_gpus (b, s->gaps);
+  add_named_table (b, "kernels", s->kernels->total_ns, s->kernels->instances, s->kernels->rows,
+                   s->kernels->n_rows);
+  add_categories (b, s->categories);
+  add_named_table (b, "api", s->api->total_ns, s->api->calls, s->api->rows, s->api->n_rows);
+  add_nvtx (b, s->nvtx);
+  add_overlap (b, s->overlap);
+  if (s->iterations != NULL)
+    add_iterations (b, s->iterations);
+  add_gaps (b, s);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

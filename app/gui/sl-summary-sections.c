@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-summary-sections.c: one grid per part of the scope summary. */
+#include "sl-summary-sections.h"
+
+#include <glib/gi18n.h>
+
+#include "sl-stacked-bar.h"
+#include "sl-timeline-colors.h"
+
+#define KEY_START "sl-summary-start"
+#define KEY_END   "sl-summary-end"
+
+static void
+add_title (GtkBox *box, const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_margin_top (label, 10);
+  gtk_box_append (box, label);
+}
+
+static GtkWidget *
+add_grid (GtkBox *box)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 10);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
+  gtk_box_append (box, grid);
+  return grid;
+}
+
+static GtkWidget *
+cell (const char *text, gboolean numeric)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (label, !numeric);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
+}
+
+/* A cell taking ownership of @text. */
+static GtkWidget *
+cell_take (char *text, gboolean numeric)
+{
+  GtkWidget *label = cell (text, numeric);
+
+  g_free (text);
+  return label;
+}
+
+static GtkWidget *
+link_cell (const char *text)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *label = cell (text, FALSE);
+
+  gtk_widget_set_tooltip_text (button, text);
+  gtk_button_set_child (GTK_BUTTON (button), label);
+  gtk_button_set_has_frame (GTK_BUTTON (button), FALSE);
+  gtk_widget_add_css_class (button, "summary-link");
+  return button;
+}
+
+static void
+add_none (GtkBox *box, const char *text)
+{
+  GtkWidget *label = cell (text, FALSE);
+
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (box, label);
+}
+
+static void
+header_row (GtkWidget *grid, const char *const *titles, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *label = cell (_(titles[i]), i > 0);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_grid_attach (GTK_GRID (grid), label, i, 0, 1, 1);
+    }
+}
+
+static void
+fill_gpus (GtkBox *box, const SlScopeSummary *s)
+{
+  static const char *const titles[] = { N_("GPU"), N_("Utilization"), N_("Kernels"), N_("Copies") };
+  GtkWidget *grid;
+
+  add_title (box, _("GPU utilization"));
+  if (s->gaps->n_devices == 0)
+    {
+      add_none (box, _("No GPU work in this range."));
+      return;
+    }
+  grid = add_grid (box);
+  header_row (grid, titles, G_N_ELEMENTS (titles));
+  for (guint d = 0; d < s->gaps->n_devices; d++)
+    {
+      const SlGapsDevice *dev = &s->gaps->devices[d];
+      gtk_grid_attach (GTK_GRID (grid), cell_take (g_strdup_printf (_("GPU %u"), dev->device), FALSE), 0, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (dev->utilization_pct), TRUE), 1, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (dev->kernel_busy_ns), TRUE), 2, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (dev->copy_busy_ns), TRUE), 3, d + 1, 1, 1);
+    }
+}
+
+static void
+kernel_clicked_cb (GtkButton *button, SlSession *session)
+{
+  sl_session_set_kernel_name (session, gtk_widget_get_tooltip_text (GTK_WIDGET (button)));
+}
+
+/* Rows of a name table: name (a link with @clicked), count, total, share. */
+static void
+fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSession *session)
+{
+  static const char *const titles[] = { N_("Name"), N_("Count"), N_("Total"), N_("Share") };
+  GtkWidget *grid = add_grid (box);
+  char buf[SL_FORMAT_NUMBER_SIZE];
+
+  header_row (grid, titles, G_N_ELEMENTS (titles));
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *name = clicked != NULL ? link_cell (rows[i].name) : cell (rows[i].name, FALSE);
+
+      if (clicked != NULL)
+        {
+          g_signal_connect_object (name, "clicked", clicked, session, 0);
+          gtk_widget_add_css_class (name, SL_SUMMARY_KERNEL_LINK);
+        }
+      else
+        gtk_widget_set_tooltip_text (name, rows[i].name);
+      gtk_grid_attach (GTK_GRID (grid), name, 0, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (sl_format_count_into ((gint64) rows[i].stats.count, buf), TRUE),
+                       1, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (rows[i].stats.total), TRUE), 2, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (rows[i].time_pct), TRUE), 3, i + 1, 1, 1);
+    }
+}
+
+static void
+fill_categories (GtkBox *box, const SlCategorySummary *c)
+{
+  g_autofree SlStackedPart *parts = g_new0 (SlStackedPart, MAX (c->n_rows, 1));
+  GtkWidget *bar;
+
+  add_title (box, _("Kernel categories"));
+  if (c->n_rows == 0)
+    {
+      add_none (box, _("No kernels in this range."));
+      return;
+    }
+  for (guint i = 0; i < c->n_rows; i++)
+    {
+      parts[i].value = (double) c->rows[i].total_ns;
+      parts[i].rgb = sl_timeline_color_rgb (sl_timeline_colors_for_category (c->rows[i].name));
+      parts[i].label = c->rows[i].name;
+    }
+  bar = sl_stacked_bar_new ();
+  sl_stacked_bar_set_parts (SL_STACKED_BAR (bar), parts, c->n_rows);
+  gtk_box_append (box, bar);
+}
+
+static void
+fill_overlap (GtkBox *box, const SlOverlap *o)
+{
+  static const char *const titles[] = { N_("GPU"), N_("NCCL"), N_("Overlapped"), N_("Share") };
+  GtkWidget *grid;
+  guint row = 1;
+
+  add_title (box, _("NCCL overlap with compute"));
+  for (guint i = 0; i < o->n_devices; i++)
+    if (o->devices[i].nccl_ns > 0)
+      row++;
+  if (row == 1)
+    {
+      add_none (box, _("No NCCL kernels in this range."));
+      return;
+    }
+  grid = add_grid (box);
+  header_row (grid, titles, G_N_ELEMENTS (titles));
+  row = 1;
+  for (guint i = 0; i < o->n_devices; i++)
+    {
+      const SlOverlapDevice *d = &o->devices[i];
+      if (d->nccl_ns == 0)
+        continue;
+      gtk_grid_attach (GTK_GRID (grid), cell_take (g_strdup_printf (_("GPU %u"), d->device), FALSE), 0, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (d->nccl_ns), TRUE), 1, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (d->overlap_ns), TRUE), 2, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (d->overlap_pct), TRUE), 3, row++, 1, 1);
+    }
+}
+
+/* Zooms the timeline to the span on the button, with a tenth on each side. */
+static void
+span_clicked_cb (GtkButton *button, SlSession *session)
+{
+  gint64 start = *(gint64 *) g_object_get_data (G_OBJECT (button), KEY_START);
+  gint64 end = *(gint64 *) g_object_get_data (G_OBJECT (button), KEY_END);
+  gint64 margin = MAX ((end - start) / 10, 1);
+  SlTimeRange visible = { start - margin, end + margin };
+
+  sl_session_navigate_to (session, &visible);
+}
+
+static GtkWidget *
+span_link (const char *text, gint64 start, gint64 end, SlSession *session)
+{
+  GtkWidget *button = link_cell (text);
+
+  g_object_set_data_full (G_OBJECT (button), KEY_START, g_memdup2 (&start, sizeof start), g_free);
+  g_object_set_data_full (G_OBJECT (button), KEY_END, g_memdup2 (&end, sizeof end), g_free);
+  g_signal_connect_object (button, "clicked", G_CALLBACK (span_clicked_cb), session, 0);
+  return button;
+}
+
+static void
+attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, SlSession *session)
+{
+  g_autofree char *at = sl_format_duration (start - sl_session_get_profile (session)->start_ns);
+
+  gtk_grid_attach (GTK_GRID (grid), span_link (text, start, end, session), 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), cell (at, TRUE), 1, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (end - start), TRUE), 2, row, 1, 1);
+  g_free (text);
+}
+
+static void
+fill_iterations (GtkBox *box, const SlIterations *it, SlSession *session)
+{
+  static const char *const titles[] = { N_("Iteration"), N_("Start"), N_("Duration") };
+  GtkWidget *grid;
+
+  add_title (box, _("Iterations"));
+  if (it == NULL || it->n_iterations == 0)
+    {
+      add_none (box, _("No repeating steps found in this range."));
+      return;
+    }
+  grid = add_grid (box);
+  header_row (grid, titles, G_N_ELEMENTS (titles));
+  for (guint i = 0; i < it->n_iterations && i < 200; i++)
+    {
+      gint64 start, end;
+      sl_scope_iteration_span (it, i, &start, &end);
+      attach_span (grid, i + 1, g_strdup_printf (_("#%u (pid %u)"), it->iterations[i].index, it->iterations[i].pid),
+                   start, end, session);
+    }
+}
+
+static void
+fill_gaps (GtkBox *box, const SlScopeSummary *s, SlSession *session)
+{
+  static const char *const titles[] = { N_("GPU"), N_("Start"), N_("Length") };
+  GtkWidget *grid;
+
+  add_title (box, _("Largest idle gaps"));
+  if (s->n_top_gaps == 0)
+    {
+      add_none (box, _("No idle gaps between kernels in this range."));
+      return;
+    }
+  grid = add_grid (box);
+  header_row (grid, titles, G_N_ELEMENTS (titles));
+  for (guint i = 0; i < s->n_top_gaps; i++)
+    attach_span (grid, i + 1, g_strdup_printf (_("GPU %u"), s->top_gaps[i].device), s->top_gaps[i].gap->start_ns,
+                 s->top_gaps[i].gap->end_ns, session);
+}
+
+/* NVTX rows share the name table's columns: shallow copies as SlNameRow. */
+static void
+fill_nvtx (GtkBox *box, const SlNvtxSummary *n, SlSession *session)
+{
+  g_autofree SlNameRow *rows = g_new0 (SlNameRow, MAX (n->n_rows, 1));
+
+  for (guint i = 0; i < n->n_rows; i++)
+    {
+      rows[i].name = n->rows[i].name;
+      rows[i].stats = n->rows[i].stats;
+      rows[i].time_pct = n->rows[i].time_pct;
+    }
+  fill_names (box, rows, n->n_rows, NULL, session);
+}
+
+static void
+fill_name_tables (GtkBox *box, const SlScopeSummary *s, SlSession *session)
+{
+  add_title (box, _("Top kernels"));
+  if (s->kernels->n_rows == 0)
+    add_none (box, _("No kernels in this range."));
+  else
+    fill_names (box, s->kernels->rows, s->kernels->n_rows, G_CALLBACK (kernel_clicked_cb), session);
+  add_title (box, _("Top CUDA API calls"));
+  if (s->api->n_rows == 0)
+    add_none (box, _("No CUDA API calls in this range."));
+  else
+    fill_names (box, s->api->rows, s->api->n_rows, NULL, session);
+  add_title (box, _("NVTX ranges"));
+  if (s->nvtx->n_rows == 0)
+    add_none (box, _("No NVTX ranges in this range."));
+  else
+    fill_nvtx (box, s->nvtx, session);
+}
+
+void
+sl_summary_sections_fill (GtkBox *box, SlScopeSummary *s, SlSession *session)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_BOX (box));
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))))
+    gtk_box_remove (box, child);
+  if (s == NULL || session == NULL)
+    return;
+  fill_gpus (box, s);
+  fill_categories (box, s->categories);
+  fill_name_tables (box, s, session);
+  fill_overlap (box, s->overlap);
+  fill_iterations (box, s->iterations, session);
+  fill_gaps (box, s, session);
+}
