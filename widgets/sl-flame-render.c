@@ -110,6 +110,9 @@ draw_prim (SlFlameRenderer *self, cairo_t *cr, const SlFlameLayout *layout, cons
   double x = floor (p->x0), w = MAX (1.0, round (p->x1) - x), y = p->row * SL_FLAME_ROW_HEIGHT;
   guint32 rgb;
 
+  if (w > 3)
+    w -= 1;   /* a pixel between neighbours of one colour */
+
   cairo_rectangle (cr, x, y, w, SL_FLAME_ROW_HEIGHT - 1);
   if (p->kind == SL_FLAME_PRIM_MORE)
     {
