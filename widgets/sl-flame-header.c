@@ -46,6 +46,7 @@ void
 _sl_flame_header_init (SlFlame *self)
 {
   GtkWidget *modes = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *crumbs_scroll;
 
   self->header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (self->header, "toolbar");
@@ -63,12 +64,16 @@ _sl_flame_header_init (SlFlame *self)
   g_signal_connect_swapped (self->process_dropdown, "notify::selected", G_CALLBACK (process_selected_cb), self);
   gtk_box_append (GTK_BOX (self->header), self->process_dropdown);
 
+  /* a long breadcrumb scrolls rather than widening the window */
+  crumbs_scroll = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (crumbs_scroll), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
+  gtk_widget_set_hexpand (crumbs_scroll, TRUE);
   self->crumbs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand (self->crumbs, TRUE);
-  gtk_widget_set_overflow (self->crumbs, GTK_OVERFLOW_HIDDEN);
-  gtk_box_append (GTK_BOX (self->header), self->crumbs);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (crumbs_scroll), self->crumbs);
+  gtk_box_append (GTK_BOX (self->header), crumbs_scroll);
 
   self->status = gtk_label_new (NULL);
+  gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (self->status, "dim-label");
   gtk_box_append (GTK_BOX (self->header), self->status);
   self->show_button = gtk_button_new_with_label (_("Show in Timeline"));
@@ -176,8 +181,9 @@ _sl_flame_header_sync (SlFlame *self)
 
   g_signal_handlers_block_by_func (self->stack_button, mode_toggled_cb, self);
   g_signal_handlers_block_by_func (self->graph_button, mode_toggled_cb, self);
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->stack_button), self->mode == SL_FLAME_MODE_STACK);
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->graph_button), self->mode == SL_FLAME_MODE_GRAPH);
+  /* only ever activate: the group deactivates the other one */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->mode == SL_FLAME_MODE_STACK ? self->stack_button
+                                                                                   : self->graph_button), TRUE);
   g_signal_handlers_unblock_by_func (self->stack_button, mode_toggled_cb, self);
   g_signal_handlers_unblock_by_func (self->graph_button, mode_toggled_cb, self);
   sync_crumbs (self);

@@ -312,6 +312,25 @@ cmp_wider_prim (gconstpointer a, gconstpointer b)
   return wx > wy ? -1 : wx < wy;
 }
 
+/* The middle of @widget in surface coordinates: a button a test clicks. */
+static void
+probe_point (JsonBuilder *b, const char *member, GtkWidget *widget, double sx, double sy)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t p;
+
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  if (native != NULL && gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                                  &GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.0,
+                                                                        gtk_widget_get_height (widget) / 2.0), &p))
+    {
+      json_builder_add_double_value (b, p.x + sx);
+      json_builder_add_double_value (b, p.y + sy);
+    }
+  json_builder_end_array (b);
+}
+
 /* The canvas in surface coordinates (what xdotool and import see) and the
  * middles of its widest boxes there: what a test clicks. */
 static void
@@ -335,6 +354,9 @@ probe_geometry (SlFlame *self, JsonBuilder *b)
   json_builder_add_int_value (b, gtk_widget_get_width (self->canvas));
   json_builder_add_int_value (b, gtk_widget_get_height (self->canvas));
   json_builder_end_array (b);
+  probe_point (b, "stack_button", self->stack_button, sx, sy);
+  probe_point (b, "flame_button", self->graph_button, sx, sy);
+  probe_point (b, "show_button", self->show_button, sx, sy);
   g_array_sort (wide, cmp_wider_prim);
   json_builder_set_member_name (b, "boxes");
   json_builder_begin_array (b);
