@@ -12,6 +12,13 @@
 /* Most instances a "Show in timeline" selects: F3 walks them one by one. */
 #define MAX_SHOWN 100000
 
+/* The width of the time axis: the canvas less the gutter. */
+static double
+body_width (SlFlame *self)
+{
+  return MAX (gtk_widget_get_width (self->canvas) - (self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0), 1);
+}
+
 static void
 set_selected (SlFlame *self, const char *name)
 {
@@ -46,7 +53,7 @@ activate_stack (SlFlame *self, const SlFlamePrim *prim)
 
   if (prim->kind == SL_FLAME_PRIM_MORE)
     {
-      double ns_per_px = (visible->end - visible->start) / MAX (gtk_widget_get_width (self->canvas), 1);
+      double ns_per_px = (visible->end - visible->start) / body_width (self);
       to.start = visible->start + (gint64) (prim->x0 * ns_per_px);
       to.end = visible->start + (gint64) (prim->x1 * ns_per_px) + 1;
       set_selected (self, NULL);
@@ -111,10 +118,21 @@ set_hover (SlFlame *self, const SlFlamePrim *prim)
   gtk_widget_queue_draw (self->canvas);
 }
 
+/* The primitive under a point of the canvas. */
+static const SlFlamePrim *
+hit (SlFlame *self, double x, double y)
+{
+  double gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
+
+  if (self->layout == NULL || x < gutter)
+    return NULL;
+  return sl_flame_view_hit (self->prims, x - gutter, y);
+}
+
 static void
 motion_cb (GtkEventControllerMotion *motion, double x, double y, SlFlame *self)
 {
-  set_hover (self, sl_flame_view_hit (self->prims, x, y));
+  set_hover (self, hit (self, x, y));
 }
 
 static void
@@ -134,7 +152,7 @@ drag_begin_cb (GtkGestureDrag *drag, double x, double y, SlFlame *self)
 static void
 drag_update_cb (GtkGestureDrag *drag, double dx, double dy, SlFlame *self)
 {
-  double width = MAX (gtk_widget_get_width (self->canvas), 1);
+  double width = body_width (self);
   SlTimeRange r = self->drag_range;
   gint64 shift;
 
@@ -156,7 +174,7 @@ drag_end_cb (GtkGestureDrag *drag, double dx, double dy, SlFlame *self)
 
   if (self->dragging || !gtk_gesture_drag_get_start_point (drag, &x, &y))
     return;
-  _sl_flame_activate (self, sl_flame_view_hit (self->prims, x, y));
+  _sl_flame_activate (self, hit (self, x, y));
 }
 
 /* ---- scrolling ------------------------------------------------------------------- */
@@ -165,7 +183,7 @@ static void
 zoom_stack (SlFlame *self, double x, double factor)
 {
   SlTimeRange r = *sl_session_get_visible_range (self->session);
-  double width = MAX (gtk_widget_get_width (self->canvas), 1);
+  double width = body_width (self);
   double at = r.start + (r.end - r.start) * (x / width);
   gint64 span = MAX ((gint64) ((r.end - r.start) * factor), 1000);
 
@@ -178,7 +196,7 @@ static void
 pan_stack (SlFlame *self, double pixels)
 {
   SlTimeRange r = *sl_session_get_visible_range (self->session);
-  gint64 shift = (gint64) (pixels * (r.end - r.start) / MAX (gtk_widget_get_width (self->canvas), 1));
+  gint64 shift = (gint64) (pixels * (r.end - r.start) / body_width (self));
 
   r.start += shift;
   r.end += shift;
@@ -209,7 +227,7 @@ static gboolean
 scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, SlFlame *self)
 {
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
-  double x = self->has_hover ? (self->hover.x0 + self->hover.x1) / 2 : gtk_widget_get_width (self->canvas) / 2.0;
+  double x = self->has_hover ? (self->hover.x0 + self->hover.x1) / 2 : body_width (self) / 2.0;
 
   if (self->layout == NULL || self->session == NULL)
     return FALSE;
@@ -257,7 +275,7 @@ stack_tooltip (SlFlame *self, const SlFlameBox *box)
 static gboolean
 query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, SlFlame *self)
 {
-  const SlFlamePrim *p = self->layout ? sl_flame_view_hit (self->prims, x, y) : NULL;
+  const SlFlamePrim *p = hit (self, x, y);
   g_autofree char *text = NULL;
 
   if (p == NULL)

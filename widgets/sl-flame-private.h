@@ -9,6 +9,10 @@
 
 G_BEGIN_DECLS
 
+/* The stack's row labels take the width of the timeline's row headers
+ * (sl-timeline-layout.c), so both share one time axis on screen. */
+#define SL_FLAME_GUTTER 220.0
+
 struct _SlFlame {
   GtkWidget        parent_instance;
 

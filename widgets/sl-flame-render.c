@@ -133,6 +133,37 @@ draw_prim (SlFlameRenderer *self, cairo_t *cr, const SlFlameLayout *layout, cons
                                    p->dim ? style->fg_dim : sl_timeline_color_text_on (rgb));
 }
 
+/* The stack's row labels in the gutter, where the timeline has its header. */
+static void
+draw_gutter (SlFlameRenderer *self, cairo_t *cr, const SlFlameLayout *layout, const SlFlameViewport *vp,
+             const SlTimelineStyle *style, double height)
+{
+  set_rgb (cr, style->header_bg);
+  cairo_rectangle (cr, 0, 0, vp->gutter, height);
+  cairo_fill (cr);
+  for (guint r = vp->first_row; r < layout->n_rows && r < vp->first_row + vp->n_rows; r++)
+    {
+      const SlFlameRow *row = &layout->rows[r];
+      double y = (r - vp->first_row) * SL_FLAME_ROW_HEIGHT;
+      g_autofree char *text = NULL;
+
+      if (row->lane > 0)
+        continue;
+      if (row->depth == 0)
+        text = g_strdup_printf (_("PID %u · depth %u"), row->pid, row->depth);
+      else
+        text = g_strdup_printf (_("depth %u"), row->depth);
+      if (row->depth == 0 && r > vp->first_row)
+        {
+          set_rgb (cr, style->group_rule);
+          cairo_rectangle (cr, 0, y - 1, vp->gutter + vp->width, 1);
+          cairo_fill (cr);
+        }
+      draw_label (self, cr, text, row->depth == 0 ? 4 : 16, vp->gutter - 20, y,
+                  row->depth == 0 ? style->fg : style->fg_dim);
+    }
+}
+
 void
 sl_flame_renderer_draw (SlFlameRenderer *self, cairo_t *cr, const SlFlameLayout *layout,
                         const SlFlameViewport *vp, const SlTimelineStyle *style, double height,
@@ -146,10 +177,15 @@ sl_flame_renderer_draw (SlFlameRenderer *self, cairo_t *cr, const SlFlameLayout 
   *stats = local;
   cairo_save (cr);
   set_rgb (cr, style->bg);
-  cairo_rectangle (cr, 0, 0, vp->width, height);
+  cairo_rectangle (cr, 0, 0, vp->gutter + vp->width, height);
   cairo_fill (cr);
   sl_flame_view_build (layout, vp, prims);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  if (vp->gutter > 0)
+    draw_gutter (self, cr, layout, vp, style, height);
+  cairo_rectangle (cr, vp->gutter, 0, vp->width, height);
+  cairo_clip (cr);
+  cairo_translate (cr, vp->gutter, 0);
   for (guint i = 0; i < prims->len; i++)
     draw_prim (self, cr, layout, vp, style, &g_array_index (prims, SlFlamePrim, i), root_label, stats);
   stats->n_prims = prims->len;

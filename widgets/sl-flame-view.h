@@ -32,7 +32,8 @@ typedef struct {
 
 typedef struct {
   SlFlameMode        mode;
-  double             width;       /* pixels */
+  double             width;       /* pixels of the drawing, after the gutter */
+  double             gutter;      /* pixels at the left for row labels (the timeline's header) */
   guint              first_row;   /* rows scrolled away at the top */
   guint              n_rows;      /* rows that fit */
   gint64             t0, t1;      /* stack: the visible time window */

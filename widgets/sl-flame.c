@@ -232,7 +232,9 @@ _sl_flame_viewport (SlFlame *self, SlFlameViewport *vp)
 
   memset (vp, 0, sizeof *vp);
   vp->mode = self->mode;
-  vp->width = gtk_widget_get_width (self->canvas);
+  /* the stack lines up with the timeline's body, right of its row headers */
+  vp->gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
+  vp->width = MAX (gtk_widget_get_width (self->canvas) - vp->gutter, 1);
   vp->first_row = self->first_row;
   vp->n_rows = (guint) (gtk_widget_get_height (self->canvas) / SL_FLAME_ROW_HEIGHT) + 1;
   vp->t0 = visible ? visible->start : 0;
@@ -366,7 +368,9 @@ probe_geometry (SlFlame *self, JsonBuilder *b)
       if (p->kind != SL_FLAME_PRIM_BOX || (self->mode == SL_FLAME_MODE_GRAPH && p->node == self->zoom))
         continue;
       json_builder_begin_array (b);
-      json_builder_add_double_value (b, o.x + sx + MAX (p->x0, 0) / 2 + MIN (p->x1, gtk_widget_get_width (self->canvas)) / 2);
+      double gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
+      json_builder_add_double_value (b, o.x + sx + gutter + MAX (p->x0, 0) / 2
+                                        + MIN (p->x1, gtk_widget_get_width (self->canvas) - gutter) / 2);
       json_builder_add_double_value (b, o.y + sy + (p->row + 0.5) * SL_FLAME_ROW_HEIGHT);
       json_builder_end_array (b);
       n++;

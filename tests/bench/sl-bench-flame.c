@@ -52,13 +52,17 @@ bench_flame (SlProfile *profile, JsonBuilder *b)
   g_autoptr(SlFlameLayout) layout = sl_flame_layout_new (model, FALSE, 0, 0, SL_NONE, FALSE, NULL);
   double layout_ms = (g_get_monotonic_time () - t0) / 1000.0;
   g_autoptr(SlFlameRenderer) renderer = sl_flame_renderer_new ();
-  SlFlameViewport vp = { SL_FLAME_MODE_STACK, FLAME_W, 0, (guint) (FLAME_H / SL_FLAME_ROW_HEIGHT) + 1,
-                         profile->start_ns, MAX (profile->end_ns, profile->start_ns + 1), 0, NULL, NULL };
+  /* the widget's stack keeps 220 px for row labels, in line with the timeline's headers */
+  SlFlameViewport vp = { .mode = SL_FLAME_MODE_STACK, .width = FLAME_W - 220, .gutter = 220,
+                         .n_rows = (guint) (FLAME_H / SL_FLAME_ROW_HEIGHT) + 1,
+                         .t0 = profile->start_ns, .t1 = MAX (profile->end_ns, profile->start_ns + 1) };
   guint stack_prims, graph_prims;
   double stack_ms = frame_ms (renderer, layout, &vp, &stack_prims);
   double graph_ms;
 
   vp.mode = SL_FLAME_MODE_GRAPH;
+  vp.width = FLAME_W;
+  vp.gutter = 0;
   graph_ms = frame_ms (renderer, layout, &vp, &graph_prims);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "stack");

@@ -150,7 +150,7 @@ check_stack (const SlFlameLayout *layout)
 static void
 check_stack_lod (const SlFlameLayout *layout, gint64 t0, gint64 t1, double width)
 {
-  SlFlameViewport vp = { SL_FLAME_MODE_STACK, width, 0, layout->n_rows, t0, t1, 0, NULL, NULL };
+  SlFlameViewport vp = { .mode = SL_FLAME_MODE_STACK, .width = width, .n_rows = layout->n_rows, .t0 = t0, .t1 = t1 };
   g_autoptr(GArray) prims = g_array_new (FALSE, FALSE, sizeof (SlFlamePrim));
   g_autofree guint64 *seen = g_new0 (guint64, MAX (layout->n_rows, 1));
   double scale = width / (double) (t1 - t0);
@@ -189,7 +189,7 @@ check_stack_lod (const SlFlameLayout *layout, gint64 t0, gint64 t1, double width
 static void
 check_graph_lod (const SlFlameLayout *layout, guint32 zoom, double width)
 {
-  SlFlameViewport vp = { SL_FLAME_MODE_GRAPH, width, 0, 64, 0, 0, zoom, NULL, NULL };
+  SlFlameViewport vp = { .mode = SL_FLAME_MODE_GRAPH, .width = width, .n_rows = 64, .zoom = zoom };
   g_autoptr(GArray) prims = g_array_new (FALSE, FALSE, sizeof (SlFlamePrim));
   const SlFlameNode *z = &layout->nodes[zoom];
   guint64 boxes = 0, want = 0;
