@@ -3,6 +3,7 @@
  * profile pages.  Loading, actions, drops and the test probe live in the
  * other sl-window-*.c files. */
 #include "sl-window-private.h"
+#include "sl-flame.h"
 #include "sl-load-bar.h"
 #include "sl-recent.h"
 #include "sl-recent-row.h"
@@ -175,6 +176,7 @@ _sl_window_set_session (SlWindow *self, SlSession *session)
   sl_timeline_set_session (SL_TIMELINE (self->timeline), session);
   sl_details_pane_set_session (SL_DETAILS_PANE (self->details), session);
   sl_side_panel_set_session (SL_SIDE_PANEL (self->side_panel), session);
+  sl_flame_set_session (SL_FLAME (gtk_widget_get_first_child (self->flame_slot)), session);
   sl_timeline_legend_set_model (SL_TIMELINE_LEGEND (self->legend), session ? sl_session_get_model (session) : NULL);
   _sl_window_bind_history (self);
   _sl_window_sync_exact_names (self);
@@ -288,5 +290,7 @@ sl_window_init (SlWindow *self)
   gtk_paned_set_position (GTK_PANED (self->side_paned), 340);
   gtk_paned_set_position (GTK_PANED (self->paned), 640);
   _sl_window_set_page (self, "welcome");
+  /* the flame stack lives in its slot from the start, so the probe sees it */
+  gtk_box_append (GTK_BOX (self->flame_slot), sl_flame_new ());
   self->probe = _sl_window_probe_new (self);
 }

@@ -51,6 +51,7 @@ typedef struct {
 
 #ifdef SL_BENCH_FRAMES
 #include "sl-bench-frames.h"
+#include "sl-bench-flame.h"
 #include "sl-bench-stall.h"
 #include "sl-bench-staged.h"   /* "first_frame_ms", "full_load_ms": a staged load, in a child of its own */
 #endif
@@ -68,6 +69,7 @@ static const BenchSection bench_sections[] = {
   { "scope_summary_ms", sl_bench_scope_summary },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
+  { "flame_ms",    bench_flame },    /* sl-bench-flame.c: the flame stack's two modes */
   { "stall_ms",    bench_stall },    /* sl-bench-stall.c: opt-in, SL_BENCH_STALL=1 */
 #endif
   { NULL, NULL }

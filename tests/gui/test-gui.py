@@ -807,6 +807,69 @@ def test_summary(tmp):
                          and t['panel']['summary']['histogram']['highlighted'] == k, 10)
             check(o is not None and o['panel']['summary']['session_highlight_n'] == k,
                   f'Outliers highlights the slowest 1 % ({k} of {len(durs)})')
+
+
+# ---- the flame stack (issue 11) --------------------------------------------------------
+
+def flame_pixels(app, s, name):
+    """Coloured pixels of the flame stack's canvas in a screenshot."""
+    img = screenshot(s['xid'], os.path.join(OUT, name + '.png'))
+    x, y, w, h = (int(v) for v in app.state()['flame']['canvas'])
+    return colored_pixels(img, x + 1, min(x + w, img[0]) - 1, y + 1, min(y + h, img[1]) - 1)
+
+
+def test_flame(tmp):
+    app = App(tmp, REAL)
+    try:
+        s = app.wait(complete)
+        if not check(s is not None, 'flame: the profile opens'):
+            return
+        check(s.get('flame') is None, 'flame: hidden at first')
+        xdo('key', 'ctrl+shift+f')
+        f = app.wait(lambda t: t.get('flame') and t['flame']['ready'] and t['flame']['primitives'] > 0, 60)
+        if not check(f is not None, 'flame: Ctrl+Shift+F shows the flame stack and it draws'):
+            return
+        f = app.settle()
+        fl = f['flame']
+        check(fl['mode'] == 'stack' and fl['nodes'] > 0, f"flame: stack mode with {fl['nodes']} boxes laid out")
+        n = flame_pixels(app, f, 'flame-stack')
+        check(n > 500, f'flame: the stack has coloured pixels ({n})')
+
+        # the mode switch
+        xdo('mousemove', '--window', f['xid'], *map(int, fl['flame_button']), 'click', 1)
+        g = app.wait(lambda t: t['flame']['mode'] == 'flame' and t['flame']['primitives'] > 0, 10)
+        if check(g is not None, 'flame: the mode switch shows the flame graph'):
+            g = app.settle()
+            check(g['flame']['nodes'] > 0, f"flame: {g['flame']['nodes']} merged paths")
+            n = flame_pixels(app, g, 'flame-graph')
+            check(n > 500, f'flame: the flame graph has coloured pixels ({n})')
+            # a click zooms into a node: the breadcrumb grows
+            depth = g['flame']['depth']
+            check(len(g['flame']['boxes']) > 0, 'flame: a node to click')
+            xdo('mousemove', '--window', g['xid'], *map(int, g['flame']['boxes'][0]), 'click', 1)
+            z = app.wait(lambda t: t['flame']['depth'] > depth, 10)
+            if check(z is not None, 'flame: clicking a node zooms into it (breadcrumb deeper)'):
+                z = app.settle()
+                check(z['flame']['breadcrumb'][-1] == z['flame']['selected'],
+                      'flame: the breadcrumb ends at the clicked node: ' + str(z['flame']['breadcrumb']))
+                # Show in Timeline selects an instance in the timeline
+                xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['show_button']), 'click', 1)
+                sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
+                check(sel is not None, 'flame: Show in Timeline selects an instance in the timeline')
+
+        # stack mode: a click zooms the shared visible range to the node
+        s = app.settle()
+        xdo('key', 'Home')
+        s = app.settle()
+        xdo('mousemove', '--window', s['xid'], *map(int, s['flame']['stack_button']), 'click', 1)
+        st = app.wait(lambda t: t['flame']['mode'] == 'stack' and t['flame']['boxes'], 10)
+        if check(st is not None, 'flame: back to stack mode'):
+            st = app.settle()
+            px_ns = st['timeline']['px_ns']
+            xdo('mousemove', '--window', st['xid'], *map(int, st['flame']['boxes'][0]), 'click', 1)
+            z = app.wait(lambda t: t['flame']['depth'] > st['flame']['depth']
+                         and t['timeline']['px_ns'] < px_ns * 0.9, 10)
+            check(z is not None, 'flame: clicking a stack node zooms the timeline to it (breadcrumb deeper)')
     finally:
         app.close()
 
@@ -837,7 +900,7 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_search, test_summary):
+                 test_staged_error, test_search, test_summary, test_flame):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
