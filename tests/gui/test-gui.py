@@ -807,6 +807,23 @@ def test_summary(tmp):
                          and t['panel']['summary']['histogram']['highlighted'] == k, 10)
             check(o is not None and o['panel']['summary']['session_highlight_n'] == k,
                   f'Outliers highlights the slowest 1 % ({k} of {len(durs)})')
+    finally:
+        app.close()
+
+
+def save_readme_shots(s, shot):
+    """With SL_README_SHOTS=1: data/screenshots/sightline-summary.png (the window) and
+    sightline-histogram.png (the page's bottom) for the README."""
+    dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'data', 'screenshots')
+    if os.environ.get('SL_README_SHOTS') != '1' or not os.path.isdir(dest):
+        return
+    src = os.path.join(OUT, 'histogram.png')
+    subprocess.run(['convert', src, os.path.join(dest, 'sightline-summary.png')], check=False)
+    h = s['panel']['summary']['histogram']
+    x0 = max(0, int(h['bins_x'][0][0]) - 60)
+    y0 = max(0, int(h['y']) - 160)
+    subprocess.run(['convert', src, '-crop', f'420x300+{x0}+{y0}', '+repage',
+                    os.path.join(dest, 'sightline-histogram.png')], check=False)
 
 
 # ---- the flame stack (issue 11) --------------------------------------------------------
@@ -872,21 +889,6 @@ def test_flame(tmp):
             check(z is not None, 'flame: clicking a stack node zooms the timeline to it (breadcrumb deeper)')
     finally:
         app.close()
-
-
-def save_readme_shots(s, shot):
-    """With SL_README_SHOTS=1: data/screenshots/sightline-summary.png (the window) and
-    sightline-histogram.png (the page's bottom) for the README."""
-    dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'data', 'screenshots')
-    if os.environ.get('SL_README_SHOTS') != '1' or not os.path.isdir(dest):
-        return
-    src = os.path.join(OUT, 'histogram.png')
-    subprocess.run(['convert', src, os.path.join(dest, 'sightline-summary.png')], check=False)
-    h = s['panel']['summary']['histogram']
-    x0 = max(0, int(h['bins_x'][0][0]) - 60)
-    y0 = max(0, int(h['y']) - 160)
-    subprocess.run(['convert', src, '-crop', f'420x300+{x0}+{y0}', '+repage',
-                    os.path.join(dest, 'sightline-histogram.png')], check=False)
 
 
 def main():
