@@ -32,5 +32,6 @@
 #include "sl-category-mapping.h"
 #include "sl-compare.h"
 #include "sl-tree.h"
+#include "sl-tree-agg.h"
 #include "sl-search.h"
 #include "sl-work-scope.h"
