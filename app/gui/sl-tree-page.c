@@ -272,17 +272,17 @@ add_node_json (JsonBuilder *b, const SlTreeAggNode *n)
   json_builder_end_object (b);
 }
 
-/* Where the list is in surface coordinates (what xdotool sees), so a test
- * can click its rows: [x, y, width, height]. */
+/* Where @widget is in surface coordinates (what xdotool sees), so a test
+ * can click it: [x, y, width, height]. */
 static void
-add_view_geometry (JsonBuilder *b, SlTreePage *self)
+add_geometry (JsonBuilder *b, const char *name, SlTreePage *self, GtkWidget *widget)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   graphene_rect_t r;
   double sx = 0, sy = 0;
 
-  json_builder_set_member_name (b, "view");
-  if (root == NULL || !gtk_widget_compute_bounds (self->view, GTK_WIDGET (root), &r))
+  json_builder_set_member_name (b, name);
+  if (root == NULL || !gtk_widget_compute_bounds (widget, GTK_WIDGET (root), &r))
     {
       json_builder_add_null_value (b);
       return;
@@ -297,7 +297,7 @@ add_view_geometry (JsonBuilder *b, SlTreePage *self)
 }
 
 /* {"rows", "roots": [...], "selected", "selected_path", "highlighted",
- *  "computing", "exact_names", "filter", "paths", "kernels", "view"} for
+ *  "computing", "exact_names", "filter", "paths", "kernels", "view", "entry"} for
  * the GUI tests. */
 static char *
 probe_state (SlTreePage *self)
@@ -326,7 +326,8 @@ probe_state (SlTreePage *self)
   sl_json_member_string (b, "filter", gtk_editable_get_text (GTK_EDITABLE (self->entry)));
   sl_json_member_int (b, "paths", self->agg != NULL ? sl_tree_agg_get_n_nodes (self->agg) : 0);
   sl_json_member_int (b, "kernels", self->agg != NULL ? (gint64) sl_tree_agg_get_kernels (self->agg) : 0);
-  add_view_geometry (b, self);
+  add_geometry (b, "view", self, self->view);
+  add_geometry (b, "entry", self, self->entry);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   return json_to_string (root, FALSE);
