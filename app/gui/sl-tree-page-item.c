@@ -81,6 +81,102 @@ new_more (SlTreeAgg *agg, guint node, guint64 more)
   return self;
 }
 
+/* A kernel name's listed instances, made when a view asks for them: a
+ * GtkTreeListModel asks for the child model of every row it shows (to know
+ * whether it can expand), and making a thousand rows each time froze it. */
+#define SL_TYPE_TREE_INSTANCES (sl_tree_instances_get_type ())
+G_DECLARE_FINAL_TYPE (SlTreeInstances, sl_tree_instances, SL, TREE_INSTANCES, GObject)
+
+struct _SlTreeInstances {
+  GObject          parent_instance;
+  SlTreeAgg       *agg;
+  guint            node;
+  SlProfile       *profile;
+  guint            listed;
+  guint64          more;
+  SlTreeItem     **items;      /* listed (+ 1 for "more"), made on demand */
+};
+
+static GType
+instances_get_item_type (GListModel *list)
+{
+  return SL_TYPE_TREE_ITEM;
+}
+
+static guint
+instances_get_n_items (GListModel *list)
+{
+  SlTreeInstances *self = SL_TREE_INSTANCES (list);
+
+  return self->listed + (self->more > 0);
+}
+
+static gpointer
+instances_get_item (GListModel *list, guint i)
+{
+  SlTreeInstances *self = SL_TREE_INSTANCES (list);
+  guint64 n;
+  const guint64 *inst = sl_tree_agg_get_instances (self->agg, self->node, &n);
+
+  if (i >= instances_get_n_items (list))
+    return NULL;
+  if (self->items[i] == NULL)
+    self->items[i] = i < self->listed ? new_instance (self->agg, self->node, i, inst[i], self->profile)
+                                      : new_more (self->agg, self->node, self->more);
+  return g_object_ref (self->items[i]);
+}
+
+static void
+instances_list_init (GListModelInterface *iface)
+{
+  iface->get_item_type = instances_get_item_type;
+  iface->get_n_items = instances_get_n_items;
+  iface->get_item = instances_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SlTreeInstances, sl_tree_instances, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, instances_list_init))
+
+static void
+sl_tree_instances_finalize (GObject *object)
+{
+  SlTreeInstances *self = SL_TREE_INSTANCES (object);
+
+  for (guint i = 0; i < self->listed + 1; i++)
+    g_clear_object (&self->items[i]);
+  g_free (self->items);
+  sl_tree_agg_unref (self->agg);
+  sl_profile_unref (self->profile);
+  G_OBJECT_CLASS (sl_tree_instances_parent_class)->finalize (object);
+}
+
+static void
+sl_tree_instances_class_init (SlTreeInstancesClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sl_tree_instances_finalize;
+}
+
+static void
+sl_tree_instances_init (SlTreeInstances *self)
+{
+}
+
+static GListModel *
+instances_new (SlTreeAgg *agg, guint node, const SlProfile *profile)
+{
+  SlTreeInstances *self = g_object_new (SL_TYPE_TREE_INSTANCES, NULL);
+  guint64 n;
+
+  sl_tree_agg_get_instances (agg, node, &n);
+  self->agg = sl_tree_agg_ref (agg);
+  self->node = node;
+  self->profile = sl_profile_ref ((SlProfile *) profile);
+  self->listed = (guint) MIN (n, SL_TREE_PAGE_MAX_INSTANCES);
+  self->more = n - self->listed;
+  self->items = g_new0 (SlTreeItem *, self->listed + 1);
+  return G_LIST_MODEL (self);
+}
+
 GListModel *
 _sl_tree_item_children (SlTreeItem *item, const SlProfile *profile)
 {
@@ -90,28 +186,16 @@ _sl_tree_item_children (SlTreeItem *item, const SlProfile *profile)
   if (item->kind != SL_TREE_ITEM_NODE)
     return NULL;
   node = sl_tree_agg_get_node (item->agg, item->node);
+  if (node->kind == SL_TREE_KERNEL)
+    return profile != NULL && node->instances > 0 ? instances_new (item->agg, item->node, profile) : NULL;
+  if (node->n_children == 0)
+    return NULL;
   store = g_list_store_new (SL_TYPE_TREE_ITEM);
-  if (node->kind == SL_TREE_RANGE)
-    for (guint c = 0; c < node->n_children; c++)
-      {
-        g_autoptr(SlTreeItem) child = _sl_tree_item_new_node (item->agg, node->first_child + c);
-        g_list_store_append (store, child);
-      }
-  else if (profile != NULL)
+  for (guint c = 0; c < node->n_children; c++)
     {
-      guint64 n;
-      const guint64 *inst = sl_tree_agg_get_instances (item->agg, item->node, &n);
-      guint listed = (guint) MIN (n, SL_TREE_PAGE_MAX_INSTANCES);
-      g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-
-      for (guint i = 0; i < listed; i++)
-        g_ptr_array_add (items, new_instance (item->agg, item->node, i, inst[i], profile));
-      if (n > listed)
-        g_ptr_array_add (items, new_more (item->agg, item->node, n - listed));
-      g_list_store_splice (store, 0, 0, items->pdata, items->len);
+      g_autoptr(SlTreeItem) child = _sl_tree_item_new_node (item->agg, node->first_child + c);
+      g_list_store_append (store, child);
     }
-  if (g_list_model_get_n_items (G_LIST_MODEL (store)) == 0)
-    g_clear_object (&store);
   return G_LIST_MODEL (store);
 }
 

@@ -72,6 +72,8 @@ struct _SlTreePage {
   SlTreeAgg          *agg;
   SlTimelineModel    *agg_model;
   gboolean            swapping;       /* models being replaced: no selection reactions */
+  guint               bulk;           /* rows opening in bulk: the sorted chain detached */
+  gpointer            bulk_selected;  /* (owned) the selected row, selected again after */
 
   /* the filter: casefolded text, and per node bits FILTER_* */
   char               *filter_text;

@@ -95,11 +95,11 @@ show_agg (SlTreePage *self, SlTreeAgg *agg, SlTimelineModel *model)
   self->agg = agg != NULL ? sl_tree_agg_ref (agg) : NULL;
   g_clear_object (&self->tree_model);
   self->tree_model = gtk_tree_list_model_new (root_items (agg), FALSE, FALSE, create_children_cb, self, NULL);
-  gtk_sort_list_model_set_model (self->sort_model, G_LIST_MODEL (self->tree_model));
   if (open != NULL)
     _sl_tree_page_reexpand (self, open);
   else
     _sl_tree_page_expand (self, 2);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->swapping = FALSE;
   g_clear_pointer (&self->selected_name, g_free);
   g_clear_pointer (&self->selected_path, g_strfreev);

@@ -606,7 +606,7 @@ def tree_state(s):
 
 def tree_ready(s):
     t = tree_state(s)
-    return complete(s) and t.get('roots') and not t.get('computing') and t.get('view')
+    return complete(s) and t.get('roots') and not t.get('computing') and t.get('view') and t['view'][2] > 0
 
 
 def find_path(agg, names):
@@ -621,11 +621,13 @@ def test_tree(tmp):
     """The NVTX page shows the aggregated tree; a selected row highlights its instances."""
     agg = aggregate_cli_tree(REAL)
     want_roots = sorted((p[0][1], v[0], v[1], v[2], v[3]) for p, v in agg.items() if len(p) == 1)
-    app = App(tmp, REAL)
+    # the side panel's page is remembered in XDG_STATE_HOME: a fresh one shows the NVTX page
+    app = App(tmp, REAL, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
     try:
         s = app.wait(lambda s: complete(s), 60)
         if not check(s is not None, 'tree: the profile opens'):
             return
+        check(s['panel']['page'] == 'tree', 'tree: the side panel opens on the NVTX page')
         if not s['panel']['shown']:
             xdo('key', '--window', s['xid'], 'F9')
         s = app.wait(tree_ready, 60)
