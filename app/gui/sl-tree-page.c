@@ -296,7 +296,7 @@ add_geometry (JsonBuilder *b, const char *name, SlTreePage *self, GtkWidget *wid
   json_builder_end_array (b);
 }
 
-/* {"rows", "roots": [...], "selected", "selected_path", "highlighted",
+/* {"rows", "roots": [...], "first_rows" (names of the first 8), "selected", "selected_path", "highlighted",
  *  "computing", "exact_names", "filter", "paths", "kernels", "view", "entry"} for
  * the GUI tests. */
 static char *
@@ -312,6 +312,16 @@ probe_state (SlTreePage *self)
   json_builder_begin_array (b);
   for (guint i = 0; self->agg != NULL && i < sl_tree_agg_get_n_roots (self->agg); i++)
     add_node_json (b, sl_tree_agg_get_node (self->agg, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "first_rows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < MIN (g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)), 8); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->filter_model), i);
+      g_autoptr(SlTreeItem) item = gtk_tree_list_row_get_item (row);
+
+      sl_json_add_string (b, item->label);
+    }
   json_builder_end_array (b);
   sl_json_member_string (b, "selected", self->selected_name);
   json_builder_set_member_name (b, "selected_path");
