@@ -34,6 +34,7 @@
 #include "sl-tree.h"
 #include "sl-name-match.h"
 #include "sl-name-search.h"
+#include "sl-tree-agg.h"
 #include "sl-search.h"
 #include "sl-work-scope.h"
 #include "sl-scope-summary.h"

@@ -26,6 +26,7 @@ static void run_iterations (SlProfile *p) { sl_iterations_free (sl_iterations_co
 static void run_launch (SlProfile *p)     { sl_launch_free (sl_launch_compute (p, NULL, SL_NAMES_SHORT, 0)); }
 static void run_categories (SlProfile *p) { sl_category_summary_free (sl_category_summary_compute (p, NULL, NULL, SL_NAMES_SHORT, 5)); }
 static void run_tree (SlProfile *p)       { sl_tree_free (sl_tree_compute (p, NULL)); }
+static void run_tree_agg (SlProfile *p)   { sl_tree_agg_unref (sl_tree_agg_compute (p, NULL, FALSE, NULL)); }
 static void run_search (SlProfile *p)     { sl_search_free (sl_search_compute (p, NULL, "gemm", 50, NULL)); }
 
 static void
@@ -61,7 +62,7 @@ sl_bench_analyses (SlProfile *profile, JsonBuilder *b)
     { "kernels", run_kernels }, { "api", run_api }, { "nvtx", run_nvtx }, { "memcpy", run_memcpy },
     { "gaps", run_gaps }, { "overlap", run_overlap }, { "nccl", run_nccl }, { "iterations", run_iterations },
     { "launch", run_launch }, { "categories", run_categories }, { "compare", run_compare },
-    { "tree", run_tree }, { "search", run_search },
+    { "tree", run_tree }, { "tree_agg", run_tree_agg }, { "search", run_search },
   };
   gint64 t0 = g_get_monotonic_time ();
 

@@ -891,6 +891,138 @@ def test_flame(tmp):
         app.close()
 
 
+# ---- the side panel's NVTX tree (issue 11, item 1) -----------------------------------
+
+def aggregate_cli_tree(profile):
+    """{path of (kind, name): [instances, cpu_ns, gpu_ns, kernels, first start_ns]} from
+    `sightline-cli tree --json`, merged here: the independent route to the page's rows."""
+    cli = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(APP))), 'sightline-cli')
+    tree = json.loads(subprocess.run([cli, 'tree', '--json', profile], check=True,
+                                     capture_output=True, text=True).stdout)
+    out = {}
+
+    def walk(node, path):
+        p = path + ((node['kind'], node['name']),)
+        a = out.setdefault(p, [0, 0, 0, 0, None])
+        a[0] += 1
+        a[4] = node['start_ns'] if a[4] is None else min(a[4], node['start_ns'])
+        if node['kind'] == 'kernel':
+            a[2] += node['end_ns'] - node['start_ns']
+            a[3] += 1
+            return 1
+        a[1] += node['end_ns'] - node['start_ns']
+        if node['gpu_start_ns'] is not None:
+            a[2] += node['gpu_end_ns'] - node['gpu_start_ns']
+        k = sum(walk(c, p) for c in node['children'])
+        a[3] += k
+        return k
+
+    for root in tree['roots']:
+        walk(root, ())
+    return out
+
+
+def tree_state(s):
+    return (s or {}).get('panel', {}).get('tree') or {}
+
+
+def tree_ready(s):
+    t = tree_state(s)
+    return complete(s) and t.get('roots') and not t.get('computing') and t.get('view') and t['view'][2] > 0
+
+
+def find_path(agg, names):
+    """The aggregated path whose names are @names (kinds as they come)."""
+    for p, v in agg.items():
+        if [n for _, n in p] == names:
+            return p, v
+    return None, None
+
+
+def test_tree(tmp):
+    """The NVTX page shows the aggregated tree; a selected row highlights its instances."""
+    agg = aggregate_cli_tree(REAL)
+    want_roots = sorted((p[0][1], v[0], v[1], v[2], v[3]) for p, v in agg.items() if len(p) == 1)
+    # the side panel's page is remembered in XDG_STATE_HOME: a fresh one shows the NVTX page
+    app = App(tmp, REAL, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+    try:
+        s = app.wait(lambda s: complete(s), 60)
+        if not check(s is not None, 'tree: the profile opens'):
+            return
+        check(s['panel']['page'] == 'tree', 'tree: the side panel opens on the NVTX page')
+        if not s['panel']['shown']:
+            xdo('key', '--window', s['xid'], 'F9')
+        s = app.wait(tree_ready, 60)
+        if not check(s is not None, 'tree: the NVTX page computed its tree'):
+            return
+        t = tree_state(s)
+        got_roots = sorted((r['name'], r['instances'], r['cpu_ns'], r['gpu_ns'], r['kernels']) for r in t['roots'])
+        check(got_roots == want_roots,
+              f'tree: {len(got_roots)} roots equal `tree --json` merged by path ({len(want_roots)})')
+        check(t['kernels'] == sum(v[3] for p, v in agg.items() if len(p) == 1),
+              f'tree: the page counts {t["kernels"]} kernels')
+        check(t['rows'] > len(t['roots']), f'tree: {t["rows"]} rows shown, the roots opened')
+        # zoomed in, so that showing an instance has to move the view
+        span = s['timeline']['visible'][1] - s['timeline']['visible'][0]
+        for _ in range(6):
+            xdo('key', '--window', s['xid'], 'ctrl+equal')
+        app.wait(lambda n: n['timeline']['visible'][1] - n['timeline']['visible'][0] < span / 8, 10)
+        vx, vy, vw, vh = t['view']
+        # the first row sits under the column headers
+        xdo('mousemove', '--window', s['xid'], int(vx + 60), int(vy + 44), 'click', 1)
+        s = app.wait(lambda s: tree_state(s).get('selected') and tree_state(s).get('highlighted'), 10)
+        if not check(s is not None, 'tree: clicking the first row selects it and highlights its instances'):
+            return
+        check_selected_row(app, s, agg, 'click')
+        # keyboard: the next row, then Enter walks to its next instance
+        xdo('key', '--window', s['xid'], 'Down')
+        s2 = app.wait(lambda n: tree_state(n).get('selected_path') != tree_state(s).get('selected_path')
+                      and tree_state(n).get('highlighted'), 10)
+        if check(s2 is not None, 'tree: Down selects the next row'):
+            first = check_selected_row(app, s2, agg, 'keyboard')
+            if first is not None and first[0] > 1:
+                xdo('key', '--window', s2['xid'], 'Return')
+                s3 = app.wait(lambda n: n['timeline']['selected'] != s2['timeline']['selected'], 10)
+                check(s3 is not None, 'tree: Enter shows the next instance')
+        shot = app.settle()
+        screenshot(shot['xid'], os.path.join(OUT, 'tree.png'))
+        check_tree_filter(app, shot)
+    finally:
+        app.close()
+
+
+def check_selected_row(app, s, agg, how):
+    """The selected row's path exists in the independent aggregation, the
+    highlight holds its instances and the timeline shows the first."""
+    t = tree_state(s)
+    path, v = find_path(agg, t['selected_path'])
+    if not check(path is not None, f'tree ({how}): the selected path {t["selected_path"]} is one of `tree --json`'):
+        return None
+    check(t['highlighted'] == v[0], f'tree ({how}): {t["highlighted"]} highlighted = {v[0]} instances')
+    s = app.wait(lambda n: n['timeline']['selected'] is not None
+                 and n['timeline']['visible'][0] <= v[4] <= n['timeline']['visible'][1], 10) or s
+    lo, hi = s['timeline']['visible']
+    check(lo <= v[4] <= hi, f'tree ({how}): the visible range [{lo}, {hi}] holds the first instance ({v[4]})')
+    sel = s['timeline']['selected']
+    kind = 'nvtx' if path[-1][0] == 'range' else 'kernel'
+    check(sel is not None and sel['kind'] == kind, f'tree ({how}): the timeline selected a {kind}: {sel}')
+    return v
+
+
+def check_tree_filter(app, s):
+    """Typing in the filter keeps matching rows and their ancestors only."""
+    t = tree_state(s)
+    ex, ey, ew, eh = t['entry']
+    before = t['rows']
+    xdo('mousemove', '--window', s['xid'], int(ex + ew / 2), int(ey + eh / 2), 'click', 1)
+    xdo('type', '--window', s['xid'], '--delay', '30', 'COPY_')
+    s = app.wait(lambda n: tree_state(n).get('filter') == 'COPY_', 10)
+    if check(s is not None, 'tree: the filter takes the text'):
+        s = app.settle()
+        rows = tree_state(s)['rows']
+        check(0 < rows < before, f'tree: the filter (any case) leaves {rows} of {before} rows')
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -902,7 +1034,7 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_search, test_summary, test_flame):
+                 test_staged_error, test_search, test_summary, test_flame, test_tree):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
