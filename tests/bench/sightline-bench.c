@@ -60,13 +60,17 @@ typedef struct {
 void sl_bench_analyses (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-search.c (issue 11): the search page's search */
 void sl_bench_search (SlProfile *profile, JsonBuilder *builder);
+void sl_bench_search_detail (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-scope-summary.c (issue 11) */
 void sl_bench_scope_summary (SlProfile *profile, JsonBuilder *builder);
+void sl_bench_scope_summary_detail (SlProfile *profile, JsonBuilder *builder);
 
 static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
   { "search_ms",   sl_bench_search },
+  { "search_detail", sl_bench_search_detail },
   { "scope_summary_ms", sl_bench_scope_summary },
+  { "scope_summary_detail", sl_bench_scope_summary_detail },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
   { "flame_ms",    bench_flame },    /* sl-bench-flame.c: the flame stack's two modes */
