@@ -50,6 +50,8 @@ class App:
                   'XDG_DATA_HOME': os.path.join(tmp, 'data'),
                   'XDG_CONFIG_HOME': os.path.join(tmp, 'config'),
                   'XDG_CACHE_HOME': os.path.join(tmp, 'cache'),
+                  # the remembered side-panel page and the like: each test starts afresh
+                  'XDG_STATE_HOME': os.path.join(tmp, 'state'),
                   'GTK_THEME': 'Adwaita'})
         # GTK, fontconfig and Mesa keep caches until exit: not our leaks
         e['ASAN_OPTIONS'] = (e.get('ASAN_OPTIONS', '') + ':detect_leaks=0').lstrip(':')
@@ -1023,6 +1025,39 @@ def check_tree_filter(app, s):
         check(0 < rows < before, f'tree: the filter (any case) leaves {rows} of {before} rows')
 
 
+# ---- the side panel itself (issue 11): F9, Ctrl+F, the page remembered ----------------
+
+def test_panel(tmp):
+    """F9 hides and shows the side panel; Ctrl+F opens its Search page; the page shown
+    when the window closes is the one the next window shows (same XDG_STATE_HOME)."""
+    app = App(tmp, REAL)
+    try:
+        s = app.wait(lambda t: complete(t) and t.get('panel') is not None)
+        if not check(s is not None, 'panel: the profile opens with the side panel state'):
+            return
+        check(s['panel']['shown'] == 1 and s['panel']['page'] == 'tree',
+              f"panel: shown on the NVTX page at first (shown {s['panel']['shown']}, page {s['panel']['page']})")
+        xdo('key', '--window', s['xid'], 'F9')
+        h = app.wait(lambda t: t['panel']['shown'] == 0, 10)
+        check(h is not None, 'panel: F9 hides it')
+        xdo('key', '--window', s['xid'], 'F9')
+        v = app.wait(lambda t: t['panel']['shown'] == 1, 10)
+        check(v is not None, 'panel: F9 shows it again')
+        xdo('key', '--window', s['xid'], 'ctrl+f')
+        f = app.wait(lambda t: t['panel']['page'] == 'search', 10)
+        check(f is not None, 'panel: Ctrl+F shows the Search page')
+        screenshot(s['xid'], os.path.join(OUT, 'panel-search.png'))
+    finally:
+        app.close()
+    again = App(tmp, REAL)
+    try:
+        s = again.wait(lambda t: complete(t) and t.get('panel') is not None)
+        check(s is not None and s['panel']['page'] == 'search',
+              f"panel: the next window shows the page left last ({s and s['panel']['page']})")
+    finally:
+        again.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1034,7 +1069,7 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_search, test_summary, test_flame, test_tree):
+                 test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
