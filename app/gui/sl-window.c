@@ -287,8 +287,8 @@ sl_window_init (SlWindow *self)
   _sl_window_bind_progress (self);
   _sl_window_add_actions (self);
   _sl_window_add_drop_target (self);
-  gtk_paned_set_position (GTK_PANED (self->side_paned), 340);
-  gtk_paned_set_position (GTK_PANED (self->paned), 640);
+  gtk_paned_set_position (GTK_PANED (self->side_paned), 380);
+  gtk_paned_set_position (GTK_PANED (self->paned), 760);
   _sl_window_set_page (self, "welcome");
   /* the flame stack lives in its slot from the start, so the probe sees it */
   gtk_box_append (GTK_BOX (self->flame_slot), sl_flame_new ());
