@@ -139,8 +139,15 @@ draw_axis (SlHistogram *self, cairo_t *cr, double width, double height, const Gd
   for (guint i = 0; i < 3; i++)
     {
       g_autofree char *text = sl_format_duration (ticks[i]);
+      g_autofree char *first = sl_format_duration (ticks[0]);
       double x = x_of (self, width, ticks[i]);
 
+      /* one value, or a span too narrow for three labels: the ends only,
+       * and one label when they read the same */
+      if (i > 0 && g_str_equal (text, first))
+        continue;
+      if (i == 1 && (x - x_of (self, width, ticks[0]) < 60 || x_of (self, width, ticks[2]) - x < 60))
+        continue;
       cairo_rectangle (cr, round (x), y, 1, 4);
       cairo_fill (cr);
       show_text (self, cr, x, y + 4, align[i], text);
