@@ -48,36 +48,96 @@ set_window (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
   s->end_ns = s->has_range ? filter->range_end : profile->end_ns;
 }
 
-/* The parts in turn; FALSE when cancelled between two. */
+/* One part of the summary, computed into its field of the summary. */
+typedef void (*PartFunc) (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter);
+
+static void
+part_gaps (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->gaps = sl_gaps_compute (profile, filter, 0, SL_SCOPE_SUMMARY_TOP);
+  merge_gaps (s);
+}
+
+static void
+part_kernels (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->kernels = sl_kernel_summary_compute (profile, filter, SL_NAMES_SHORT, SL_SCOPE_SUMMARY_TOP);
+}
+
+static void
+part_categories (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
+}
+
+static void
+part_api (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->api = sl_api_summary_compute (profile, filter, SL_SCOPE_SUMMARY_TOP);
+}
+
+static void
+part_nvtx (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->nvtx = sl_nvtx_summary_compute_names (profile, filter, SL_SCOPE_SUMMARY_TOP, FALSE);
+}
+
+static void
+part_overlap (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->overlap = sl_overlap_compute (profile, filter);
+}
+
+static void
+part_iterations (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
+{
+  s->iterations = sl_iterations_compute_durations (profile, filter);
+}
+
+/* The parts in two lists of about equal time (10 M kernels: ~170 and
+ * ~190 ms), one per core; each part writes only its own field, and the
+ * analyses only read the profile (derived data is built under its lock). */
+static const PartFunc parts_first[] = { part_iterations, part_gaps, part_categories, NULL };
+static const PartFunc parts_second[] = { part_kernels, part_api, part_nvtx, part_overlap, NULL };
+
+typedef struct {
+  SlScopeSummary  *s;
+  const SlProfile *profile;
+  const SlFilter  *filter;
+  GCancellable    *cancellable;
+  const PartFunc  *parts;
+} PartList;
+
+/* The list's parts in turn, stopping between two when cancelled. */
+static gpointer
+run_parts (gpointer data)
+{
+  PartList *list = data;
+
+  for (const PartFunc *part = list->parts; *part != NULL; part++)
+    {
+      if (g_cancellable_is_cancelled (list->cancellable))
+        break;
+      (*part) (list->s, list->profile, list->filter);
+    }
+  return NULL;
+}
+
+/* Every part, on both cores; FALSE when cancelled. */
 static gboolean
 compute_parts (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter,
                GCancellable *cancellable, GError **error)
 {
-  const guint top = SL_SCOPE_SUMMARY_TOP;
+  PartList first = { s, profile, filter, cancellable, parts_first };
+  PartList second = { s, profile, filter, cancellable, parts_second };
+  GThread *other;
 
   set_window (s, profile, filter);
   if (cancelled (cancellable, error))
     return FALSE;
-  s->gaps = sl_gaps_compute (profile, filter, 0, top);
-  merge_gaps (s);
-  if (cancelled (cancellable, error))
-    return FALSE;
-  s->kernels = sl_kernel_summary_compute (profile, filter, SL_NAMES_SHORT, top);
-  if (cancelled (cancellable, error))
-    return FALSE;
-  s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
-  if (cancelled (cancellable, error))
-    return FALSE;
-  s->api = sl_api_summary_compute (profile, filter, top);
-  if (cancelled (cancellable, error))
-    return FALSE;
-  s->nvtx = sl_nvtx_summary_compute_names (profile, filter, top, FALSE);
-  if (cancelled (cancellable, error))
-    return FALSE;
-  s->overlap = sl_overlap_compute (profile, filter);
-  if (cancelled (cancellable, error))
-    return FALSE;
-  s->iterations = sl_iterations_compute_durations (profile, filter);
+  other = g_thread_new ("sl-scope-summary", run_parts, &second);
+  run_parts (&first);
+  g_thread_join (other);
   return !cancelled (cancellable, error);
 }
 
