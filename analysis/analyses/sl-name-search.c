@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((gsize) 2 << 20)
+#define BIG_BUFFER ((gsize) 32 << 20)
 
 /* Room for @n hits, on 2 MB pages where the kernel allows: a search of
  * millions of matches writes ~50 MB into fresh memory twice, and faulting
@@ -23,7 +24,8 @@ try_alloc_hits (gsize n)
   gsize bytes = MAX (n, 1) * sizeof (SlNameHit);
   void *mem = NULL;
 
-  if (bytes < HUGE_PAGE)
+  /* a few MB: 4 kB pages fault in faster than 2 MB ones are cleared */
+  if (bytes < BIG_BUFFER)
     return g_try_new (SlNameHit, MAX (n, 1));
   if (posix_memalign (&mem, HUGE_PAGE, bytes) != 0)
     return NULL;
@@ -334,10 +336,10 @@ sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const 
   c.n_strings = sl_strings_count (profile->strings);
   c.groups = g_array_new (FALSE, TRUE, sizeof (SlNameGroup));
   g_array_set_size (c.groups, 1);   /* group 0: kernels that did not match */
-  /* every event could match: reserved (address space, not memory) so the
-   * hits never move; without that much room they grow as they come */
+  /* on a big profile every event could match: reserved (address space,
+   * not memory) so the hits never move; else they grow as they come */
   c.cap = upper_bound (profile);
-  c.hits = try_alloc_hits (c.cap);
+  c.hits = c.cap * sizeof (SlNameHit) >= 8 * BIG_BUFFER ? try_alloc_hits (c.cap) : NULL;
   if (c.hits == NULL)
     c.cap = 0;
   collect_kernels (&c, cancellable);
