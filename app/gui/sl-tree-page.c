@@ -191,7 +191,13 @@ compute_cb (gpointer data)
   SlTreePage *self = data;
 
   self->compute_source = 0;
-  if (self->session != NULL && update_request (self))
+  /* the GPU rows of a staged load have no NVTX ranges yet: a tree of bare
+   * kernels would be thrown away, and building it (seconds on 10 M
+   * kernels) would slow the loading of the CPU side; "loading" ends with
+   * the complete profile, which schedules the tree again */
+  if (self->session != NULL && sl_session_get_loading (self->session))
+    set_status (self);
+  else if (self->session != NULL && update_request (self))
     start_compute (self);
   else
     set_status (self);
