@@ -252,27 +252,6 @@ sl_scope_iteration_span (const SlIterations *iterations, guint i, gint64 *start_
 /* ---- JSON (the GUI probe's state and the tests) ---- */
 
 static void
-add_int (JsonBuilder *b, const char *name, gint64 v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-add_double (JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, v);
-}
-
-static void
-add_string (JsonBuilder *b, const char *name, const char *v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_string_value (b, v);
-}
-
-static void
 add_gpus (JsonBuilder *b, const SlGaps *gaps)
 {
   json_builder_set_member_name (b, "gpus");
@@ -281,11 +260,11 @@ add_gpus (JsonBuilder *b, const SlGaps *gaps)
     {
       const SlGapsDevice *dev = &gaps->devices[d];
       json_builder_begin_object (b);
-      add_int (b, "device", dev->device);
-      add_int (b, "span_ns", dev->span_ns);
-      add_int (b, "kernel_busy_ns", dev->kernel_busy_ns);
-      add_int (b, "copy_busy_ns", dev->copy_busy_ns);
-      add_double (b, "utilization_pct", dev->utilization_pct);
+      sl_json_member_int (b, "device", dev->device);
+      sl_json_member_int (b, "span_ns", dev->span_ns);
+      sl_json_member_int (b, "kernel_busy_ns", dev->kernel_busy_ns);
+      sl_json_member_int (b, "copy_busy_ns", dev->copy_busy_ns);
+      sl_json_member_double (b, "utilization_pct", dev->utilization_pct);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -299,10 +278,10 @@ add_rows (JsonBuilder *b, const char *member, const SlNameRow *rows, guint n)
   for (guint i = 0; i < n; i++)
     {
       json_builder_begin_object (b);
-      add_string (b, "name", rows[i].name);
-      add_int (b, "instances", (gint64) rows[i].stats.count);
-      add_int (b, "total_ns", rows[i].stats.total);
-      add_double (b, "time_pct", rows[i].time_pct);
+      sl_json_member_string (b, "name", rows[i].name);
+      sl_json_member_int (b, "instances", (gint64) rows[i].stats.count);
+      sl_json_member_int (b, "total_ns", rows[i].stats.total);
+      sl_json_member_double (b, "time_pct", rows[i].time_pct);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -314,8 +293,8 @@ add_named_table (JsonBuilder *b, const char *member, gint64 total, guint64 count
 {
   json_builder_set_member_name (b, member);
   json_builder_begin_object (b);
-  add_int (b, "total_ns", total);
-  add_int (b, "instances", (gint64) count);
+  sl_json_member_int (b, "total_ns", total);
+  sl_json_member_int (b, "instances", (gint64) count);
   add_rows (b, "top", rows, n);
   json_builder_end_object (b);
 }
@@ -328,10 +307,10 @@ add_categories (JsonBuilder *b, const SlCategorySummary *c)
   for (guint i = 0; i < c->n_rows; i++)
     {
       json_builder_begin_object (b);
-      add_string (b, "name", c->rows[i].name);
-      add_int (b, "total_ns", c->rows[i].total_ns);
-      add_double (b, "pct", c->rows[i].pct);
-      add_int (b, "instances", (gint64) c->rows[i].instances);
+      sl_json_member_string (b, "name", c->rows[i].name);
+      sl_json_member_int (b, "total_ns", c->rows[i].total_ns);
+      sl_json_member_double (b, "pct", c->rows[i].pct);
+      sl_json_member_int (b, "instances", (gint64) c->rows[i].instances);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -345,9 +324,9 @@ add_nvtx (JsonBuilder *b, const SlNvtxSummary *n)
   for (guint i = 0; i < n->n_rows; i++)
     {
       json_builder_begin_object (b);
-      add_string (b, "name", n->rows[i].name);
-      add_int (b, "instances", (gint64) n->rows[i].stats.count);
-      add_int (b, "total_ns", n->rows[i].stats.total);
+      sl_json_member_string (b, "name", n->rows[i].name);
+      sl_json_member_int (b, "instances", (gint64) n->rows[i].stats.count);
+      sl_json_member_int (b, "total_ns", n->rows[i].stats.total);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -361,11 +340,11 @@ add_overlap (JsonBuilder *b, const SlOverlap *o)
   for (guint i = 0; i < o->n_devices; i++)
     {
       json_builder_begin_object (b);
-      add_int (b, "device", o->devices[i].device);
-      add_int (b, "compute_ns", o->devices[i].compute_ns);
-      add_int (b, "nccl_ns", o->devices[i].nccl_ns);
-      add_int (b, "overlap_ns", o->devices[i].overlap_ns);
-      add_double (b, "overlap_pct", o->devices[i].overlap_pct);
+      sl_json_member_int (b, "device", o->devices[i].device);
+      sl_json_member_int (b, "compute_ns", o->devices[i].compute_ns);
+      sl_json_member_int (b, "nccl_ns", o->devices[i].nccl_ns);
+      sl_json_member_int (b, "overlap_ns", o->devices[i].overlap_ns);
+      sl_json_member_double (b, "overlap_pct", o->devices[i].overlap_pct);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -376,7 +355,7 @@ add_iterations (JsonBuilder *b, const SlIterations *it)
 {
   json_builder_set_member_name (b, "iterations");
   json_builder_begin_object (b);
-  add_string (b, "method", sl_iterations_method_name (it->method));
+  sl_json_member_string (b, "method", sl_iterations_method_name (it->method));
   json_builder_set_member_name (b, "items");
   json_builder_begin_array (b);
   for (guint i = 0; i < it->n_iterations; i++)
@@ -384,11 +363,11 @@ add_iterations (JsonBuilder *b, const SlIterations *it)
       gint64 start, end;
       sl_scope_iteration_span (it, i, &start, &end);
       json_builder_begin_object (b);
-      add_int (b, "pid", it->iterations[i].pid);
-      add_int (b, "index", it->iterations[i].index);
-      add_int (b, "start_ns", start);
-      add_int (b, "end_ns", end);
-      add_int (b, "dur_ns", it->iterations[i].dur_ns);
+      sl_json_member_int (b, "pid", it->iterations[i].pid);
+      sl_json_member_int (b, "index", it->iterations[i].index);
+      sl_json_member_int (b, "start_ns", start);
+      sl_json_member_int (b, "end_ns", end);
+      sl_json_member_int (b, "dur_ns", it->iterations[i].dur_ns);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -403,10 +382,10 @@ add_gaps (JsonBuilder *b, const SlScopeSummary *s)
   for (guint i = 0; i < s->n_top_gaps; i++)
     {
       json_builder_begin_object (b);
-      add_int (b, "device", s->top_gaps[i].device);
-      add_int (b, "start_ns", s->top_gaps[i].gap->start_ns);
-      add_int (b, "end_ns", s->top_gaps[i].gap->end_ns);
-      add_int (b, "dur_ns", s->top_gaps[i].gap->dur_ns);
+      sl_json_member_int (b, "device", s->top_gaps[i].device);
+      sl_json_member_int (b, "start_ns", s->top_gaps[i].gap->start_ns);
+      sl_json_member_int (b, "end_ns", s->top_gaps[i].gap->end_ns);
+      sl_json_member_int (b, "dur_ns", s->top_gaps[i].gap->dur_ns);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -419,8 +398,8 @@ sl_scope_summary_to_json (const SlScopeSummary *s)
 
   g_return_val_if_fail (s != NULL, NULL);
   json_builder_begin_object (b);
-  add_int (b, "start_ns", s->start_ns);
-  add_int (b, "end_ns", s->end_ns);
+  sl_json_member_int (b, "start_ns", s->start_ns);
+  sl_json_member_int (b, "end_ns", s->end_ns);
   json_builder_set_member_name (b, "whole");
   json_builder_add_boolean_value (b, !s->has_range);
   add_gpus (b, s->gaps);

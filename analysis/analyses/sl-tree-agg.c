@@ -363,20 +363,14 @@ add_json_node (JsonBuilder *b, const SlTreeAgg *self, guint i)
   const SlTreeAggNode *n = &self->nodes[i];
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, n->kind == SL_TREE_RANGE ? "range" : "kernel");
+  sl_json_member_string (b, "kind", n->kind == SL_TREE_RANGE ? "range" : "kernel");
   json_builder_set_member_name (b, "name");
   sl_json_add_string (b, n->name);
-  json_builder_set_member_name (b, "instances");
-  json_builder_add_int_value (b, (gint64) n->instances);
-  json_builder_set_member_name (b, "cpu_ns");
-  json_builder_add_int_value (b, n->cpu_ns);
-  json_builder_set_member_name (b, "gpu_ns");
-  json_builder_add_int_value (b, n->gpu_ns);
-  json_builder_set_member_name (b, "kernels");
-  json_builder_add_int_value (b, (gint64) n->kernels);
-  json_builder_set_member_name (b, "kernel_ns");
-  json_builder_add_int_value (b, n->kernel_ns);
+  sl_json_member_int (b, "instances", (gint64) n->instances);
+  sl_json_member_int (b, "cpu_ns", n->cpu_ns);
+  sl_json_member_int (b, "gpu_ns", n->gpu_ns);
+  sl_json_member_int (b, "kernels", (gint64) n->kernels);
+  sl_json_member_int (b, "kernel_ns", n->kernel_ns);
   json_builder_set_member_name (b, "children");
   json_builder_begin_array (b);
   for (guint c = 0; c < n->n_children; c++)
@@ -391,12 +385,9 @@ sl_tree_agg_to_json (const SlTreeAgg *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "exact_names");
-  json_builder_add_boolean_value (b, self->exact_names);
-  json_builder_set_member_name (b, "kernels");
-  json_builder_add_int_value (b, (gint64) self->kernels);
-  json_builder_set_member_name (b, "kernel_ns");
-  json_builder_add_int_value (b, self->kernel_ns);
+  sl_json_member_boolean (b, "exact_names", self->exact_names);
+  sl_json_member_int (b, "kernels", (gint64) self->kernels);
+  sl_json_member_int (b, "kernel_ns", self->kernel_ns);
   json_builder_set_member_name (b, "roots");
   json_builder_begin_array (b);
   for (guint i = 0; i < self->n_roots; i++)
