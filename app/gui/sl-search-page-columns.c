@@ -31,6 +31,23 @@ kind_name (SlNameGroupKind kind)
     }
 }
 
+/* The kind after a group's name, short: a kernel and an NVTX range often
+ * share a name ("saxpy"), and the rows must tell them apart. */
+static const char *
+kind_tag (SlNameGroupKind kind)
+{
+  switch (kind)
+    {
+    case SL_NAME_GROUP_KERNEL:
+      return C_("search result kind", "kernel");
+    case SL_NAME_GROUP_RANGE:
+      return C_("search result kind", "NVTX");
+    case SL_NAME_GROUP_API:
+    default:
+      return C_("search result kind", "API");
+    }
+}
+
 /* "+1.234567 s · GPU 0 · stream 7 · step › forward" */
 static char *
 instance_text (SlSearchResult *r, guint hit)
@@ -64,7 +81,8 @@ cell_text (SlSearchItem *item, guint column, char **tooltip)
       {
       case COL_NAME:
         *tooltip = g_strdup_printf ("%s\n%s", kind_name (g->kind), sl_name_search_group_name (r->profile, g));
-        return g_strdup (sl_name_search_group_name (r->profile, g));
+        /* TRANSLATORS: a search result: a name, then its kind (kernel, NVTX, API) */
+        return g_strdup_printf (_("%s · %s"), sl_name_search_group_name (r->profile, g), kind_tag (g->kind));
       case COL_COUNT:
         return sl_format_count (g->n);
       default:
