@@ -13,6 +13,7 @@
 #include "sl-timeline-hit.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
+#include "sl-timeline-zoom.h"
 #include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
@@ -532,8 +533,7 @@ scroll_cb (SlTimeline               *self,
     remember_view_before_gesture (self);
   if (state & GDK_CONTROL_MASK)
     {
-      double factor = wheel ? pow (1.25, dy) : exp (dy * 0.01);
-      sl_timeline_layout_zoom_at (l, zoom_anchor (self), factor);
+      sl_timeline_layout_zoom_at (l, zoom_anchor (self), sl_timeline_zoom_factor (dy, wheel));
     }
   else if (state & GDK_SHIFT_MASK)
     sl_timeline_layout_pan (l, (dx + dy) * (wheel ? 80 * s : s));
