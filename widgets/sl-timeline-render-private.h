@@ -12,6 +12,7 @@
 #include "sl-timeline-colors.h"
 #include "sl-timeline-highlight.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-ruler.h"
 #include "sl-timeline-text.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,10 @@ struct _SlTimelineRenderer {
   int             scan_len;
   GArray         *labels;                /* SlLabel */
   GArray         *ticks;                 /* gint64: major tick times */
+  GArray         *tick_labels;           /* SlRulerTick: the same ticks, labelled */
+  char           *badge;                 /* the selected range's length, NULL: none shown */
+  double          badge_x, badge_w;      /* body px */
+  const char     *ruler_note;            /* why the ruler has no ticks, NULL: it has */
   /* the highlight (sl-timeline-highlight-draw.c) */
   SlHighlight      *highlight;
   SlHighlightIndex *highlight_index;     /* built on the first frame that shows it */

@@ -45,6 +45,10 @@ void                sl_timeline_renderer_draw    (SlTimelineRenderer    *rendere
 void                sl_timeline_renderer_set_highlight (SlTimelineRenderer *renderer,
                                                         SlHighlight        *highlight);
 
+/* The ruler's text in the last frame: its tick labels left to right, then
+ * the range's length and a note when there is no time to measure. */
+char              **sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *renderer);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineRenderer, sl_timeline_renderer_free)
 
 G_END_DECLS

@@ -43,6 +43,109 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
   return sl_format_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
 }
 
+/* The 1-2-5 step after @step. */
+static gint64
+next_step (gint64 step)
+{
+  gint64 base = 1;
+
+  while (base <= step / 10)
+    base *= 10;
+  if (step < 2 * base)
+    return 2 * base;
+  if (step < 5 * base)
+    return 5 * base;
+  return base <= G_MAXINT64 / 10 ? 10 * base : G_MAXINT64;
+}
+
+static gint64
+step_at_least (double ns)
+{
+  gint64 step = 1;
+
+  while (step < G_MAXINT64 && (double) step < ns)
+    step = next_step (step);
+  return step;
+}
+
+/* The unit's magnitude: the largest time shown, so every label of one view
+ * says "ms" (not "50 ms | 0.10 s"); absolute capture-clock time reads best
+ * in seconds. */
+static gint64
+label_magnitude (const SlRulerSpec *spec)
+{
+  double a = fabs (spec->t0 - (double) spec->origin);
+  double b = fabs (spec->t0 + spec->width * spec->px_ns - (double) spec->origin);
+
+  if (!spec->relative)
+    return G_GINT64_CONSTANT (1000000000);
+  return sl_int64_from_double (MIN (MAX (a, b), (double) G_MAXINT64));
+}
+
+void
+sl_ruler_ticks_clear (GArray *ticks)
+{
+  for (guint i = 0; i < ticks->len; i++)
+    g_free (g_array_index (ticks, SlRulerTick, i).text);
+  g_array_set_size (ticks, 0);
+}
+
+/* Every tick at @step with its label; the widest label's width. */
+static double
+fill_ticks (const SlRulerSpec *spec, gint64 step, gint64 magnitude, GArray *out)
+{
+  gint64 k = sl_int64_from_double (ceil ((spec->t0 - spec->origin) / (double) step));
+  double widest = 0;
+
+  sl_ruler_ticks_clear (out);
+  for (gint64 t = sl_sat_add (spec->origin, sl_sat_mul (k, step)); t < G_MAXINT64; t = sl_sat_add (t, step))
+    {
+      SlRulerTick tick = { t, (t - spec->t0) / spec->px_ns, NULL, 0 };
+
+      if (tick.x >= spec->width)
+        break;
+      tick.text = sl_format_time_in_unit (spec->relative ? (double) sl_sat_sub (t, spec->origin) : (double) t,
+                                          magnitude, step);
+      tick.text_w = spec->measure (tick.text, spec->measure_data);
+      widest = MAX (widest, tick.text_w);
+      g_array_append_val (out, tick);
+    }
+  return widest;
+}
+
+gint64
+sl_ruler_ticks (const SlRulerSpec *spec,
+                GArray            *out)
+{
+  gint64 magnitude = label_magnitude (spec);
+  gint64 step = step_at_least (MAX (spec->min_px * spec->px_ns, 1.0));
+
+  g_return_val_if_fail (spec->px_ns > 0 && spec->measure != NULL, 1);
+  /* fewer ticks rather than labels cut or run together */
+  while (fill_ticks (spec, step, magnitude, out) + spec->gap_px > step / spec->px_ns && step < G_MAXINT64)
+    step = next_step (step);
+  for (guint i = 0; i < out->len; i++)
+    {
+      SlRulerTick *tick = &g_array_index (out, SlRulerTick, i);
+      double x0 = tick->x + spec->pad_px, x1 = x0 + tick->text_w;
+
+      if (x1 > spec->width || (spec->keep_x1 > spec->keep_x0 && x0 < spec->keep_x1 && x1 > spec->keep_x0))
+        g_clear_pointer (&tick->text, g_free);
+    }
+  return step;
+}
+
+double
+sl_ruler_badge_x (double x0,
+                  double x1,
+                  double w,
+                  int    width)
+{
+  double x = (MAX (x0, 0) + MIN (x1, width)) / 2 - w / 2;
+
+  return MAX (MIN (x, width - w), 0);
+}
+
 /* The first multiple of @step from the time origin at or after the view's
  * start (clamped: origin and view can be 2^63 ns apart). */
 static gint64
@@ -53,18 +156,67 @@ first_tick (const SlFrame *f, gint64 step)
   return sl_sat_add (f->tick_origin, sl_sat_mul (k, step));
 }
 
+static double
+measure_small (const char *text, gpointer data)
+{
+  return sl_timeline_font_width (data, text);
+}
+
+/* A profile without a single timed event has no span: a 0-7 ns ruler
+ * would be a lie. */
+static gboolean
+has_span (const SlTimelineLayout *l)
+{
+  return l->model->profile->end_ns > l->model->profile->start_ns;
+}
+
+/* The selected range's length, centred over it on the ruler when any of
+ * it is in view; the tick labels keep out of its way. */
+static void
+place_badge (SlFrame *f)
+{
+  SlTimelineRenderer *r = f->renderer;
+  SlTimelineLayout *l = f->layout;
+  double x0, x1;
+
+  g_clear_pointer (&r->badge, g_free);
+  if (!l->has_range)
+    return;
+  x0 = sl_timeline_layout_time_to_x (l, l->range_start);
+  x1 = sl_timeline_layout_time_to_x (l, l->range_end);
+  if (x1 < 0 || x0 >= f->body_width)
+    return;
+  r->badge = sl_format_duration (sl_span (l->range_start, l->range_end));
+  r->badge_w = sl_timeline_font_width (&r->small, r->badge) + 8 * f->scale;
+  r->badge_x = sl_ruler_badge_x (x0, x1, r->badge_w, f->body_width);
+}
+
 void
 _sl_timeline_ruler_collect_ticks (SlFrame *f)
 {
   SlTimelineLayout *l = f->layout;
-  GArray *ticks = f->renderer->ticks;
+  SlTimelineRenderer *r = f->renderer;
+  double s = f->scale;
+  SlRulerSpec spec = {
+    .t0 = l->t0, .px_ns = l->px_ns, .width = f->body_width,
+    .origin = l->relative_time ? l->model->profile->start_ns : 0, .relative = l->relative_time,
+    .min_px = 110 * s, .pad_px = 3 * s, .gap_px = 12 * s,
+    .measure = measure_small, .measure_data = &r->small,
+  };
 
-  f->tick_step = sl_timeline_layout_tick_step (l, 110 * f->scale);
-  f->tick_origin = l->relative_time ? l->model->profile->start_ns : 0;
-  g_array_set_size (ticks, 0);
-  for (gint64 t = first_tick (f, f->tick_step);
-       sl_timeline_layout_time_to_x (l, t) < f->body_width && t < G_MAXINT64; t = sl_sat_add (t, f->tick_step))
-    g_array_append_val (ticks, t);
+  place_badge (f);
+  r->ruler_note = has_span (l) ? NULL : _("No timed events: nothing to measure");
+  if (r->badge != NULL)
+    {
+      spec.keep_x0 = r->badge_x - 4 * s;
+      spec.keep_x1 = r->badge_x + r->badge_w + 4 * s;
+    }
+  g_array_set_size (r->ticks, 0);
+  sl_ruler_ticks_clear (r->tick_labels);
+  f->tick_origin = spec.origin;
+  f->tick_step = has_span (l) ? sl_ruler_ticks (&spec, r->tick_labels) : 0;
+  for (guint k = 0; k < r->tick_labels->len; k++)
+    g_array_append_val (r->ticks, g_array_index (r->tick_labels, SlRulerTick, k).t);
 }
 
 /* Major ticks every step; minor ones at a fifth or a half of it. */
@@ -117,8 +269,9 @@ draw_span (SlFrame *f)
   SlTimelineLayout *l = f->layout;
   double s = f->scale;
   g_autofree char *dur = sl_format_duration (sl_int64_from_double (l->px_ns * f->body_width));
-  g_autofree char *text = g_strdup_printf (l->relative_time ? _("%s shown · relative")
-                                                            : _("%s shown · absolute"), dur);
+  g_autofree char *text = !has_span (l) ? g_strdup (_("No time span"))
+                          : g_strdup_printf (l->relative_time ? _("%s shown · relative")
+                                                              : _("%s shown · absolute"), dur);
 
   _sl_set_source_rgba (f->cr, f->style->fg_dim, 1);
   sl_timeline_font_show (f->cr, font, text, 6 * s,
@@ -127,25 +280,77 @@ draw_span (SlFrame *f)
   f->stats.n_labels++;
 }
 
+static void
+draw_badge (SlFrame *f)
+{
+  SlTimelineRenderer *r = f->renderer;
+  const SlTimelineFont *font = &r->small;
+  double s = f->scale;
+  double top = f->layout->minimap_height + 2 * s;
+  double h = font->ascent + font->descent + 4 * s;
+
+  _sl_set_source_rgba (f->cr, f->style->accent, 1);
+  cairo_rectangle (f->cr, f->header_width + r->badge_x, top, r->badge_w, h);
+  cairo_fill (f->cr);
+  _sl_set_source_rgba (f->cr, f->style->on_accent, 1);
+  sl_timeline_font_show (f->cr, font, r->badge, f->header_width + r->badge_x + 4 * s,
+                         top + 2 * s + font->ascent, r->badge_w);
+  f->stats.n_labels++;
+}
+
+/* Where the ticks would be: why there are none. */
+static void
+draw_no_span (SlFrame *f)
+{
+  const SlTimelineFont *font = &f->renderer->small;
+  SlTimelineLayout *l = f->layout;
+
+  _sl_set_source_rgba (f->cr, f->style->fg_dim, 1);
+  sl_timeline_font_show (f->cr, font, f->renderer->ruler_note, f->header_width + 6 * f->scale,
+                         l->minimap_height + (l->ruler_height + font->ascent - font->descent) / 2,
+                         f->body_width - 12 * f->scale);
+  f->stats.n_labels++;
+}
+
 void
 _sl_timeline_ruler_draw_labels (SlFrame *f)
 {
-  const SlTimelineFont *font = &f->renderer->small;
-  GArray *ticks = f->renderer->ticks;
+  SlTimelineRenderer *r = f->renderer;
+  const SlTimelineFont *font = &r->small;
   SlTimelineLayout *l = f->layout;
   double s = f->scale;
   double baseline = l->minimap_height + l->ruler_height - 10 * s - font->descent;
 
   _sl_set_source_rgba (f->cr, f->style->fg, 1);
-  for (guint k = 0; k < ticks->len; k++)
+  for (guint k = 0; k < r->tick_labels->len; k++)
     {
-      gint64 t = g_array_index (ticks, gint64, k);
-      double x = f->header_width + sl_timeline_layout_time_to_x (l, t);
-      g_autofree char *text = sl_timeline_layout_format_tick (l, t, f->tick_step);
+      const SlRulerTick *tick = &g_array_index (r->tick_labels, SlRulerTick, k);
 
-      if (sl_timeline_font_show (f->cr, font, text, x + 3 * s, baseline,
-                                 MIN (f->width - x - 3 * s, 105 * s)))
+      /* measured to fit whole: the slack only absorbs rounding */
+      if (tick->text != NULL &&
+          sl_timeline_font_show (f->cr, font, tick->text, f->header_width + tick->x + 3 * s, baseline,
+                                 tick->text_w + 1))
         f->stats.n_labels++;
     }
+  if (r->badge != NULL)
+    draw_badge (f);
+  if (r->ruler_note != NULL)
+    draw_no_span (f);
   draw_span (f);
+}
+
+char **
+sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *r)
+{
+  GPtrArray *text = g_ptr_array_new ();
+
+  for (guint k = 0; k < r->tick_labels->len; k++)
+    if (g_array_index (r->tick_labels, SlRulerTick, k).text != NULL)
+      g_ptr_array_add (text, g_strdup (g_array_index (r->tick_labels, SlRulerTick, k).text));
+  if (r->badge != NULL)
+    g_ptr_array_add (text, g_strdup (r->badge));
+  if (r->ruler_note != NULL)
+    g_ptr_array_add (text, g_strdup (r->ruler_note));
+  g_ptr_array_add (text, NULL);
+  return (char **) g_ptr_array_free (text, FALSE);
 }

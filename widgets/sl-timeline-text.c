@@ -185,3 +185,23 @@ sl_timeline_font_show (cairo_t              *cr,
   cairo_show_glyphs (cr, glyphs, n);
   return TRUE;
 }
+
+double
+sl_timeline_font_width (const SlTimelineFont *f,
+                        const char           *text)
+{
+  cairo_text_extents_t ext;
+  double w = 0;
+
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      if (*p >= 0x80)
+        {
+          /* "µs": cairo shapes the whole string */
+          cairo_scaled_font_text_extents (f->font, text, &ext);
+          return ext.x_advance;
+        }
+      w += f->adv[(*p < 32 || *p == 127) ? 0 : *p - 32];
+    }
+  return w;
+}

@@ -35,4 +35,8 @@ gboolean sl_timeline_font_show  (cairo_t              *cr,
                                  double                baseline,
                                  double                max_w);
 
+/* The advance of @text, uncut. */
+double   sl_timeline_font_width (const SlTimelineFont *font,
+                                 const char           *text);
+
 G_END_DECLS

@@ -323,39 +323,32 @@ rgba_from (guint32 rgb, float alpha)
                      (rgb & 0xff) / 255.0f, alpha };
 }
 
-/* The selected time range: shaded, edged, and its length on a tag. */
+/* The selected time range: the time outside it veiled, its edges in the
+ * accent (its length is on the ruler, drawn with the frame).  Veiling the
+ * outside keeps the colours inside true, also after zooming to it. */
 static void
 snapshot_range (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyle *style, int w, int h)
 {
   SlTimelineLayout *l = self->layout;
   double s = widget_scale (self);
+  double left = l->header_width / s;
   double x0 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_start)) / s;
   double x1 = (l->header_width + sl_timeline_layout_time_to_x (l, l->range_end)) / s;
   double top = l->minimap_height / s;
   GdkRGBA accent = rgba_from (style->accent, 1);
-  GdkRGBA fill = rgba_from (style->accent, 0.18f);
-  GdkRGBA text = rgba_from (style->on_accent, 1);
-  g_autofree char *dur = sl_format_duration (sl_span (l->range_start, l->range_end));
-  PangoLayout *pl;
-  int tw, th;
+  GdkRGBA veil = rgba_from (style->bg, 0.55f);
 
-  x0 = MAX (x0, l->header_width / s - 1);
-  x1 = MIN (x1, w + 1);
+  x0 = CLAMP (x0, left - 1, w + 1);
+  x1 = CLAMP (x1, left - 1, w + 1);
+  if (x0 > left)
+    gtk_snapshot_append_color (snapshot, &veil, &GRAPHENE_RECT_INIT (left, top, x0 - left, h));
+  if (x1 < w)
+    gtk_snapshot_append_color (snapshot, &veil, &GRAPHENE_RECT_INIT (x1, top, w - x1, h));
   if (x1 > x0)
     {
-      gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, top, x1 - x0, h));
       gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x0, top, 1, h));
       gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x1 - 1, top, 1, h));
     }
-  pl = gtk_widget_create_pango_layout (GTK_WIDGET (self), dur);
-  pango_layout_get_pixel_size (pl, &tw, &th);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX ((x0 + x1) / 2 - tw / 2.0, l->header_width / s + 2),
-                                                          top + 2));
-  gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (-4, -1, tw + 8, th + 2));
-  gtk_snapshot_append_layout (snapshot, pl, &text);
-  gtk_snapshot_restore (snapshot);
-  g_object_unref (pl);
 }
 
 /* Hover, selection and the API-to-GPU link. */
@@ -1123,6 +1116,8 @@ selected_range_changed_cb (SlTimeline *self)
   l->has_range = range != NULL;
   l->range_start = range ? range->start : 0;
   l->range_end = range ? range->end : 0;
+  /* the range's length sits on the ruler, in the frame */
+  self->dirty = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1297,4 +1292,11 @@ sl_timeline_get_last_frame_ms (SlTimeline *self)
 {
   g_return_val_if_fail (SL_IS_TIMELINE (self), 0);
   return self->last_frame_ms;
+}
+
+char **
+sl_timeline_dup_ruler_text (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
+  return sl_timeline_renderer_dup_ruler_text (self->renderer);
 }

@@ -28,5 +28,7 @@ void              sl_timeline_set_relative_time (SlTimeline       *self,
                                                  gboolean          relative);
 /* Time of the last frame drawn, in ms (for the app's own measurements). */
 double            sl_timeline_get_last_frame_ms (SlTimeline       *self);
+/* The ruler's text as last drawn (see sl_timeline_renderer_dup_ruler_text). */
+char            **sl_timeline_dup_ruler_text    (SlTimeline       *self);
 
 G_END_DECLS

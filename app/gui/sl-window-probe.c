@@ -228,6 +228,15 @@ add_details (JsonBuilder *b, SlWindow *window)
   add_strings (b, "detail_values", values);
 }
 
+/* The ruler's labels, the range's length and any note, as drawn. */
+static void
+add_ruler (JsonBuilder *b, SlWindow *window)
+{
+  g_auto(GStrv) text = sl_timeline_dup_ruler_text (SL_TIMELINE (window->timeline));
+
+  add_strings (b, "ruler", text);
+}
+
 static void
 add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
 {
@@ -240,6 +249,7 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   sl_json_member_int (b, "start_ns", profile->start_ns);
   sl_json_member_int (b, "end_ns", profile->end_ns);
   sl_json_member_double (b, "frame_ms", sl_timeline_get_last_frame_ms (SL_TIMELINE (window->timeline)));
+  add_ruler (b, window);
   add_range (b, "range", sl_session_get_selected_range (session));
   add_range (b, "visible", sl_session_get_visible_range (session));
   add_selected_event (b, session);
