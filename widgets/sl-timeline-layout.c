@@ -397,3 +397,23 @@ sl_timeline_layout_row_at (const SlTimelineLayout *self,
     }
   return SL_NONE;
 }
+
+int
+sl_timeline_layout_fit_header_width (int    width,
+                                     double scale)
+{
+  return (int) (CLAMP (width / scale * 0.25, 120, 220) * scale);
+}
+
+void
+sl_timeline_layout_set_header_width (SlTimelineLayout *self,
+                                     int               header_width)
+{
+  double view_ns = self->px_ns * sl_timeline_layout_body_width (self);
+
+  if (header_width == self->header_width)
+    return;
+  self->header_width = header_width;
+  if (self->sized)
+    sl_timeline_layout_set_view (self, self->t0, view_ns / sl_timeline_layout_body_width (self));
+}

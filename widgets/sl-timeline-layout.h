@@ -134,4 +134,13 @@ guint             sl_timeline_layout_row_at       (const SlTimelineLayout *layou
                                                    double                  y);
 int               sl_timeline_layout_content_height (const SlTimelineLayout *layout);
 
+/* The label column's width for a timeline @width device px wide: 220 px
+ * (times @scale), down to 120 px in a narrow window so that the time keeps
+ * most of the width; names are cut with an ellipsis. */
+int      sl_timeline_layout_fit_header_width (int               width,
+                                              double            scale);
+/* Changes the label column's width, keeping the visible time span. */
+void     sl_timeline_layout_set_header_width (SlTimelineLayout *layout,
+                                              int               header_width);
+
 G_END_DECLS

@@ -273,6 +273,13 @@ draw_span (SlFrame *f)
                           : g_strdup_printf (l->relative_time ? _("%s shown · relative")
                                                               : _("%s shown · absolute"), dur);
 
+  /* a narrow label column keeps the span, not the clock's name */
+  if (sl_timeline_font_width (font, text) > f->header_width - 12 * s && has_span (l))
+    {
+      g_free (text);
+      text = g_strdup_printf (_("%s shown"), dur);
+    }
+
   _sl_set_source_rgba (f->cr, f->style->fg_dim, 1);
   sl_timeline_font_show (f->cr, font, text, 6 * s,
                          l->minimap_height + (l->ruler_height + font->ascent - font->descent) / 2,

@@ -191,10 +191,13 @@ ensure_layout_size (SlTimeline *self)
     }
   if (self->layout->width != w || self->layout->height != h || !self->layout->sized)
     {
+      sl_timeline_layout_set_header_width (self->layout, sl_timeline_layout_fit_header_width (w, s));
       sl_timeline_layout_set_size (self->layout, w, h);
       self->dirty = TRUE;
       sync_adjustment (self);
       publish_view (self);
+      /* a new width can keep the time range yet move everything */
+      g_signal_emit (self, signals[VIEW_CHANGED], 0);
     }
 }
 

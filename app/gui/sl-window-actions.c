@@ -105,6 +105,7 @@ show_details_changed (GSimpleAction *action, GVariant *state, gpointer data)
 
   g_simple_action_set_state (action, state);
   gtk_widget_set_visible (self->details_scroller, g_variant_get_boolean (state));
+  _sl_window_pane_toggled (self, self->details_scroller, g_variant_get_boolean (state));
 }
 
 static void
@@ -115,6 +116,7 @@ show_panel_changed (GSimpleAction *action, GVariant *state, gpointer data)
   g_simple_action_set_state (action, state);
   gtk_widget_set_visible (self->side_panel, g_variant_get_boolean (state));
   sl_ui_state_set_boolean ("side-panel-shown", g_variant_get_boolean (state));
+  _sl_window_pane_toggled (self, self->side_panel, g_variant_get_boolean (state));
 }
 
 /* Shows the side panel on page @param ("tree", "search", "summary") with

@@ -3,7 +3,8 @@
  *
  * sl-window.c builds the window and its pages; sl-window-load.c opens a
  * profile; sl-window-actions.c holds the win.* actions; sl-window-dnd.c
- * takes dropped files; sl-window-probe.c observes it all for tests and the
+ * takes dropped files; sl-window-narrow.c folds panes in a narrow window;
+ * sl-window-probe.c observes it all for tests and the
  * stall benchmark. */
 #pragma once
 
@@ -56,6 +57,12 @@ struct _SlWindow {
   GBindingGroup   *progress_bindings; /* the loading page from the current loader */
 
   SlWindowProbe   *probe;        /* SIGHTLINE_TEST_STATE or SIGHTLINE_MEASURE_STALL */
+
+  /* sl-window-narrow.c: panes folded away to leave the timeline its room */
+  gboolean         details_folded, panel_folded;
+  int              details_width, panel_width;   /* as last shown */
+  int              fitted_width;
+  guint            fit_source;
 };
 
 /* sl-window.c */
@@ -93,6 +100,15 @@ void        _sl_window_update_actions (SlWindow  *self,
 void        _sl_window_bind_history  (SlWindow   *self);
 /* Gives a new session the state of the "exact-names" action. */
 void        _sl_window_sync_exact_names (SlWindow *self);
+
+/* sl-window-narrow.c */
+void        _sl_window_fit_panes     (SlWindow   *self,
+                                      GtkWidget  *opened);
+void        _sl_window_pane_toggled  (SlWindow   *self,
+                                      GtkWidget  *pane,
+                                      gboolean    shown);
+void        _sl_window_queue_fit     (SlWindow   *self,
+                                      int         width);
 
 /* sl-window-dnd.c */
 void        _sl_window_add_drop_target (SlWindow *self);

@@ -292,6 +292,7 @@ add_views (JsonBuilder *b, SlWindow *window)
   json_builder_set_member_name (b, "panel");
   json_builder_begin_object (b);
   sl_json_member_int (b, "shown", gtk_widget_get_visible (window->side_panel));
+  sl_json_member_int (b, "details_shown", gtk_widget_get_visible (window->details_scroller));
   sl_json_member_string (b, "page", sl_side_panel_get_page (panel));
   for (guint i = 0; i < G_N_ELEMENTS (panel_pages); i++)
     add_view_state (b, panel_pages[i], sl_side_panel_get_page_widget (panel, panel_pages[i]));
@@ -525,6 +526,7 @@ observe_views (SlWindowProbe *probe)
     }
   g_signal_connect_swapped (window->side_panel, "notify::visible", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window->flame_slot, "notify::visible", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window->details_scroller, "notify::visible", G_CALLBACK (changed_cb), probe);
 }
 
 static void
@@ -536,6 +538,7 @@ unobserve_views (SlWindowProbe *probe)
     g_signal_handlers_disconnect_by_data (views->pdata[i], probe);
   g_signal_handlers_disconnect_by_data (probe->window->side_panel, probe);
   g_signal_handlers_disconnect_by_data (probe->window->flame_slot, probe);
+  g_signal_handlers_disconnect_by_data (probe->window->details_scroller, probe);
 }
 
 static void

@@ -212,6 +212,7 @@ sl_window_dispose (GObject *object)
   SlWindow *self = SL_WINDOW (object);
 
   g_clear_pointer (&self->probe, _sl_window_probe_free);
+  g_clear_handle_id (&self->fit_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
@@ -220,6 +221,13 @@ sl_window_dispose (GObject *object)
   g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
   G_OBJECT_CLASS (sl_window_parent_class)->dispose (object);
+}
+
+static void
+sl_window_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  GTK_WIDGET_CLASS (sl_window_parent_class)->size_allocate (widget, width, height, baseline);
+  _sl_window_queue_fit (SL_WINDOW (widget), width);
 }
 
 static void
@@ -262,6 +270,7 @@ sl_window_class_init (SlWindowClass *klass)
 
   object_class->dispose = sl_window_dispose;
   object_class->get_property = sl_window_get_property;
+  GTK_WIDGET_CLASS (klass)->size_allocate = sl_window_size_allocate;
 
   properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE, ro);
   properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION, ro);
