@@ -402,7 +402,7 @@ int
 sl_timeline_layout_fit_header_width (int    width,
                                      double scale)
 {
-  return (int) (CLAMP (width / scale * 0.25, 120, 220) * scale);
+  return (int) (CLAMP (width / scale * 0.3, 120, 220) * scale);
 }
 
 void

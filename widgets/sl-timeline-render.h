@@ -46,8 +46,10 @@ void                sl_timeline_renderer_set_highlight (SlTimelineRenderer *rend
                                                         SlHighlight        *highlight);
 
 /* The ruler's text in the last frame: its tick labels left to right, then
- * the range's length and a note when there is no time to measure. */
+ * a note when there is no time to measure. */
 char              **sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *renderer);
+/* The selected range's length on the ruler in the last frame, or NULL. */
+const char         *sl_timeline_renderer_get_range_label (SlTimelineRenderer *renderer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTimelineRenderer, sl_timeline_renderer_free)
 

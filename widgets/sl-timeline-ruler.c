@@ -346,6 +346,12 @@ _sl_timeline_ruler_draw_labels (SlFrame *f)
   draw_span (f);
 }
 
+const char *
+sl_timeline_renderer_get_range_label (SlTimelineRenderer *r)
+{
+  return r->badge;
+}
+
 char **
 sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *r)
 {
@@ -354,8 +360,6 @@ sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *r)
   for (guint k = 0; k < r->tick_labels->len; k++)
     if (g_array_index (r->tick_labels, SlRulerTick, k).text != NULL)
       g_ptr_array_add (text, g_strdup (g_array_index (r->tick_labels, SlRulerTick, k).text));
-  if (r->badge != NULL)
-    g_ptr_array_add (text, g_strdup (r->badge));
   if (r->ruler_note != NULL)
     g_ptr_array_add (text, g_strdup (r->ruler_note));
   g_ptr_array_add (text, NULL);

@@ -1303,3 +1303,10 @@ sl_timeline_dup_ruler_text (SlTimeline *self)
   g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
   return sl_timeline_renderer_dup_ruler_text (self->renderer);
 }
+
+const char *
+sl_timeline_get_range_label (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
+  return sl_timeline_renderer_get_range_label (self->renderer);
+}

@@ -30,5 +30,6 @@ void              sl_timeline_set_relative_time (SlTimeline       *self,
 double            sl_timeline_get_last_frame_ms (SlTimeline       *self);
 /* The ruler's text as last drawn (see sl_timeline_renderer_dup_ruler_text). */
 char            **sl_timeline_dup_ruler_text    (SlTimeline       *self);
+const char       *sl_timeline_get_range_label   (SlTimeline       *self);
 
 G_END_DECLS

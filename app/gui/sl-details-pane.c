@@ -8,6 +8,7 @@
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
 #include "sl-int.h"
+#include "sl-text-breaks.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -41,18 +42,50 @@ clear_grid (SlDetailsPane *self)
     gtk_grid_remove (GTK_GRID (self->grid), child);
 }
 
+/* A copy of a wrapped name is the name: without its break opportunities. */
+static void
+copy_without_breaks_cb (GtkLabel *value)
+{
+  int start, end;
+  g_autofree char *part = NULL;
+  g_autofree char *plain = NULL;
+  const char *text = gtk_label_get_text (value);
+
+  if (!gtk_label_get_selection_bounds (value, &start, &end))
+    return;
+  part = g_utf8_substring (text, start, end);
+  plain = sl_text_strip_breaks (part);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (value)), plain);
+}
+
+/* Long C++ and API names wrap at "::", "<", "," or "_", else between two
+ * characters, never with a hyphen Pango would add inside a word. */
+static GtkWidget *
+value_label_new (const char *text)
+{
+  g_autofree char *shown = sl_text_add_breaks (text);
+  GtkWidget *value = gtk_label_new (shown);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (GTK_LABEL (value), attrs);
+  pango_attr_list_unref (attrs);
+  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+  g_signal_connect_after (value, "copy-clipboard", G_CALLBACK (copy_without_breaks_cb), NULL);
+  return value;
+}
+
 static void
 add_field (SlDetailsPane *self, const SlEventField *field, int row)
 {
   GtkWidget *label = gtk_label_new (field->label);
-  GtkWidget *value = gtk_label_new (field->value);
+  GtkWidget *value = value_label_new (field->value);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_yalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_label_set_xalign (GTK_LABEL (value), 0);
-  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (value), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (value), 40);
   gtk_widget_set_hexpand (value, TRUE);
@@ -183,7 +216,10 @@ column_texts (SlDetailsPane *self, int column)
       int c;
       gtk_grid_query_child (GTK_GRID (self->grid), child, &c, NULL, NULL, NULL);
       if (c == column)
-        g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (child)));
+        {
+          g_autofree char *text = sl_text_strip_breaks (gtk_label_get_text (GTK_LABEL (child)));
+          g_strv_builder_add (builder, text);
+        }
     }
   return g_strv_builder_end (builder);
 }

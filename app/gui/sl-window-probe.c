@@ -228,13 +228,14 @@ add_details (JsonBuilder *b, SlWindow *window)
   add_strings (b, "detail_values", values);
 }
 
-/* The ruler's labels, the range's length and any note, as drawn. */
+/* The ruler's labels and any note, and the range's length, as drawn. */
 static void
 add_ruler (JsonBuilder *b, SlWindow *window)
 {
   g_auto(GStrv) text = sl_timeline_dup_ruler_text (SL_TIMELINE (window->timeline));
 
   add_strings (b, "ruler", text);
+  sl_json_member_string (b, "ruler_range", sl_timeline_get_range_label (SL_TIMELINE (window->timeline)));
 }
 
 static void

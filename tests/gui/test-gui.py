@@ -245,7 +245,7 @@ def test_generated(tmp):
         after = app.wait(lambda s: s['timeline']['px_ns'] < before['timeline']['px_ns'] * 0.99, 10)
         if check(after is not None, 'Ctrl+scroll zooms in'):
             ratio = before['timeline']['px_ns'] / after['timeline']['px_ns']
-            check(abs(ratio - 1.25) < 0.01, f'one wheel step zooms by 1.25 (got {ratio:.3f})')
+            check(abs(ratio - 2.0) < 0.01, f'one wheel step zooms by 2 (got {ratio:.3f})')
             moved = abs(time_at(after, px) - anchor) / before['timeline']['px_ns']
             check(moved <= 1.0, f'the time under the pointer stays there (moved {moved:.2f} px)')
 
@@ -1058,6 +1058,194 @@ def test_panel(tmp):
         again.close()
 
 
+H100 = os.path.join(PROFILES, 'fuser-report2-h100.sqlite')
+UNITS = {'ns': 1, 'µs': 1e3, 'ms': 1e6, 's': 1e9}
+
+
+def visible_span(s):
+    a, b = s['timeline']['visible']
+    return b - a
+
+
+def ruler_ticks(s):
+    """The ruler's tick labels (the probe lists them, then the range's length)."""
+    return s['timeline']['ruler']
+
+
+def empty_profile(tmp):
+    """A generated profile with every timed row deleted (sqlite3, not our code)."""
+    import sqlite3
+    path = os.path.join(tmp, 'empty.sqlite')
+    subprocess.run([GEN, path, '--iterations', '1', '--kernels', '10', '--nvtx-depth', '1'],
+                   check=True, stdout=subprocess.DEVNULL)
+    db = sqlite3.connect(path)
+    for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        if t.startswith('CUPTI_ACTIVITY_KIND') or t in ('NVTX_EVENTS', 'OSRT_API', 'COMPOSITE_EVENTS', 'SCHED_EVENTS'):
+            db.execute(f'DELETE FROM "{t}"')
+    db.commit()
+    db.close()
+    return path
+
+
+def check_wheel_zoom(app, s, notches):
+    """Ctrl+wheel: each notch halves the visible span, anchored at the pointer."""
+    tl, sc = timeline_geometry(s)
+    px = int(tl['x'] + (tl['header_width'] + (tl['width'] - tl['header_width']) * 0.3) / sc)
+    py = int(tl['y'] + (tl['body_y'] + 20) / sc)
+    xdo('mousemove', '--window', s['xid'], px, py)
+    time.sleep(0.3)
+    before = app.settle()
+    anchor = time_at(before, px)
+    xdo('keydown', 'ctrl', 'click', '--repeat', notches, '--delay', 150, 4, 'keyup', 'ctrl')
+    after = app.wait(lambda t: visible_span(t) < visible_span(before) / 2 ** notches * 1.1, 10) and app.settle()
+    if check(after is not None, f'{notches} notches of Ctrl+wheel zoom in'):
+        ratio = visible_span(before) / visible_span(after)
+        check(abs(ratio / 2 ** notches - 1) < 0.01, f'{notches} notches divide the span by 2^{notches} (got {ratio:.3f})')
+        moved = abs(time_at(after, px) - anchor) / after['timeline']['px_ns']
+        check(moved <= 1.5, f'the time under the pointer stays there (moved {moved:.2f} px)')
+    xdo('keydown', 'ctrl', 'click', '--repeat', 2, '--delay', 150, 5, 'keyup', 'ctrl')
+    out = app.wait(lambda t: visible_span(t) > visible_span(after) * 3.9, 10) and app.settle()
+    if check(out is not None, 'two notches down zoom out'):
+        ratio = visible_span(out) / visible_span(after)
+        check(abs(ratio / 4 - 1) < 0.01, f'two notches multiply the span by 4 (got {ratio:.3f})')
+
+
+def check_ruler_units(s, what):
+    ticks = ruler_ticks(s)
+    units = {t.split(' ')[-1] for t in ticks}
+    check(len(ticks) >= 2 and len(units) == 1, f'the ruler {what} uses one unit: {ticks}')
+
+
+def check_range_after_z(app, s):
+    """Drag a range on the ruler, Z: the range's length is on the ruler, and
+    inside the range the colours are those of the view without it."""
+    tl, sc = timeline_geometry(s)
+    y = int(tl['y'] + (tl['minimap_height'] + 14) / sc)
+    x1 = int(tl['x'] + (tl['header_width'] + (tl['width'] - tl['header_width']) * 0.25) / sc)
+    x2 = int(tl['x'] + (tl['header_width'] + (tl['width'] - tl['header_width']) * 0.45) / sc)
+    xdo('mousemove', '--window', s['xid'], x1, y, 'mousedown', 1)
+    for x in range(x1, x2 + 1, 10):
+        xdo('mousemove', '--window', s['xid'], x, y)
+        time.sleep(0.02)
+    xdo('mouseup', 1)
+    sel = app.wait(lambda t: t['timeline']['range'] is not None, 10) and app.settle()
+    if not check(sel is not None, 'dragging on the ruler selects a range'):
+        return
+    a, b = sel['timeline']['range']
+    length = sel['timeline']['ruler_range'] or '?'
+    check(length.split(' ')[-1] in UNITS and abs(float(length.split(' ')[0]) * UNITS[length.split(' ')[-1]] - (b - a)) <= 0.01 * (b - a),
+          f'the ruler shows the range\'s length {length} for {b - a} ns')
+    screenshot(s['xid'], os.path.join(OUT, 'rough-range.png'))
+    xdo('key', 'z')
+    z = app.wait(lambda t: abs(t['timeline']['t0'] - a) < 2 * t['timeline']['px_ns'], 10) and app.settle()
+    if not check(z is not None, 'Z zooms to the range'):
+        return
+    check_ruler_units(z, 'after Z')
+    with_range = screenshot(s['xid'], os.path.join(OUT, 'rough-after-z.png'))
+    xdo('key', 'Escape')
+    clear = app.wait(lambda t: t['timeline']['range'] is None, 10) and app.settle()
+    without = screenshot(s['xid'], os.path.join(OUT, 'rough-after-z-cleared.png'))
+    if check(clear is not None, 'Escape clears the range'):
+        body_y = int(tl['y'] + tl['body_y'] / sc) + 2
+        x0 = int(tl['x'] + tl['header_width'] / sc) + 3
+        x_end = int(tl['x'] + tl['width'] / sc) - 20
+        differ = sum(1 for yy in range(body_y, body_y + 200, 3) for xx in range(x0, x_end, 3)
+                     if pixel(with_range, xx, yy) != pixel(without, xx, yy))
+        check(differ == 0, f'inside the selected range the colours are untouched ({differ} pixels differ)')
+
+
+def check_narrow(app, s):
+    """At 800x600 the timeline keeps >= 500 px; Ctrl+I and F9 bring the panes back one at a time."""
+    xdo('windowsize', s['xid'], 800, 600)
+    n = app.wait(lambda t: t['timeline']['width'] / t['timeline']['scale'] >= 500
+                 and not t['panel']['details_shown'], 10)
+    n = n and app.settle()
+    if not check(n is not None, 'at 800x600 the details pane folds and the timeline keeps >= 500 px'):
+        log('  state:', app.state() and app.state()['timeline']['width'])
+        return
+    screenshot(s['xid'], os.path.join(OUT, 'rough-800.png'))
+    xdo('key', 'ctrl+i')
+    d = app.wait(lambda t: t['panel']['details_shown'] and not t['panel']['shown'], 10) and app.settle()
+    if check(d is not None, 'Ctrl+I shows the details pane, the side panel yields'):
+        check(d['timeline']['width'] / d['timeline']['scale'] >= 300, 'the timeline still has 300 px beside the details')
+        check(d['timeline']['header_width'] / d['timeline']['scale'] <= 150,
+              f'the label column shrinks in a narrow timeline ({d["timeline"]["header_width"]} px)')
+        screenshot(s['xid'], os.path.join(OUT, 'rough-800-details.png'))
+    xdo('key', 'F9')
+    p = app.wait(lambda t: t['panel']['shown'] and not t['panel']['details_shown'], 10) and app.settle()
+    if check(p is not None, 'F9 shows the side panel, the details pane yields'):
+        check(p['timeline']['width'] / p['timeline']['scale'] >= 300, 'the timeline still has 300 px beside the panel')
+        screenshot(s['xid'], os.path.join(OUT, 'rough-800-panel.png'))
+
+
+def test_rough_edges(tmp):
+    app = App(tmp, H100)
+    try:
+        s = app.wait(complete)
+        if not check(s is not None, 'the H100 profile opens'):
+            return
+        s = app.settle()
+        check_ruler_units(s, 'of the whole profile')
+        screenshot(s['xid'], os.path.join(OUT, 'rough-ruler.png'))
+        check_wheel_zoom(app, s, 3)
+        check_ruler_units(app.settle(), 'zoomed out again')
+        xdo('key', 'Home')
+        s = app.settle()
+        # the longest kernel name in the file, selected, in the details pane
+        sel = click_thin_kernel(app, s)
+        if check(sel is not None, 'a kernel of the H100 profile is selected'):
+            d = app.settle()
+            names = sql_kernel_names(H100)
+            shown = d['detail_values'][0] if d['detail_values'] else ''
+            check(shown in names, f'the details show the kernel\'s name as the file has it: {shown[:60]}')
+            screenshot(s['xid'], os.path.join(OUT, 'rough-details.png'))
+        check_range_after_z(app, app.settle())
+        check_narrow(app, app.settle())
+    finally:
+        app.close()
+    app = App(tmp, empty_profile(tmp))
+    try:
+        s = app.wait(complete)
+        if check(s is not None, 'a profile without timed events opens'):
+            s = app.settle()
+            check(s['timeline']['ruler'] == ['No timed events: nothing to measure'],
+                  f'its ruler says so instead of a 0-7 ns scale: {s["timeline"]["ruler"]}')
+            screenshot(s['xid'], os.path.join(OUT, 'rough-empty.png'))
+    finally:
+        app.close()
+
+
+def click_thin_kernel(app, s):
+    """Clicks coloured columns of the stream rows (kernels 1 px wide) until a
+    kernel with a long C++ name ("::") is selected, else any kernel."""
+    img = screenshot(s['xid'], os.path.join(OUT, 'rough-kernels.png'))
+    tl, sc = timeline_geometry(s)
+    any_kernel = None
+    for r in track_rows(s):
+        y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
+        for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2):
+            c = pixel(img, x, y)
+            if max(c) - min(c) > 60:
+                xdo('mousemove', '--window', s['xid'], x, y, 'click', 1)
+                sel = app.wait(lambda t: t['timeline']['selected'] is not None
+                               and t['timeline']['selected']['kind'] == 'kernel', 2)
+                if sel is not None and '::' in sel['timeline']['selected']['name']:
+                    return sel
+                any_kernel = any_kernel or sel
+    return any_kernel
+
+
+def sql_kernel_names(path):
+    import sqlite3
+    db = sqlite3.connect(path)
+    names = set()
+    for col in ('demangledName', 'shortName', 'mangledName'):
+        names |= {r[0] for r in db.execute(f'SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k '
+                                           f'JOIN StringIds s ON s.id = k.{col}')}
+    db.close()
+    return names
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1069,7 +1257,8 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree):
+                 test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
+                 test_rough_edges):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
