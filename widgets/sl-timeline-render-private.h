@@ -12,7 +12,6 @@
 #include "sl-timeline-colors.h"
 #include "sl-timeline-highlight.h"
 #include "sl-timeline-render.h"
-#include "sl-timeline-ruler.h"
 #include "sl-timeline-text.h"
 
 G_BEGIN_DECLS
@@ -92,6 +91,9 @@ void _sl_set_source_rgba              (cairo_t *cr,
 void _sl_timeline_ruler_collect_ticks (SlFrame *frame);
 void _sl_timeline_ruler_write         (SlFrame *frame);
 void _sl_timeline_ruler_draw_labels   (SlFrame *frame);
+/* The renderer's ruler state: made with it, freed with it. */
+void _sl_timeline_ruler_init          (SlTimelineRenderer *renderer);
+void _sl_timeline_ruler_clear         (SlTimelineRenderer *renderer);
 /* sl-timeline-minimap.c */
 void _sl_timeline_minimap_write       (SlFrame *frame);
 void _sl_timeline_minimap_draw_overlay (SlFrame *frame);

@@ -10,7 +10,7 @@ sl_timeline_renderer_new (void)
 
   self->labels = g_array_new (FALSE, FALSE, sizeof (SlLabel));
   self->ticks = g_array_new (FALSE, FALSE, sizeof (gint64));
-  self->tick_labels = g_array_new (FALSE, FALSE, sizeof (SlRulerTick));
+  _sl_timeline_ruler_init (self);
   return self;
 }
 
@@ -35,9 +35,7 @@ sl_timeline_renderer_free (SlTimelineRenderer *self)
   g_free (self->bgscan);
   g_array_unref (self->labels);
   g_array_unref (self->ticks);
-  sl_ruler_ticks_clear (self->tick_labels);
-  g_array_unref (self->tick_labels);
-  g_free (self->badge);
+  _sl_timeline_ruler_clear (self);
   g_free (self);
 }
 

@@ -365,3 +365,17 @@ sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *r)
   g_ptr_array_add (text, NULL);
   return (char **) g_ptr_array_free (text, FALSE);
 }
+
+void
+_sl_timeline_ruler_init (SlTimelineRenderer *r)
+{
+  r->tick_labels = g_array_new (FALSE, FALSE, sizeof (SlRulerTick));
+}
+
+void
+_sl_timeline_ruler_clear (SlTimelineRenderer *r)
+{
+  sl_ruler_ticks_clear (r->tick_labels);
+  g_array_unref (r->tick_labels);
+  g_clear_pointer (&r->badge, g_free);
+}
