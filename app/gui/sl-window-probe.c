@@ -50,7 +50,7 @@ static const char *
 event_kind_name (SlEventKind kind)
 {
   static const char * const names[] = { "none", "kernel", "memcpy", "memset", "api", "nvtx",
-                                        "nvtx-startend", "mark" };
+                                        "nvtx-startend", "mark", "nvtx-projected" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "none";
 }
 
@@ -58,7 +58,7 @@ static const char *
 row_kind_name (SlRowKind kind)
 {
   static const char * const names[] = { "gpu", "process", "thread", "stream", "api", "nvtx",
-                                        "nvtx-startend", "marks" };
+                                        "nvtx-startend", "marks", "gpu-util", "nvtx-projected" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "?";
 }
 
@@ -157,14 +157,14 @@ add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *mode
 static void
 add_row_kinds (JsonBuilder *b, const SlTimelineModel *model)
 {
-  guint counts[SL_ROW_MARKS + 1] = { 0 };
+  guint counts[SL_ROW_NVTX_PROJECTED + 1] = { 0 };
 
   for (guint r = 0; r < model->n_rows; r++)
-    if (model->rows[r].kind <= SL_ROW_MARKS)
+    if (model->rows[r].kind <= SL_ROW_NVTX_PROJECTED)
       counts[model->rows[r].kind]++;
   json_builder_set_member_name (b, "row_kinds");
   json_builder_begin_object (b);
-  for (guint k = 0; k <= SL_ROW_MARKS; k++)
+  for (guint k = 0; k <= SL_ROW_NVTX_PROJECTED; k++)
     sl_json_member_int (b, row_kind_name (k), counts[k]);
   json_builder_end_object (b);
 }
@@ -217,6 +217,37 @@ add_strings (JsonBuilder *b, const char *name, GStrv strings)
   json_builder_end_array (b);
 }
 
+/* The details pane's links: "detail_links": [{"label", "x", "y"}], where
+ * to click (surface coordinates) the first link of each linked field. */
+static void
+add_detail_links (JsonBuilder *b, SlWindow *window)
+{
+  g_autoptr(GPtrArray) widgets = sl_details_pane_get_link_widgets (SL_DETAILS_PANE (window->details));
+  double sx = 0, sy = 0;
+
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  json_builder_set_member_name (b, "detail_links");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < widgets->len; i++)
+    {
+      GtkWidget *w = g_ptr_array_index (widgets, i);
+      graphene_point_t pt;
+      int lx = 0, ly = 0;
+
+      /* the first link starts the text: a few pixels into its first line */
+      gtk_label_get_layout_offsets (GTK_LABEL (w), &lx, &ly);
+      if (!gtk_widget_get_mapped (w) ||
+          !gtk_widget_compute_point (w, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (lx + 6, ly + 8), &pt))
+        continue;
+      json_builder_begin_object (b);
+      sl_json_member_string (b, "label", sl_details_pane_get_field_label (SL_DETAILS_PANE (window->details), w));
+      sl_json_member_double (b, "x", pt.x + sx);
+      sl_json_member_double (b, "y", pt.y + sy);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 /* The details pane's labels, and their values in the same order. */
 static void
 add_details (JsonBuilder *b, SlWindow *window)
@@ -226,6 +257,7 @@ add_details (JsonBuilder *b, SlWindow *window)
 
   add_strings (b, "details", labels);
   add_strings (b, "detail_values", values);
+  add_detail_links (b, window);
 }
 
 static void
