@@ -81,6 +81,9 @@ activate_link_cb (GtkLabel      *label,
 static void
 set_links (SlDetailsPane *self, GtkWidget *value, const SlEventField *field)
 {
+  /* not selectable: a focused label that a followed link removes leaves
+   * GTK asking whether it is inside the window */
+  gtk_label_set_selectable (GTK_LABEL (value), FALSE);
   gtk_label_set_markup (GTK_LABEL (value), field->markup);
   g_object_set_data_full (G_OBJECT (value), "sl-links", g_array_ref (field->links),
                           (GDestroyNotify) g_array_unref);

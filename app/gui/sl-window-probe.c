@@ -13,6 +13,7 @@
  * timeline's signals.  Nothing in the window calls it. */
 #include "sl-window-private.h"
 #include "sl-load-bar.h"
+#include "sl-timeline-hit.h"
 
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
@@ -111,8 +112,20 @@ add_range (JsonBuilder *b, const char *name, const SlTimeRange *range)
   json_builder_end_array (b);
 }
 
+/* Whether any of @event's box is inside the body (not scrolled away). */
+static gboolean
+event_on_screen (const SlTimelineLayout *l, const SlEventRef *event)
+{
+  double x0, x1;
+  int y, h;
+
+  if (!sl_timeline_layout_event_rect (l, event, &x0, &x1, &y, &h))
+    return FALSE;
+  return x1 >= l->header_width && x0 <= l->width && y + h > sl_timeline_layout_body_y (l) && y < l->height;
+}
+
 static void
-add_selected_event (JsonBuilder *b, SlSession *session)
+add_selected_event (JsonBuilder *b, SlSession *session, const SlTimelineLayout *l)
 {
   const SlEventRef *event = sl_session_get_selected_event (session);
 
@@ -127,6 +140,7 @@ add_selected_event (JsonBuilder *b, SlSession *session)
   sl_json_member_int (b, "owner", event->owner);
   sl_json_member_int (b, "index", event->index);
   sl_json_member_string (b, "name", sl_timeline_model_event_name (sl_session_get_model (session), event));
+  sl_json_member_int (b, "on_screen", event_on_screen (l, event));
   json_builder_end_object (b);
 }
 
@@ -274,7 +288,7 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   sl_json_member_double (b, "frame_ms", sl_timeline_get_last_frame_ms (SL_TIMELINE (window->timeline)));
   add_range (b, "range", sl_session_get_selected_range (session));
   add_range (b, "visible", sl_session_get_visible_range (session));
-  add_selected_event (b, session);
+  add_selected_event (b, session, l);
   sl_json_member_int (b, "history_back", sl_session_can_go_back (session));
   sl_json_member_int (b, "history_forward", sl_session_can_go_forward (session));
   add_rows (b, l, sl_session_get_model (session));
