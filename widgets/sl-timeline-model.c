@@ -5,7 +5,7 @@
 #include "sl-timeline-lod.h"
 #include "sl-categories.h"
 #include "sl-gpu-busy.h"
-#include "sl-timeline-gpu-rows.h"
+#include "sl-timeline-model-private.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
