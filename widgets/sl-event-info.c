@@ -2,6 +2,7 @@
 /* sl-event-info.c: describing one event for people. */
 #include "sl-event-info.h"
 #include "sl-timeline-colors.h"
+#include "sl-timeline-gpu-rows.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -12,6 +13,8 @@ field_free (gpointer data)
 
   g_free (f->label);
   g_free (f->value);
+  g_free (f->markup);
+  g_clear_pointer (&f->links, g_array_unref);
   g_free (f);
 }
 
@@ -28,39 +31,106 @@ add (GPtrArray *fields, const char *label, char *value)
   g_ptr_array_add (fields, f);
 }
 
-char *
-sl_event_info_nvtx_path (const SlTimelineModel *model,
-                         guint32                thread,
-                         gint64                 t)
+/* A field whose value is @texts joined by @sep, each part a link to the
+ * event of the same position in @events (consumed). */
+static void
+add_links (GPtrArray *fields, const char *label, GPtrArray *texts, GArray *events, const char *sep)
+{
+  GString *plain = g_string_new (NULL), *markup = g_string_new (NULL);
+  SlEventField *f;
+
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *t = g_ptr_array_index (texts, i);
+      g_autofree char *esc = g_markup_escape_text (t, -1);
+
+      if (i > 0)
+        {
+          g_autofree char *sep_esc = g_markup_escape_text (sep, -1);
+          g_string_append (plain, sep);
+          g_string_append (markup, sep_esc);
+        }
+      g_string_append (plain, t);
+      if (i < events->len)
+        g_string_append_printf (markup, "<a href=\"%u\">%s</a>", i, esc);
+      else
+        g_string_append (markup, esc);
+    }
+  add (fields, label, g_string_free (plain, FALSE));
+  f = g_ptr_array_index (fields, fields->len - 1);
+  f->markup = g_string_free (markup, FALSE);
+  f->links = events;
+}
+
+/* The ranges open on @thread at @t, outermost first: their names into
+ * @names, themselves into @events (nullable). */
+static void
+nvtx_path_parts (const SlTimelineModel *model, guint32 thread, gint64 t, GPtrArray *names, GArray *events)
 {
   const SlProfile *p = model->profile;
   const SlNvtxRanges *nv;
-  GString *path;
 
   if (thread >= p->n_threads)
-    return NULL;
+    return;
   nv = &p->threads[thread].nvtx;
-  path = g_string_new (NULL);
   for (guint d = 0; d < nv->n_depths; d++)
     {
       guint lo = nv->depth_first[d], hi = nv->depth_first[d + 1];
       guint i = sl_spans_lower_bound_in (&nv->spans, lo, hi, t + 1);
+      SlEventRef ev = { SL_EVENT_NVTX, thread, 0 };
 
       if (i == lo)
         break;
       i--;
       if (sl_spans_end (&nv->spans, i) < t)
         break;
-      if (path->len)
-        g_string_append (path, " › ");
-      g_string_append (path, sl_strings_get (p->strings, nv->name[i]));
+      ev.index = i;
+      g_ptr_array_add (names, (gpointer) sl_strings_get (p->strings, nv->name[i]));
+      if (events)
+        g_array_append_val (events, ev);
     }
-  if (path->len == 0)
+}
+
+/* The NVTX path at @t on @thread, each range a link. */
+static void
+add_nvtx_path (GPtrArray *fields, const char *label, const SlTimelineModel *model, guint32 thread, gint64 t)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
+
+  nvtx_path_parts (model, thread, t, names, events);
+  if (names->len == 0)
     {
-      g_string_free (path, TRUE);
-      return NULL;
+      g_array_unref (events);
+      return;
     }
-  return g_string_free (path, FALSE);
+  add_links (fields, label, names, events, " › ");
+}
+
+/* One event as a link. */
+static void
+add_link (GPtrArray *fields, const char *label, const char *text, const SlEventRef *ev)
+{
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
+
+  g_ptr_array_add (texts, (gpointer) text);
+  g_array_append_val (events, *ev);
+  add_links (fields, label, texts, events, "");
+}
+
+char *
+sl_event_info_nvtx_path (const SlTimelineModel *model,
+                         guint32                thread,
+                         gint64                 t)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  nvtx_path_parts (model, thread, t, names, NULL);
+  if (names->len == 0)
+    return NULL;
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" › ", (char **) names->pdata);
 }
 
 /* Start and duration; instants (marks) have a time only. */
@@ -110,11 +180,12 @@ add_launch (GPtrArray *fields, SlTimelineModel *model, guint32 api, gint64 gpu_s
       return;
     }
   thread = sl_profile_api_thread (p, api);
-  add (fields, _("Launched by"), g_strdup (sl_strings_get (p->strings, p->api.name[api])));
+  add_link (fields, _("Launched by"), sl_strings_get (p->strings, p->api.name[api]),
+            &(SlEventRef) { SL_EVENT_API, thread, api });
   add (fields, _("Launch duration"), sl_format_duration (sl_spans_dur (&p->api.spans, api)));
   add (fields, _("Launch latency"), sl_format_duration (gpu_start - p->api.spans.start[api]));
   add_thread (fields, p, thread);
-  add (fields, _("NVTX"), sl_event_info_nvtx_path (model, thread, p->api.spans.start[api]));
+  add_nvtx_path (fields, _("NVTX"), model, thread, p->api.spans.start[api]);
 }
 
 static char *
@@ -185,27 +256,73 @@ add_copy (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
   add_launch (fields, model, c->api[ev->index], s, loading);
 }
 
+/* Every operation a call launched, each a link: one for a kernel launch,
+ * all the kernels of a graph for cudaGraphLaunch. */
+static void
+add_launched_list (GPtrArray *fields, SlTimelineModel *model, GArray *launched)
+{
+  const SlProfile *p = model->profile;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
+  guint shown = MIN (launched->len, 50);
+
+  for (guint i = 0; i < shown; i++)
+    {
+      const SlEventRef *gpu = &g_array_index (launched, SlEventRef, i);
+
+      g_ptr_array_add (texts, g_strdup_printf (_("%s on GPU %u stream %u"), sl_timeline_model_event_name (model, gpu),
+                                               p->streams[gpu->owner].device, p->streams[gpu->owner].stream));
+      g_array_append_val (events, *gpu);
+    }
+  /* a graph of thousands of nodes: the first ones, and how many more */
+  if (launched->len > shown)
+    g_ptr_array_add (texts, g_strdup_printf (ngettext ("… and %u more", "… and %u more", launched->len - shown),
+                                             launched->len - shown));
+  add_links (fields, launched->len > 1 ? _("Launched (graph)") : _("Launched"), texts, events, "\n");
+}
+
 static void
 add_api (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e)
 {
   const SlProfile *p = model->profile;
   guint32 thread = sl_profile_api_thread (p, ev->index);
-  SlEventRef gpu;
+  g_autoptr(GArray) launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   gint64 gs, ge;
 
   add (fields, _("CUDA API"), g_strdup (sl_strings_get (p->strings, p->api.name[ev->index])));
   add_times (fields, model, s, e, FALSE);
   add (fields, _("Correlation ID"), sl_format_count (sl_api_corr (&p->api, ev->index)));
   add_thread (fields, p, thread);
-  add (fields, _("NVTX"), sl_event_info_nvtx_path (model, thread, s));
-  if (!sl_timeline_model_find_launched (model, ev->index, &gpu) ||
-      !sl_timeline_model_event_span (model, &gpu, &gs, &ge))
+  add_nvtx_path (fields, _("NVTX"), model, thread, s);
+  if (sl_timeline_model_find_all_launched (model, ev->index, launched) == 0 ||
+      !sl_timeline_model_event_span (model, &g_array_index (launched, SlEventRef, 0), &gs, &ge))
     return;
-  add (fields, _("Launched"), g_strdup_printf (_("%s on GPU %u stream %u"),
-                                               sl_timeline_model_event_name (model, &gpu),
-                                               p->streams[gpu.owner].device,
-                                               p->streams[gpu.owner].stream));
+  add_launched_list (fields, model, launched);
   add (fields, _("Launch latency"), sl_format_duration (gs - s));
+}
+
+/* A range projected onto a GPU: its GPU span and time, and the range itself. */
+static void
+add_projected (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64 s, gint64 e)
+{
+  const SlProfile *p = model->profile;
+  const SlThread *th;
+  guint32 thread;
+  guint local;
+
+  if (!sl_timeline_projected_range (model, ev->owner, ev->index, &thread, &local))
+    return;
+  th = &p->threads[thread];
+  add (fields, _("NVTX (projected)"), g_strdup (sl_timeline_model_event_name (model, ev)));
+  add (fields, _("GPU"), sl_format_count (p->gpus[ev->owner].device));
+  add (fields, _("GPU start"), sl_format_timestamp (s - p->start_ns));
+  add (fields, _("Projected span"), sl_format_duration (e - s));
+  add (fields, _("GPU time"), sl_format_duration (sl_timeline_projected_gpu_time (model, ev->owner, ev->index)));
+  add (fields, _("CPU time"), sl_format_duration (sl_spans_dur (&th->nvtx.spans, local)));
+  add_link (fields, _("NVTX range"), sl_strings_get (p->strings, th->nvtx.name[local]),
+            &(SlEventRef) { SL_EVENT_NVTX, thread, local });
+  add_nvtx_path (fields, _("Path"), model, thread, th->nvtx.spans.start[local]);
+  add_thread (fields, p, thread);
 }
 
 static void
@@ -224,7 +341,7 @@ add_nvtx (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
   if (ev->kind == SL_EVENT_NVTX)
     {
       add (fields, _("Depth"), sl_format_count (th->nvtx.depth[ev->index]));
-      add (fields, _("Path"), sl_event_info_nvtx_path (model, ev->owner, s));
+      add_nvtx_path (fields, _("Path"), model, ev->owner, s);
     }
   add_thread (fields, p, ev->owner);
 }
@@ -256,6 +373,9 @@ sl_event_info_fields (SlTimelineModel       *model,
     case SL_EVENT_NVTX_STARTEND:
     case SL_EVENT_MARK:
       add_nvtx (fields, model, ev, s, e);
+      break;
+    case SL_EVENT_NVTX_PROJECTED:
+      add_projected (fields, model, ev, s, e);
       break;
     case SL_EVENT_NONE:
     default:

@@ -10,8 +10,13 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char *label;             /* translated, e.g. "Duration" */
-  char *value;
+  char   *label;           /* translated, e.g. "Duration" */
+  char   *value;
+  /* (nullable) the value as Pango markup whose <a href="N"> parts link to
+   * links[N] (SlEventRef): a launching call, a graph's kernels, the ranges
+   * of an NVTX path */
+  char   *markup;
+  GArray *links;
 } SlEventField;
 
 /* The fields of @event in display order: (transfer full) array of

@@ -27,23 +27,15 @@ range_showing (const SlTimeRange *visible, gint64 start, gint64 end)
   return out;
 }
 
-gboolean
-sl_session_show_highlighted (SlSession *self, guint i)
+/* Selects @event ([start, end)) and moves the view to it when it is not
+ * already well inside. */
+static void
+show_event (SlSession *self, const SlEventRef *event, gint64 start, gint64 end)
 {
-  SlHighlight *highlight;
-  const SlTimeRange *visible;
-  gint64 start, end;
+  const SlTimeRange *visible = sl_session_get_visible_range (self);
 
-  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
-
-  highlight = sl_session_get_highlight (self);
-  if (highlight == NULL || i >= sl_highlight_get_n (highlight))
-    return FALSE;
-  start = sl_highlight_get_start (highlight, i);
-  end = sl_highlight_get_end (highlight, i);
-  visible = sl_session_get_visible_range (self);
   sl_session_push_history (self);
-  sl_session_set_selected_event (self, sl_highlight_get (highlight, i));
+  sl_session_set_selected_event (self, event);
   /* an event already well inside the view does not move it */
   if (start < visible->start || end > visible->end || (end - start) * 3 > visible->end - visible->start)
     {
@@ -51,6 +43,34 @@ sl_session_show_highlighted (SlSession *self, guint i)
 
       sl_session_set_visible_range (self, &shown);
     }
+}
+
+gboolean
+sl_session_show_highlighted (SlSession *self, guint i)
+{
+  SlHighlight *highlight;
+
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+
+  highlight = sl_session_get_highlight (self);
+  if (highlight == NULL || i >= sl_highlight_get_n (highlight))
+    return FALSE;
+  show_event (self, sl_highlight_get (highlight, i), sl_highlight_get_start (highlight, i),
+              sl_highlight_get_end (highlight, i));
+  return TRUE;
+}
+
+gboolean
+sl_session_show_event (SlSession *self, const SlEventRef *event)
+{
+  gint64 start, end;
+
+  g_return_val_if_fail (SL_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  if (!sl_timeline_model_event_span (sl_session_get_model (self), event, &start, &end))
+    return FALSE;
+  show_event (self, event, start, end);
   return TRUE;
 }
 

@@ -114,6 +114,11 @@ void               sl_session_set_kernel_name    (SlSession         *self,
  * margin; a history step.  FALSE when there is no such event. */
 gboolean           sl_session_show_highlighted   (SlSession         *self,
                                                   guint              i);
+/* Selects @event and brings it into view as sl_session_show_highlighted()
+ * does (a history step, so Back returns): a link in the details pane.
+ * FALSE when the model has no such event. */
+gboolean           sl_session_show_event         (SlSession         *self,
+                                                  const SlEventRef  *event);
 /* The next (@direction > 0) or previous highlighted event after the
  * selected one (or from the visible range's start), shown as above; F3 and
  * Shift+F3.  FALSE at either end or with no highlight. */

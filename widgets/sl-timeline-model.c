@@ -5,6 +5,7 @@
 #include "sl-timeline-lod.h"
 #include "sl-categories.h"
 #include "sl-gpu-busy.h"
+#include "sl-timeline-model-private.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -64,8 +65,10 @@ thread_has_events (const SlThread *thread)
 }
 
 static void
-build_gpu_rows (SlProfile *p, GArray *rows)
+build_gpu_rows (SlTimelineModel *self, SlProfile *p, GArray *rows)
 {
+  self->util = g_new0 (SlGpuUtil, MAX (p->n_gpus, 1));
+  self->projected = g_new0 (SlProjected, MAX (p->n_gpus, 1));
   for (guint g = 0; g < p->n_gpus; g++)
     {
       const SlGpu *gpu = &p->gpus[g];
@@ -75,6 +78,7 @@ build_gpu_rows (SlProfile *p, GArray *rows)
         continue;
       group = rows->len;
       push_row (rows, SL_ROW_GPU, 0, g, SL_NONE);
+      _sl_timeline_gpu_rows_build (self, rows, g, group);
       for (guint k = 0; k < gpu->n_streams; k++)
         {
           guint32 s = gpu->streams[k];
@@ -194,6 +198,15 @@ sl_timeline_model_event_color (const SlTimelineModel *self,
                                           p->threads[owner].nvtx_startend.name[index]);
     case SL_EVENT_MARK:
       return SL_COLOR_MARK;
+    case SL_EVENT_NVTX_PROJECTED:
+      {
+        guint32 t;
+        guint i;
+
+        if (!sl_timeline_projected_range (self, owner, index, &t, &i))
+          return SL_COLOR_NONE;
+        return sl_timeline_colors_for_nvtx (p->threads[t].nvtx.color[i], p->threads[t].nvtx.name[i]);
+      }
     case SL_EVENT_NONE:
     default:
       return SL_COLOR_NONE;
@@ -399,7 +412,7 @@ sl_timeline_model_new_from (SlProfile             *profile,
   build_colors (self);
 
   rows = g_array_new (FALSE, TRUE, sizeof (SlTimelineRow));
-  build_gpu_rows (profile, rows);
+  build_gpu_rows (self, profile, rows);
   build_process_rows (profile, rows);
   self->n_rows = rows->len;
   self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
@@ -430,6 +443,7 @@ model_clear (gpointer data)
   g_free (self->func_color);
   g_free (self->api_color);
   g_free (self->busy);
+  _sl_timeline_gpu_rows_clear (self);
   sl_profile_unref (self->profile);
 }
 
@@ -491,7 +505,10 @@ sl_timeline_model_event_span (const SlTimelineModel *self,
       *start = *end = p->threads[ev->owner].marks.time[ev->index];
       return TRUE;
     }
-  spans = event_spans (p, ev);
+  if (ev->kind == SL_EVENT_NVTX_PROJECTED)
+    spans = self->projected && ev->owner < p->n_gpus ? &self->projected[ev->owner].spans : NULL;
+  else
+    spans = event_spans (p, ev);
   if (spans == NULL || ev->index >= spans->n)
     return FALSE;
   *start = spans->start[ev->index];
@@ -524,6 +541,15 @@ sl_timeline_model_event_name (const SlTimelineModel *self,
       return sl_strings_get (p->strings, p->threads[ev->owner].nvtx_startend.name[ev->index]);
     case SL_EVENT_MARK:
       return sl_strings_get (p->strings, p->threads[ev->owner].marks.name[ev->index]);
+    case SL_EVENT_NVTX_PROJECTED:
+      {
+        guint32 t;
+        guint i;
+
+        if (!sl_timeline_projected_range (self, ev->owner, ev->index, &t, &i))
+          return "";
+        return sl_strings_get (p->strings, p->threads[t].nvtx.name[i]);
+      }
     case SL_EVENT_NONE:
     default:
       return "";
@@ -563,13 +589,20 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
     case SL_EVENT_MARK:
       kind = SL_ROW_MARKS;
       break;
+    case SL_EVENT_NVTX_PROJECTED:
+      kind = SL_ROW_NVTX_PROJECTED;
+      if (self->projected == NULL || ev->owner >= self->profile->n_gpus)
+        return SL_NONE;
+      depth = sl_timeline_projected_lane (self, ev->owner, ev->index);
+      break;
     case SL_EVENT_NONE:
     default:
       return SL_NONE;
     }
   for (guint r = 0; r < self->n_rows; r++)
     if (self->rows[r].kind == kind && self->rows[r].index == index &&
-        ((kind != SL_ROW_NVTX && kind != SL_ROW_NVTX_STARTEND) || self->rows[r].depth == depth))
+        ((kind != SL_ROW_NVTX && kind != SL_ROW_NVTX_STARTEND && kind != SL_ROW_NVTX_PROJECTED) ||
+         self->rows[r].depth == depth))
       return r;
   return SL_NONE;
 }

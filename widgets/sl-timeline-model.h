@@ -24,6 +24,7 @@ typedef enum {
   SL_EVENT_NVTX,          /* push/pop range: index into thread->nvtx */
   SL_EVENT_NVTX_STARTEND, /* index into thread->nvtx_startend */
   SL_EVENT_MARK,          /* index into thread->marks */
+  SL_EVENT_NVTX_PROJECTED, /* owner = gpu index, index into model->projected[gpu] */
 } SlEventKind;
 
 /* One event of the profile, wherever it lives. */
@@ -42,6 +43,8 @@ typedef enum {
   SL_ROW_NVTX,            /* track: index = thread, depth */
   SL_ROW_NVTX_STARTEND,   /* track: index = thread, depth = lane */
   SL_ROW_MARKS,           /* track: index = thread */
+  SL_ROW_GPU_UTIL,        /* track: index = gpu, no events (sl-timeline-gpu-rows.h) */
+  SL_ROW_NVTX_PROJECTED,  /* track: index = gpu, depth = lane */
 } SlRowKind;
 
 /* A contiguous slice of one span array drawn on a track. */
@@ -67,6 +70,8 @@ typedef struct {
 } SlTimelineRow;
 
 typedef struct _SlTimelineModel SlTimelineModel;
+typedef struct _SlGpuUtil SlGpuUtil;
+typedef struct _SlProjected SlProjected;
 
 struct _SlTimelineModel {
   SlProfile     *profile;
@@ -83,6 +88,9 @@ struct _SlTimelineModel {
   float         *busy;
   gint64         busy_t0;
   double         busy_bin_ns;
+  /* per GPU (n_gpus, zeroed where a GPU has no rows): sl-timeline-gpu-rows.h */
+  SlGpuUtil     *util;
+  SlProjected   *projected;
 };
 
 #define SL_TIMELINE_BUSY_BINS 8192

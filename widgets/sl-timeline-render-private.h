@@ -101,6 +101,13 @@ void _sl_timeline_minimap_draw_overlay (SlFrame *frame);
 void _sl_timeline_rows_write          (SlFrame *frame);
 void _sl_timeline_rows_draw_labels    (SlFrame *frame);
 void _sl_timeline_rows_draw_headers   (SlFrame *frame);
+/* sl-timeline-util-row.c: a GPU's utilization row, lines [top, bottom) */
+void _sl_timeline_util_row_write      (SlFrame *frame,
+                                       guint    row,
+                                       int      y,
+                                       int      h,
+                                       int      top,
+                                       int      bottom);
 /* sl-timeline-highlight-draw.c: after the text, on the pixels */
 void _sl_timeline_highlight_write     (SlFrame *frame);
 void _sl_timeline_highlight_clear     (SlTimelineRenderer *renderer);

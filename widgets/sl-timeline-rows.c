@@ -55,6 +55,12 @@ sl_timeline_row_title (const SlTimelineModel *model,
       return g_strdup_printf (_("NVTX start/end · lane %u"), row->depth + 1);
     case SL_ROW_MARKS:
       return g_strdup (_("NVTX marks"));
+    case SL_ROW_GPU_UTIL:
+      return g_strdup (_("Utilization"));
+    case SL_ROW_NVTX_PROJECTED:
+      if (row->depth == 0)
+        return g_strdup (_("NVTX (projected)"));
+      return g_strdup_printf (_("NVTX (projected) · %u"), row->depth + 1);
     default:
       return g_strdup ("");
     }
@@ -167,6 +173,11 @@ write_row (SlFrame *f, guint r, int y, int h, int top, int bottom)
   int y1 = CLAMP (y + h - pad, y0, bottom);
   SlRowColumns cols;
 
+  if (f->layout->model->rows[r].kind == SL_ROW_GPU_UTIL)
+    {
+      _sl_timeline_util_row_write (f, r, y, h, top, bottom);
+      return;
+    }
   if (group)
     _sl_fill_span (rd->band, 0, f->width, _sl_opaque (style->group_bg));
   memcpy (rd->scan, plain, f->width * sizeof (guint32));

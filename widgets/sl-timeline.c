@@ -11,6 +11,8 @@
 #include "sl-timeline.h"
 #include "sl-timeline-render.h"
 #include "sl-timeline-hit.h"
+#include "sl-timeline-link.h"
+#include "sl-timeline-gpu-rows.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
 #include "sl-timeline-zoom.h"
@@ -275,32 +277,37 @@ event_widget_rect (SlTimeline *self, const SlEventRef *ev, graphene_rect_t *out)
   return TRUE;
 }
 
+/* An event's rectangle in widget coordinates wherever it is, off screen
+ * too (x clamped far out, for floats): a link line's end. */
+static gboolean
+event_anchor_rect (SlTimeline *self, const SlEventRef *ev, graphene_rect_t *out)
+{
+  double s = widget_scale (self);
+  double x0, x1;
+  int y, h;
+
+  if (ev->kind == SL_EVENT_NONE || !sl_timeline_layout_event_rect (self->layout, ev, &x0, &x1, &y, &h))
+    return FALSE;
+  x0 = CLAMP (x0, -1e6, 1e6);
+  x1 = CLAMP (x1, x0, 1e6);
+  graphene_rect_init (out, x0 / s, y / s, MAX (x1 - x0, 2 * s) / s, h / s);
+  return TRUE;
+}
+
 static void
 snapshot_elbow (SlTimeline *self, GtkSnapshot *snapshot, const GdkRGBA *color,
                 const SlEventRef *api, const SlEventRef *gpu)
 {
-  graphene_rect_t a, b;
-  float xa, xb, ya, yb, ym;
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  graphene_rect_t a, b, body;
+  float top = sl_timeline_layout_body_y (l) / s;
 
-  if (!event_widget_rect (self, api, &a) || !event_widget_rect (self, gpu, &b))
+  if (!event_anchor_rect (self, api, &a) || !event_anchor_rect (self, gpu, &b))
     return;
-  /* an elbow from the API call to the GPU operation: three thin boxes */
-  xa = a.origin.x + MIN (a.size.width / 2, 3);
-  xb = b.origin.x + MIN (b.size.width / 2, 3);
-  if (a.origin.y > b.origin.y)
-    {
-      ya = a.origin.y;
-      yb = b.origin.y + b.size.height;
-    }
-  else
-    {
-      ya = a.origin.y + a.size.height;
-      yb = b.origin.y;
-    }
-  ym = (ya + yb) / 2;
-  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xa - 1, MIN (ya, ym), 2, fabsf (ym - ya)));
-  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (MIN (xa, xb) - 1, ym - 1, fabsf (xb - xa) + 2, 2));
-  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (xb - 1, MIN (ym, yb), 2, fabsf (yb - ym)));
+  graphene_rect_init (&body, l->header_width / s, top, drawing_width (self) - l->header_width / s,
+                      gtk_widget_get_height (GTK_WIDGET (self)) - top);
+  sl_timeline_link_snapshot (snapshot, &body, &a, &b, color);
 }
 
 /* From a selected API call to all the GPU work it launched (every kernel of
@@ -794,6 +801,28 @@ fetch_tooltip_details (SlTimeline *self, const SlEventRef *ev)
                                 tooltip_details_cb, g_object_ref (self));
 }
 
+/* Over a GPU's utilization row: the busy share of the pointer's column. */
+static gboolean
+util_tooltip (SlTimeline *self, double x, double y, GtkTooltip *tooltip)
+{
+  SlTimelineLayout *l = self->layout;
+  guint r = sl_timeline_layout_row_at (l, y);
+  double bx = x - l->header_width;
+  float frac;
+  g_autofree char *text = NULL;
+
+  if (r == SL_NONE || self->model->rows[r].kind != SL_ROW_GPU_UTIL || bx < 0)
+    return FALSE;
+  if (!sl_timeline_gpu_util_columns (self->model, self->model->rows[r].index,
+                                     sl_timeline_layout_x_to_time (l, floor (bx)), l->px_ns, 1, &frac))
+    return FALSE;
+  /* Translators: a GPU's busy share under the pointer, e.g. "GPU 0 busy: 57.3 %" */
+  text = g_strdup_printf (_("GPU %u busy: %.1f %%"), self->model->profile->gpus[self->model->rows[r].index].device,
+                          100.0 * frac);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static gboolean
 sl_timeline_query_tooltip (GtkWidget  *widget,
                            int         x,
@@ -807,6 +836,8 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
 
   if (self->layout == NULL || keyboard || self->drag_mode != DRAG_NONE)
     return FALSE;
+  if (util_tooltip (self, x * s, y * s, tooltip))
+    return TRUE;
   if (!sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev))
     return FALSE;
   if (self->tooltip_markup == NULL || memcmp (&ev, &self->tooltip_event, sizeof ev) != 0)
@@ -1124,6 +1155,33 @@ selected_range_changed_cb (SlTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* A selected event whose row is out of the body (a link followed, a list's
+ * pick) scrolls to the middle of it; folded groups around it open. */
+static void
+reveal_selected (SlTimeline *self)
+{
+  SlTimelineLayout *l = self->layout;
+  guint r;
+  int y, h, by;
+
+  if (l == NULL || !l->sized || self->selected.kind == SL_EVENT_NONE ||
+      (r = sl_timeline_model_event_row (self->model, &self->selected)) == SL_NONE)
+    return;
+  for (guint p = self->model->rows[r].parent; p != SL_NONE; p = self->model->rows[p].parent)
+    if (sl_timeline_layout_get_collapsed (l, p))
+      sl_timeline_layout_set_collapsed (l, p, FALSE);
+  if (!sl_timeline_layout_row_rect (l, r, &y, &h))
+    return;
+  by = sl_timeline_layout_body_y (l);
+  if (y >= by && y + h <= l->height)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  sl_timeline_layout_scroll_to (l, l->scroll_y + (y - by) - (sl_timeline_layout_body_height (l) - h) / 2);
+  invalidate (self);
+}
+
 static void
 selected_event_changed_cb (SlTimeline *self)
 {
@@ -1132,6 +1190,7 @@ selected_event_changed_cb (SlTimeline *self)
 
   self->selected = event ? *event : none;
   update_link (self);
+  reveal_selected (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -76,6 +76,55 @@ value_label_new (const char *text)
   return value;
 }
 
+typedef struct {
+  SlDetailsPane *pane;     /* (owned) */
+  SlEventRef     event;
+} LinkRequest;
+
+/* After the click's signal: following the link rebuilds the grid, the
+ * clicked label with it. */
+static gboolean
+follow_link_cb (gpointer data)
+{
+  LinkRequest *request = data;
+
+  if (request->pane->session != NULL)
+    sl_session_show_event (request->pane->session, &request->event);
+  g_object_unref (request->pane);
+  g_free (request);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+activate_link_cb (GtkLabel      *label,
+                  const char    *uri,
+                  SlDetailsPane *self)
+{
+  GArray *links = g_object_get_data (G_OBJECT (label), "sl-links");
+  guint64 i = 0;
+  LinkRequest *request;
+
+  if (links == NULL || !g_ascii_string_to_unsigned (uri, 10, 0, G_MAXUINT, &i, NULL) || i >= links->len)
+    return TRUE;
+  request = g_new0 (LinkRequest, 1);
+  request->pane = g_object_ref (self);
+  request->event = g_array_index (links, SlEventRef, i);
+  g_idle_add (follow_link_cb, request);
+  return TRUE;
+}
+
+static void
+set_links (SlDetailsPane *self, GtkWidget *value, const SlEventField *field)
+{
+  /* not selectable: a focused label that a followed link removes leaves
+   * GTK asking whether it is inside the window */
+  gtk_label_set_selectable (GTK_LABEL (value), FALSE);
+  gtk_label_set_markup (GTK_LABEL (value), field->markup);
+  g_object_set_data_full (G_OBJECT (value), "sl-links", g_array_ref (field->links),
+                          (GDestroyNotify) g_array_unref);
+  g_signal_connect (value, "activate-link", G_CALLBACK (activate_link_cb), self);
+}
+
 static void
 add_field (SlDetailsPane *self, const SlEventField *field, int row)
 {
@@ -91,6 +140,8 @@ add_field (SlDetailsPane *self, const SlEventField *field, int row)
   gtk_widget_set_hexpand (value, TRUE);
   if (row == 0)
     gtk_widget_add_css_class (value, "heading");
+  if (field->markup != NULL && field->links != NULL)
+    set_links (self, value, field);
   gtk_grid_attach (GTK_GRID (self->grid), label, 0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (self->grid), value, 1, row, 1, 1);
 }
@@ -236,6 +287,31 @@ sl_details_pane_get_values (SlDetailsPane *self)
 {
   g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
   return column_texts (self, 1);
+}
+
+GPtrArray *
+sl_details_pane_get_link_widgets (SlDetailsPane *self)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), out);
+  for (GtkWidget *child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
+    if (g_object_get_data (G_OBJECT (child), "sl-links") != NULL)
+      g_ptr_array_add (out, child);
+  return out;
+}
+
+const char *
+sl_details_pane_get_field_label (SlDetailsPane *self,
+                                 GtkWidget     *value)
+{
+  int row = 0;
+  GtkWidget *label;
+
+  g_return_val_if_fail (SL_IS_DETAILS_PANE (self), NULL);
+  gtk_grid_query_child (GTK_GRID (self->grid), value, NULL, &row, NULL, NULL);
+  label = gtk_grid_get_child_at (GTK_GRID (self->grid), 0, row);
+  return label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
 }
 
 GtkWidget *

@@ -20,5 +20,11 @@ void       sl_details_pane_set_session (SlDetailsPane *self,
  * probe): (transfer full). */
 GStrv      sl_details_pane_get_labels  (SlDetailsPane *self);
 GStrv      sl_details_pane_get_values  (SlDetailsPane *self);
+/* (transfer container): the value labels that hold links (GtkWidget), in
+ * order, for the probe to say where they are. */
+GPtrArray *sl_details_pane_get_link_widgets (SlDetailsPane *self);
+/* The label of the field whose value is @value (the grid's column 0 beside it). */
+const char *sl_details_pane_get_field_label (SlDetailsPane *self,
+                                             GtkWidget     *value);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
  * timeline's signals.  Nothing in the window calls it. */
 #include "sl-window-private.h"
 #include "sl-load-bar.h"
+#include "sl-timeline-hit.h"
 
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
@@ -50,7 +51,7 @@ static const char *
 event_kind_name (SlEventKind kind)
 {
   static const char * const names[] = { "none", "kernel", "memcpy", "memset", "api", "nvtx",
-                                        "nvtx-startend", "mark" };
+                                        "nvtx-startend", "mark", "nvtx-projected" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "none";
 }
 
@@ -58,7 +59,7 @@ static const char *
 row_kind_name (SlRowKind kind)
 {
   static const char * const names[] = { "gpu", "process", "thread", "stream", "api", "nvtx",
-                                        "nvtx-startend", "marks" };
+                                        "nvtx-startend", "marks", "gpu-util", "nvtx-projected" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "?";
 }
 
@@ -111,8 +112,20 @@ add_range (JsonBuilder *b, const char *name, const SlTimeRange *range)
   json_builder_end_array (b);
 }
 
+/* Whether any of @event's box is inside the body (not scrolled away). */
+static gboolean
+event_on_screen (const SlTimelineLayout *l, const SlEventRef *event)
+{
+  double x0, x1;
+  int y, h;
+
+  if (!sl_timeline_layout_event_rect (l, event, &x0, &x1, &y, &h))
+    return FALSE;
+  return x1 >= l->header_width && x0 <= l->width && y + h > sl_timeline_layout_body_y (l) && y < l->height;
+}
+
 static void
-add_selected_event (JsonBuilder *b, SlSession *session)
+add_selected_event (JsonBuilder *b, SlSession *session, const SlTimelineLayout *l)
 {
   const SlEventRef *event = sl_session_get_selected_event (session);
 
@@ -127,6 +140,7 @@ add_selected_event (JsonBuilder *b, SlSession *session)
   sl_json_member_int (b, "owner", event->owner);
   sl_json_member_int (b, "index", event->index);
   sl_json_member_string (b, "name", sl_timeline_model_event_name (sl_session_get_model (session), event));
+  sl_json_member_int (b, "on_screen", event_on_screen (l, event));
   json_builder_end_object (b);
 }
 
@@ -157,14 +171,14 @@ add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *mode
 static void
 add_row_kinds (JsonBuilder *b, const SlTimelineModel *model)
 {
-  guint counts[SL_ROW_MARKS + 1] = { 0 };
+  guint counts[SL_ROW_NVTX_PROJECTED + 1] = { 0 };
 
   for (guint r = 0; r < model->n_rows; r++)
-    if (model->rows[r].kind <= SL_ROW_MARKS)
+    if (model->rows[r].kind <= SL_ROW_NVTX_PROJECTED)
       counts[model->rows[r].kind]++;
   json_builder_set_member_name (b, "row_kinds");
   json_builder_begin_object (b);
-  for (guint k = 0; k <= SL_ROW_MARKS; k++)
+  for (guint k = 0; k <= SL_ROW_NVTX_PROJECTED; k++)
     sl_json_member_int (b, row_kind_name (k), counts[k]);
   json_builder_end_object (b);
 }
@@ -217,6 +231,37 @@ add_strings (JsonBuilder *b, const char *name, GStrv strings)
   json_builder_end_array (b);
 }
 
+/* The details pane's links: "detail_links": [{"label", "x", "y"}], where
+ * to click (surface coordinates) the first link of each linked field. */
+static void
+add_detail_links (JsonBuilder *b, SlWindow *window)
+{
+  g_autoptr(GPtrArray) widgets = sl_details_pane_get_link_widgets (SL_DETAILS_PANE (window->details));
+  double sx = 0, sy = 0;
+
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  json_builder_set_member_name (b, "detail_links");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < widgets->len; i++)
+    {
+      GtkWidget *w = g_ptr_array_index (widgets, i);
+      graphene_point_t pt;
+      int lx = 0, ly = 0;
+
+      /* the first link starts the text: a few pixels into its first line */
+      gtk_label_get_layout_offsets (GTK_LABEL (w), &lx, &ly);
+      if (!gtk_widget_get_mapped (w) ||
+          !gtk_widget_compute_point (w, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (lx + 6, ly + 8), &pt))
+        continue;
+      json_builder_begin_object (b);
+      sl_json_member_string (b, "label", sl_details_pane_get_field_label (SL_DETAILS_PANE (window->details), w));
+      sl_json_member_double (b, "x", pt.x + sx);
+      sl_json_member_double (b, "y", pt.y + sy);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 /* The details pane's labels, and their values in the same order. */
 static void
 add_details (JsonBuilder *b, SlWindow *window)
@@ -226,6 +271,7 @@ add_details (JsonBuilder *b, SlWindow *window)
 
   add_strings (b, "details", labels);
   add_strings (b, "detail_values", values);
+  add_detail_links (b, window);
 }
 
 /* The ruler's labels and any note, and the range's length, as drawn. */
@@ -253,7 +299,7 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   add_ruler (b, window);
   add_range (b, "range", sl_session_get_selected_range (session));
   add_range (b, "visible", sl_session_get_visible_range (session));
-  add_selected_event (b, session);
+  add_selected_event (b, session, l);
   sl_json_member_int (b, "history_back", sl_session_can_go_back (session));
   sl_json_member_int (b, "history_forward", sl_session_can_go_forward (session));
   add_rows (b, l, sl_session_get_model (session));

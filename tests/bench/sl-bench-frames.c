@@ -2,6 +2,8 @@
 /* sl-bench-frames.c: timeline frame times, drawn by the widget's own renderer. */
 #include "sl-bench-frames.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-gpu-rows.h"
+#include "sl-attribution.h"
 #include "sl-int.h"
 
 #include <math.h>
@@ -55,12 +57,43 @@ sweep_windows (SlTimelineRenderer *renderer, SlTimelineLayout *layout, const SlT
   qsort (sweep, N_WINDOWS, sizeof (double), cmp_double);
 }
 
+/* The GPU utilization rows alone: every GPU's 1920 columns in the same 50
+ * windows as the frames (p50 and max into @out). */
+static void
+sweep_util (const SlTimelineModel *model, double out[2])
+{
+  const SlProfile *profile = model->profile;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240601);
+  double dur = (double) MAX (sl_span (profile->start_ns, profile->end_ns), 1);
+  double ms[N_WINDOWS];
+  float cols[FRAME_W];
+
+  for (guint i = 0; i < N_WINDOWS; i++)
+    {
+      double width = exp (g_rand_double_range (rand, log (1000.0), log (MAX (dur, 1001.0))));
+      double start = profile->start_ns + g_rand_double_range (rand, 0, MAX (dur - width, 0) + 1e-9);
+      gint64 t0 = g_get_monotonic_time ();
+
+      for (guint g = 0; g < profile->n_gpus; g++)
+        sl_timeline_gpu_util_columns (model, g, start, width / FRAME_W, FRAME_W, cols);
+      ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
+    }
+  qsort (ms, N_WINDOWS, sizeof (double), cmp_double);
+  out[0] = ms[N_WINDOWS / 2];
+  out[1] = ms[N_WINDOWS - 1];
+}
+
 void
 bench_frames (SlProfile *profile, JsonBuilder *b)
 {
+  /* the NVTX attribution behind the projected rows is the profile's, shared
+   * with the tree and the CLI: timed apart from the model */
+  gint64 ta = g_get_monotonic_time ();
+  double attribution_ms = (sl_attribution_get (profile), (g_get_monotonic_time () - ta) / 1000.0);
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr(SlTimelineModel) model = sl_timeline_model_new (profile, NULL);
   double model_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  double util[2];
   SlTimelineLayout *layout = sl_timeline_layout_new (model);
   g_autoptr(SlTimelineRenderer) renderer = sl_timeline_renderer_new ();
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FRAME_W, FRAME_H);
@@ -79,6 +112,7 @@ bench_frames (SlProfile *profile, JsonBuilder *b)
   qsort (full, G_N_ELEMENTS (full), sizeof (double), cmp_double);
   full_ms = full[G_N_ELEMENTS (full) / 2];
   sweep_windows (renderer, layout, &style, surface, sweep, &worst);
+  sweep_util (model, util);
 
   json_builder_begin_object (b);
 #define DBL(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, (v)); } while (0)
@@ -89,6 +123,9 @@ bench_frames (SlProfile *profile, JsonBuilder *b)
   DBL ("max", sweep[N_WINDOWS - 1]);
   DBL ("first_frame", overview_ms);
   DBL ("model_build", model_ms);
+  DBL ("attribution", attribution_ms);
+  DBL ("gpu_util_p50", util[0]);
+  DBL ("gpu_util_max", util[1]);
   INT ("width", FRAME_W);
   INT ("height", FRAME_H);
   INT ("windows", N_WINDOWS);

@@ -1215,6 +1215,53 @@ def test_rough_edges(tmp):
         app.close()
 
 
+# ---- issue 12 item 9: links in the details pane navigate ------------------------------
+
+def detail_link(s, label):
+    for link in s.get('detail_links', []):
+        if link['label'] == label:
+            return link
+    return None
+
+
+def test_links(tmp):
+    """A kernel's "Launched by" link selects its API call and brings it into view
+    (scrolling the rows too); Alt+Left returns to the kernel; the GPU rows show."""
+    app = App(tmp, generate(tmp))
+    try:
+        s = app.wait(lambda s: complete(s) and track_rows(s))
+        if not check(s is not None, 'links: the generated profile opens'):
+            return
+        kinds = s['timeline']['row_kinds']
+        check(kinds['gpu-util'] == 2 and kinds['nvtx-projected'] >= 2,
+              f'links: a utilization row per GPU and projected NVTX rows: {kinds}')
+        sel = select_kernel(app, app.settle(), 'links-start')
+        if not check(sel is not None, 'links: a kernel is selected by a click'):
+            return
+        kernel = sel['timeline']['selected']
+        s = app.wait(lambda t: detail_link(t, 'Launched by') is not None, 10)
+        if not check(s is not None, 'links: the details pane has a "Launched by" link'):
+            return
+        want = detail(s, 'Launched by')
+        link = detail_link(s, 'Launched by')
+        xdo('mousemove', '--window', s['xid'], str(int(link['x'])), str(int(link['y'])), 'click', 1)
+        s = app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected']['kind'] == 'api', 10)
+        if check(s is not None, 'links: clicking "Launched by" selects the API call'):
+            api = s['timeline']['selected']
+            check(api['name'] == want, f'links: the call selected is the one named: {api["name"]} == {want}')
+            check(api['on_screen'] == 1, 'links: the call is brought into view (timeline scrolled to it)')
+            check(s['timeline']['history_back'] == 1, 'links: following a link is a history step')
+            screenshot(s['xid'], os.path.join(OUT, 'links-api.png'))
+            xdo('key', '--window', s['xid'], 'alt+Left')
+            back = app.wait(lambda t: t['timeline']['selected'] is not None and
+                            t['timeline']['selected']['kind'] == 'kernel', 10)
+            check(back is not None and back['timeline']['selected']['index'] == kernel['index'] and
+                  back['timeline']['selected']['owner'] == kernel['owner'],
+                  'links: Alt+Left returns to the kernel')
+    finally:
+        app.close()
+
+
 def click_thin_kernel(app, s):
     """Clicks coloured columns of the stream rows (kernels 1 px wide) until a
     kernel with a long C++ name ("::") is selected, else any kernel."""
@@ -1258,7 +1305,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
                  test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
-                 test_rough_edges):
+                 test_rough_edges, test_links):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
