@@ -57,7 +57,7 @@ _sl_timeline_gpu_rows_build (SlTimelineModel *model, GArray *rows, guint gpu, gu
   row.index = gpu;
   row.parent = group;
   g_array_append_val (rows, row);
-  _sl_timeline_projected_build (model, rows, gpu, group);
+  _sl_timeline_projected_push_rows (model, rows, gpu, group);
 }
 
 void

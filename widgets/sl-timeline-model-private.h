@@ -37,11 +37,14 @@ void     _sl_timeline_gpu_rows_build     (SlTimelineModel *model,
                                           guint            gpu,
                                           guint32          group);
 void     _sl_timeline_gpu_rows_clear     (SlTimelineModel *model);
-/* The projected rows alone (sl-timeline-projected.c). */
-void     _sl_timeline_projected_build    (SlTimelineModel *model,
-                                          GArray          *rows,
-                                          guint            gpu,
-                                          guint32          group);
+/* The projected spans of every GPU into model->projected (allocated,
+ * zeroed): one walk over the GPU work (sl-timeline-projected.c). */
+void     _sl_timeline_projected_build_all (SlTimelineModel *model);
+/* GPU @gpu's projected rows, under group row @group. */
+void     _sl_timeline_projected_push_rows (SlTimelineModel *model,
+                                           GArray          *rows,
+                                           guint            gpu,
+                                           guint32          group);
 
 /* The push/pop range (thread, index in its nvtx) of projected span @index
  * of GPU @gpu: FALSE when there is none. */

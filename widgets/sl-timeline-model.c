@@ -69,6 +69,7 @@ build_gpu_rows (SlTimelineModel *self, SlProfile *p, GArray *rows)
 {
   self->util = g_new0 (SlGpuUtil, MAX (p->n_gpus, 1));
   self->projected = g_new0 (SlProjected, MAX (p->n_gpus, 1));
+  _sl_timeline_projected_build_all (self);
   for (guint g = 0; g < p->n_gpus; g++)
     {
       const SlGpu *gpu = &p->gpus[g];

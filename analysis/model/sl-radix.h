@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-radix.h: a stable radix sort of (key, index) pairs, for the loader's
  * sorts of millions of events by time (qsort's comparisons through a
- * function pointer cost four times more).  Model and loader only. */
+ * function pointer cost four times more).  Model, loader and the
+ * timeline's model (widgets/sl-timeline-projected.c). */
 #pragma once
 
 #include <glib.h>
