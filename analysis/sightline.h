@@ -14,6 +14,7 @@
 #include "sl-kernel-details.h"
 #include "sl-content-id.h"
 #include "sl-profile-cache.h"
+#include "sl-cpu-loader.h"
 /* analyses/ */
 #include "sl-stats.h"
 #include "sl-intervals.h"
