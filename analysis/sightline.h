@@ -40,3 +40,4 @@
 #include "sl-work-scope.h"
 #include "sl-scope-summary.h"
 #include "sl-duration-histogram.h"
+#include "sl-cpu-stacks.h"
