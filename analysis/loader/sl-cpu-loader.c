@@ -26,8 +26,8 @@ build_init (SlCpuBuild *build, SlProfile *profile, GCancellable *cancellable)
   sl_id_map_init (&build->name_index, 1024);
   build->name_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   _sl_cpu_build_stacks_init (build);
-  sl_id_map_init (&build->sample_stacks, 1024);
-  sl_id_map_init (&build->osrt_stacks, 1024);
+  sl_id_map_init (&build->sample_stacks.sparse, 16);
+  sl_id_map_init (&build->osrt_stacks.sparse, 16);
   build->warnings = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -46,8 +46,9 @@ build_clear (SlCpuBuild *build)
   sl_id_map_clear (&build->name_index);
   g_array_unref (build->name_ids);
   _sl_cpu_build_stacks_clear (build);
-  sl_id_map_clear (&build->sample_stacks);
-  sl_id_map_clear (&build->osrt_stacks);
+  _sl_cpu_chain_map_clear (&build->sample_stacks);
+  _sl_cpu_chain_map_clear (&build->osrt_stacks);
+  g_free (build->name_direct);
   g_clear_pointer (&build->warnings, g_ptr_array_unref);
   g_hash_table_unref (build->loader.tables);
   sqlite3_close (build->db);
