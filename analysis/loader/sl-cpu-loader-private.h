@@ -95,6 +95,9 @@ void     _sl_cpu_thread_builder_free (SlCpuThreadBuilder *t);
 
 /* sl-cpu-loader.c: a connection to the file @profile was read from, with
  * the columns of @tables known to @loader; FALSE with @error otherwise. */
+/* The descriptor of the file @profile (or the profile it is a subset of)
+ * was read from; -1 when none. */
+int      _sl_cpu_source_fd         (const SlProfile *profile);
 gboolean _sl_cpu_open_source       (SlLoader *loader, SlProfile *profile, sqlite3 **db,
                                     const char *const *tables, guint n_tables, GError **error);
 
