@@ -306,7 +306,7 @@ draw_header (SlFrame *f, guint r, int y, int h)
       indent += 13 * s;
     }
   text = sl_timeline_row_title (f->layout->model, r);
-  if (sl_timeline_font_show (f->cr, font, text, indent, baseline, f->header_width - indent - 6 * s))
+  if (sl_timeline_font_show_middle (f->cr, font, text, indent, baseline, f->header_width - indent - 6 * s))
     f->stats.n_labels++;
 }
 
