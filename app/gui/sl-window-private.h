@@ -56,6 +56,8 @@ struct _SlWindow {
   GBindingGroup   *progress_bindings; /* the loading page from the current loader */
 
   SlWindowProbe   *probe;        /* SIGHTLINE_TEST_STATE or SIGHTLINE_MEASURE_STALL */
+  char            *rows_id;      /* content id of the profile shown: its row layout's key */
+  GCancellable    *rows_cancellable;
 };
 
 /* sl-window.c */
@@ -100,5 +102,10 @@ void        _sl_window_add_drop_target (SlWindow *self);
 /* sl-window-probe.c: NULL when neither variable is set. */
 SlWindowProbe *_sl_window_probe_new  (SlWindow      *self);
 void           _sl_window_probe_free (SlWindowProbe *probe);
+
+/* sl-window-rows.c */
+void        _sl_window_rows_init            (SlWindow *self);
+void        _sl_window_rows_session_changed (SlWindow *self);
+void        _sl_window_rows_dispose         (SlWindow *self);
 
 G_END_DECLS

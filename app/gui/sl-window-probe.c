@@ -135,14 +135,16 @@ add_selected_event (JsonBuilder *b, SlSession *session)
   json_builder_end_object (b);
 }
 
-/* The track and group rows at least partly visible below the ruler. */
+/* The track and group rows at least partly visible below the ruler, top-down. */
 static void
 add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *model)
 {
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
-  for (guint r = 0; r < sl_timeline_layout_n_rows (l); r++)
+  /* top-down as drawn: the pinned band's, then the scrolled rows */
+  for (guint i = 0; i < sl_timeline_layout_n_shown (l); i++)
     {
+      guint r = sl_timeline_layout_shown_row (l, i);
       int y, h;
 
       if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y >= l->height || y + h <= sl_timeline_layout_body_y (l))
