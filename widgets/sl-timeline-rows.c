@@ -298,6 +298,14 @@ draw_header (SlFrame *f, guint r, int y, int h)
   double baseline = y + (h + font->ascent - font->descent) / 2;
   g_autofree char *text = NULL;
 
+  if (sl_timeline_layout_row_pinned (f->layout, r))
+    {
+      /* a pinned row's mark: the band's colour down its label's edge */
+      _sl_set_source_rgba (f->cr, f->style->accent, 1);
+      cairo_rectangle (f->cr, 0, y, 3 * s, h);
+      cairo_fill (f->cr);
+      f->stats.n_cairo++;
+    }
   _sl_set_source_rgba (f->cr, group ? f->style->fg : f->style->fg_dim, 1);
   if (group)
     {

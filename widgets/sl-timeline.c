@@ -957,6 +957,8 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
 
   if (self->layout == NULL || keyboard || self->drag_mode != DRAG_NONE)
     return FALSE;
+  if (self->row_menu != NULL && gtk_widget_get_visible (self->row_menu))
+    return FALSE;
   if (x * s < self->layout->header_width)
     {
       /* a label may be cut in the middle: the whole name */
