@@ -156,15 +156,16 @@ _sl_timeline_highlight_write (SlFrame *f)
   if (rd->highlight_spans == NULL)
     rd->highlight_spans = g_array_new (FALSE, FALSE, sizeof (SlHighlightSpan));
   dim = sl_highlight_get_dim_others (rd->highlight);
-  for (guint r = 0; r < l->model->n_rows; r++)
+  for (guint i = 0; i < sl_timeline_layout_n_shown (l); i++)
     {
-      int y, h, top, bottom;
+      guint r = sl_timeline_layout_shown_row (l, i);
+      int y, h, top, bottom, clip = sl_timeline_layout_row_clip_top (l, r);
 
-      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= f->body_y)
+      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= clip)
         continue;
       if (y >= f->height)
         break;
-      top = MAX (y, f->body_y);
+      top = MAX (y, clip);
       bottom = MIN (y + h, f->height);
       if (dim && top > next_line)
         veil_lines (f, next_line, top, NULL);

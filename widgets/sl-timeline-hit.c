@@ -118,6 +118,8 @@ sl_timeline_layout_event_rect (const SlTimelineLayout *self,
 
   if (r == SL_NONE || !sl_timeline_model_event_span (m, event, &s, &e))
     return FALSE;
+  if (sl_timeline_layout_row_hidden (self, r))
+    return FALSE;
   /* an event inside a collapsed group points at the group's row */
   while (self->row_y[r] < 0 && m->rows[r].parent != SL_NONE)
     r = m->rows[r].parent;

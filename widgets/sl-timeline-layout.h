@@ -9,6 +9,7 @@
 #pragma once
 
 #include "sl-timeline-model.h"
+#include "sl-row-layout.h"
 
 G_BEGIN_DECLS
 
@@ -37,8 +38,16 @@ typedef struct {
   /*< private >*/
   SlTimelineModel *model;
   gboolean        *collapsed;
-  int             *row_y;      /* content y per row, -1 when hidden by a collapsed group */
+  int             *row_y;      /* content y per row (the band's for pinned rows), -1 when not shown */
   int              content_height;
+  int              label_width;  /* of the header column, logical px */
+  SlRowLayout     *rows;       /* the user's hidden, pinned and moved rows */
+  char           **keys;       /* per row: sl_row_key() */
+  guint           *order;      /* every row in the order shown (sl-row-order.h) */
+  guint           *shown;      /* rows laid out: the band's, then the scrolled ones, each top-down */
+  guint            n_shown, n_band;
+  guint8          *state;      /* per row: ROW_HIDDEN, ROW_IN_BAND */
+  int              band_height;  /* pinned rows under the ruler, device px */
   gboolean         sized;
   SlViewCache      columns;    /* the merge's scratch (sl-timeline-columns.c) */
   SlViewCache      overview;   /* the minimap's columns (sl-timeline-minimap.c) */
@@ -134,13 +143,57 @@ guint             sl_timeline_layout_row_at       (const SlTimelineLayout *layou
                                                    double                  y);
 int               sl_timeline_layout_content_height (const SlTimelineLayout *layout);
 
-/* The label column's width for a timeline @width device px wide: 220 px
- * (times @scale), down to 120 px in a narrow window so that the time keeps
- * most of the width; names are cut with an ellipsis. */
+/* The widest label column for a timeline @width device px wide: 30 % of
+ * it, at least 120 px (times @scale), so that in a narrow window the time
+ * keeps most of the width; the user's width applies up to it. */
 int      sl_timeline_layout_fit_header_width (int               width,
                                               double            scale);
 /* Changes the label column's width, keeping the visible time span. */
 void     sl_timeline_layout_set_header_width (SlTimelineLayout *layout,
                                               int               header_width);
+/* Row control.  The band of pinned rows sits under the ruler and does not
+ * scroll; the other rows scroll below it. */
+#define SL_TIMELINE_LABEL_WIDTH_DEFAULT 220
+#define SL_TIMELINE_LABEL_WIDTH_MIN     80
+/* Width of the label column in logical px (clamped to a sane range). */
+void              sl_timeline_layout_set_label_width (SlTimelineLayout *layout,
+                                                      int               width);
+int               sl_timeline_layout_band_height  (const SlTimelineLayout *layout);
+/* Widget y where row @row's lines may start: under the band for scrolled rows. */
+int               sl_timeline_layout_row_clip_top (const SlTimelineLayout *layout,
+                                                   guint                   row);
+/* Rows laid out, in drawing order (the band's top-down, then the rest). */
+guint             sl_timeline_layout_n_shown      (const SlTimelineLayout *layout);
+guint             sl_timeline_layout_shown_row    (const SlTimelineLayout *layout,
+                                                   guint                   i);
+const char       *sl_timeline_layout_row_key      (const SlTimelineLayout *layout,
+                                                   guint                   row);
+/* The row with @key, SL_NONE when this model has none. */
+guint             sl_timeline_layout_find_key     (const SlTimelineLayout *layout,
+                                                   const char             *key);
+/* Hidden by the user (itself or a group around it). */
+gboolean          sl_timeline_layout_row_hidden   (const SlTimelineLayout *layout,
+                                                   guint                   row);
+/* Pinned itself (not only inside a pinned group). */
+gboolean          sl_timeline_layout_row_pinned   (const SlTimelineLayout *layout,
+                                                   guint                   row);
+gboolean          sl_timeline_layout_row_in_band  (const SlTimelineLayout *layout,
+                                                   guint                   row);
+void              sl_timeline_layout_set_row_hidden (SlTimelineLayout *layout,
+                                                     guint             row,
+                                                     gboolean          hidden);
+void              sl_timeline_layout_set_row_pinned (SlTimelineLayout *layout,
+                                                     guint             row,
+                                                     gboolean          pinned);
+/* Moves @row to @target's place among its siblings (@target may be inside
+ * a sibling).  FALSE when they are not siblings or it is the same row. */
+gboolean          sl_timeline_layout_move_row     (SlTimelineLayout *layout,
+                                                   guint             row,
+                                                   guint             target);
+/* (transfer none) */
+const SlRowLayout *sl_timeline_layout_get_row_layout (const SlTimelineLayout *layout);
+/* Replaces the whole row layout (a copy is kept); NULL resets it. */
+void              sl_timeline_layout_set_row_layout (SlTimelineLayout  *layout,
+                                                     const SlRowLayout *rows);
 
 G_END_DECLS

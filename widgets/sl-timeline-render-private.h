@@ -21,6 +21,7 @@ typedef struct {
   const char *text;
   double      x, baseline, max_w;
   guint32     rgb;
+  int         top;      /* first line of its part (the pinned band or below) */
 } SlLabel;
 
 struct _SlTimelineRenderer {

@@ -123,7 +123,7 @@ write_columns (SlFrame *f, const SlRowColumns *cols, guint32 base)
 }
 
 static void
-queue_label (SlFrame *f, const SlTimelineRow *row, const SlBox *b, int y, int h)
+queue_label (SlFrame *f, const SlTimelineRow *row, const SlBox *b, int y, int h, int top)
 {
   const SlTimelineFont *font = &f->renderer->label;
   double s = f->scale;
@@ -134,13 +134,14 @@ queue_label (SlFrame *f, const SlTimelineRow *row, const SlBox *b, int y, int h)
   l.max_w = b->x1 - b->x0 - 5 * s;
   l.baseline = y + (h + font->ascent - font->descent) / 2;
   l.rgb = sl_timeline_color_text_on (b->rgb);
+  l.top = top;
   g_array_append_val (f->renderer->labels, l);
 }
 
 /* Whole events: a box each, wide ones with a label. */
 static void
 write_boxes (SlFrame *f, const SlTimelineRow *row, const SlRowColumns *cols, gboolean group,
-             int y, int h)
+             int y, int h, int top)
 {
   guint32 *scan = f->renderer->scan + f->header_width;
   double s = f->scale;
@@ -155,7 +156,7 @@ write_boxes (SlFrame *f, const SlTimelineRow *row, const SlRowColumns *cols, gbo
       if (wd >= 3 * s)
         scan[b->x0] = _sl_opaque (sl_timeline_color_mix (b->rgb, 0x000000, 0.35f));
       if (wd >= 24 * s && !group)
-        queue_label (f, row, b, y, h);
+        queue_label (f, row, b, y, h, top);
     }
   f->stats.n_boxes += cols->n_boxes;
 }
@@ -185,13 +186,28 @@ write_row (SlFrame *f, guint r, int y, int h, int top, int bottom)
   sl_timeline_layout_row_columns (f->layout, r, &cols);
   f->stats.n_visited += cols.n_visited;
   write_columns (f, &cols, group ? style->group_bg : style->bg);
-  write_boxes (f, &f->layout->model->rows[r], &cols, group, y, h);
+  write_boxes (f, &f->layout->model->rows[r], &cols, group, y, h,
+               sl_timeline_layout_row_clip_top (f->layout, r));
 
   _sl_frame_copy_lines (f, top, y0, plain);
   _sl_frame_copy_lines (f, y0, y1, rd->scan);
   _sl_frame_copy_lines (f, y1, bottom, plain);
-  if (group && y >= f->body_y && y < f->height)
+  if (group && y >= top && y < f->height)
     _sl_fill_span (_sl_frame_line (f, y), 0, f->width, _sl_opaque (style->group_rule));
+}
+
+/* A firm line under the pinned band: the rows below it scroll. */
+static void
+draw_band_edge (SlFrame *f)
+{
+  int band = sl_timeline_layout_band_height (f->layout);
+  int t = MAX (1, (int) f->scale);
+  int y = f->body_y + band;
+
+  if (band <= 0)
+    return;
+  for (int k = 0; k < t && y - 1 - k >= f->body_y && y - 1 - k < f->height; k++)
+    _sl_fill_span (_sl_frame_line (f, y - 1 - k), 0, f->width, _sl_opaque (f->style->accent));
 }
 
 void
@@ -202,17 +218,19 @@ _sl_timeline_rows_write (SlFrame *f)
 
   fill_background (f);
   g_array_set_size (f->renderer->labels, 0);
-  /* every body line is written exactly once, one scanline per row */
-  for (guint r = 0; r < l->model->n_rows; r++)
+  /* every body line is written exactly once, one scanline per row: the
+   * pinned band's rows, then the scrolled ones below it */
+  for (guint i = 0; i < sl_timeline_layout_n_shown (l); i++)
     {
-      int y, h, top, bottom;
+      guint r = sl_timeline_layout_shown_row (l, i);
+      int y, h, top, bottom, clip = sl_timeline_layout_row_clip_top (l, r);
 
-      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= f->body_y)
+      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= clip)
         continue;
       if (y >= f->height)
         break;
       f->stats.n_rows++;
-      top = MAX (y, f->body_y);
+      top = MAX (y, clip);
       bottom = MIN (y + h, f->height);
       if (top > next_line)
         _sl_frame_copy_lines (f, next_line, top, f->renderer->bgscan);
@@ -221,22 +239,33 @@ _sl_timeline_rows_write (SlFrame *f)
     }
   if (next_line < f->height)
     _sl_frame_copy_lines (f, next_line, f->height, f->renderer->bgscan);
+  draw_band_edge (f);
 }
 
 void
 _sl_timeline_rows_draw_labels (SlFrame *f)
 {
   GArray *labels = f->renderer->labels;
+  int band_end = f->body_y + sl_timeline_layout_band_height (f->layout);
+  int clip = -1;
 
   cairo_save (f->cr);
-  cairo_rectangle (f->cr, f->header_width, f->body_y, f->body_width, f->height - f->body_y);
-  cairo_clip (f->cr);
   for (guint k = 0; k < labels->len; k++)
     {
       const SlLabel *l = &g_array_index (labels, SlLabel, k);
 
       if (l->text == NULL || *l->text == '\0')
         continue;
+      /* the band's labels come first, then the scrolled rows' below it */
+      if (l->top != clip)
+        {
+          int bottom = l->top == f->body_y && band_end > f->body_y ? band_end : f->height;
+
+          clip = l->top;
+          cairo_reset_clip (f->cr);
+          cairo_rectangle (f->cr, f->header_width, clip, f->body_width, MAX (bottom - clip, 0));
+          cairo_clip (f->cr);
+        }
       _sl_set_source_rgba (f->cr, l->rgb, 1);
       if (sl_timeline_font_show (f->cr, &f->renderer->label, l->text, l->x, l->baseline, l->max_w))
         f->stats.n_labels++;
@@ -280,6 +309,14 @@ draw_header (SlFrame *f, guint r, int y, int h)
   double baseline = y + (h + font->ascent - font->descent) / 2;
   g_autofree char *text = NULL;
 
+  if (sl_timeline_layout_row_pinned (f->layout, r))
+    {
+      /* a pinned row's mark: the band's colour down its label's edge */
+      _sl_set_source_rgba (f->cr, f->style->accent, 1);
+      cairo_rectangle (f->cr, 0, y, 3 * s, h);
+      cairo_fill (f->cr);
+      f->stats.n_cairo++;
+    }
   _sl_set_source_rgba (f->cr, group ? f->style->fg : f->style->fg_dim, 1);
   if (group)
     {
@@ -288,7 +325,7 @@ draw_header (SlFrame *f, guint r, int y, int h)
       indent += 13 * s;
     }
   text = sl_timeline_row_title (f->layout->model, r);
-  if (sl_timeline_font_show (f->cr, font, text, indent, baseline, f->header_width - indent - 6 * s))
+  if (sl_timeline_font_show_middle (f->cr, font, text, indent, baseline, f->header_width - indent - 6 * s))
     f->stats.n_labels++;
 }
 
@@ -297,18 +334,19 @@ _sl_timeline_rows_draw_headers (SlFrame *f)
 {
   SlTimelineLayout *l = f->layout;
 
-  cairo_save (f->cr);
-  cairo_rectangle (f->cr, 0, f->body_y, f->header_width, f->height - f->body_y);
-  cairo_clip (f->cr);
-  for (guint r = 0; r < l->model->n_rows; r++)
+  for (guint i = 0; i < sl_timeline_layout_n_shown (l); i++)
     {
-      int y, h;
+      guint r = sl_timeline_layout_shown_row (l, i);
+      int y, h, clip = sl_timeline_layout_row_clip_top (l, r);
 
-      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= f->body_y)
+      if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y + h <= clip)
         continue;
       if (y >= f->height)
         break;
+      cairo_save (f->cr);
+      cairo_rectangle (f->cr, 0, clip, f->header_width, f->height - clip);
+      cairo_clip (f->cr);
       draw_header (f, r, y, h);
+      cairo_restore (f->cr);
     }
-  cairo_restore (f->cr);
 }

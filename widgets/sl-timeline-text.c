@@ -205,3 +205,44 @@ sl_timeline_font_width (const SlTimelineFont *f,
     }
   return w;
 }
+
+/* @text with the characters [head, tail) replaced by "…". */
+static char *
+cut_middle (const char *text, glong head, glong tail)
+{
+  g_autofree char *a = g_utf8_substring (text, 0, head);
+  g_autofree char *b = g_utf8_substring (text, tail, g_utf8_strlen (text, -1));
+
+  return g_strconcat (a, "…", b, NULL);
+}
+
+gboolean
+sl_timeline_font_show_middle (cairo_t              *cr,
+                              const SlTimelineFont *f,
+                              const char           *text,
+                              double                x,
+                              double                baseline,
+                              double                max_w)
+{
+  glong n = g_utf8_strlen (text, -1), lo = 0, hi = n;
+  g_autofree char *best = NULL;
+
+  if (sl_timeline_font_width (f, text) <= max_w)
+    return sl_timeline_font_show (cr, f, text, x, baseline, max_w);
+  /* the most characters kept, split evenly around the cut (a binary
+   * search: a header is drawn with a few measures, not one per length) */
+  while (lo < hi)
+    {
+      glong keep = (lo + hi + 1) / 2;
+      g_autofree char *t = cut_middle (text, (keep + 1) / 2, n - keep / 2);
+
+      if (sl_timeline_font_width (f, t) <= max_w)
+        lo = keep;
+      else
+        hi = keep - 1;
+    }
+  if (lo == 0)
+    return FALSE;
+  best = cut_middle (text, (lo + 1) / 2, n - lo / 2);
+  return sl_timeline_font_show (cr, f, best, x, baseline, max_w + 1);
+}

@@ -38,5 +38,13 @@ gboolean sl_timeline_font_show  (cairo_t              *cr,
 /* The advance of @text, uncut. */
 double   sl_timeline_font_width (const SlTimelineFont *font,
                                  const char           *text);
+/* Like sl_timeline_font_show() but cut in the middle ("Stream 7 · pid 1…2345"):
+ * the end of a row's name (a pid, a tid) tells rows apart. */
+gboolean sl_timeline_font_show_middle (cairo_t              *cr,
+                                       const SlTimelineFont *font,
+                                       const char           *text,
+                                       double                x,
+                                       double                baseline,
+                                       double                max_w);
 
 G_END_DECLS

@@ -13,6 +13,8 @@
 #include "sl-timeline-hit.h"
 #include "sl-timeline-link.h"
 #include "sl-timeline-gpu-rows.h"
+#include "sl-timeline-row-menu.h"
+#include "sl-timeline-rows.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
 #include "sl-timeline-zoom.h"
@@ -55,8 +57,18 @@ struct _SlTimeline {
   SlEventRef          tooltip_details_event;
   GCancellable       *details_cancellable;
 
+  /* row control: the row the context menu is about (SL_NONE: none), the
+   * label column's width (logical px) */
+  GtkWidget          *row_menu;
+  guint               menu_row;
+  int                 label_width;
+  gboolean            edge_cursor;
+  guint               drag_row;
+  int                 drag_width;
+  double              drop_y;
+
   /* dragging */
-  enum { DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MINIMAP } drag_mode;
+  enum { DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MINIMAP, DRAG_ROW, DRAG_EDGE } drag_mode;
   double              drag_x, drag_y;
   double              drag_t0, drag_scroll;
   double              drag_dist;
@@ -68,11 +80,13 @@ enum {
   PROP_0,
   PROP_SESSION,
   PROP_RELATIVE_TIME,
+  PROP_LABEL_WIDTH,
   N_PROPS
 };
 
 enum {
   VIEW_CHANGED,
+  ROW_LAYOUT_CHANGED,
   N_SIGNALS
 };
 
@@ -177,6 +191,17 @@ adjustment_value_changed_cb (SlTimeline    *self,
   g_signal_emit (self, signals[VIEW_CHANGED], 0);
 }
 
+
+/* The label column: the user's width, narrowed in a narrow timeline so
+ * that the time keeps most of the width (names are cut in the middle). */
+static void
+fit_label_column (SlTimeline *self, int w, double s)
+{
+  int fit = sl_timeline_layout_fit_header_width (w, s);
+
+  sl_timeline_layout_set_header_width (self->layout, MIN ((int) (self->label_width * s), fit));
+}
+
 static void
 ensure_layout_size (SlTimeline *self)
 {
@@ -193,7 +218,7 @@ ensure_layout_size (SlTimeline *self)
     }
   if (self->layout->width != w || self->layout->height != h || !self->layout->sized)
     {
-      sl_timeline_layout_set_header_width (self->layout, sl_timeline_layout_fit_header_width (w, s));
+      fit_label_column (self, w, s);
       sl_timeline_layout_set_size (self->layout, w, h);
       self->dirty = TRUE;
       sync_adjustment (self);
@@ -381,6 +406,25 @@ snapshot_outlines (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyl
     append_outline (snapshot, &r, &accent, 2);
 }
 
+/* Where a dragged label would go: a line over the row it takes the place of. */
+static void
+snapshot_drop (SlTimeline *self, GtkSnapshot *snapshot, const SlTimelineStyle *style, int w)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+  guint target = sl_timeline_layout_row_at (l, self->drop_y * s);
+  GdkRGBA accent = rgba_from (style->accent, 1);
+  int y, h, dy, dh;
+
+  if (target == SL_NONE || target == self->drag_row ||
+      !sl_timeline_layout_row_rect (l, target, &y, &h) ||
+      !sl_timeline_layout_row_rect (l, self->drag_row, &dy, &dh))
+    return;
+  if (dy < y)
+    y += h;
+  gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (0, y / s - 1, w, 2));
+}
+
 static void
 sl_timeline_snapshot (GtkWidget   *widget,
                       GtkSnapshot *snapshot)
@@ -408,6 +452,8 @@ sl_timeline_snapshot (GtkWidget   *widget,
   snapshot_outlines (self, snapshot, &style);
   gtk_snapshot_pop (snapshot);
   gtk_snapshot_pop (snapshot);
+  if (self->drag_mode == DRAG_ROW && self->drag_dist > 4)
+    snapshot_drop (self, snapshot, &style, w);
 
   gtk_widget_snapshot_child (widget, self->vscrollbar, snapshot);
 }
@@ -442,6 +488,8 @@ sl_timeline_size_allocate (GtkWidget *widget,
     top = sl_timeline_layout_body_y (self->layout) / widget_scale (self);
   gtk_widget_size_allocate (self->vscrollbar,
                             &(GtkAllocation) { width - sw, top, sw, MAX (height - top, 1) }, -1);
+  if (self->row_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->row_menu));
 }
 
 /* ---- interaction -------------------------------------------------------- */
@@ -551,6 +599,16 @@ scroll_cb (SlTimeline               *self,
   return TRUE;
 }
 
+/* On the label column's right edge, where a drag resizes it. */
+static gboolean
+near_label_edge (SlTimeline *self, double x, double y)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+
+  return l != NULL && y * s >= l->minimap_height && fabs (x * s - l->header_width) <= 4 * s;
+}
+
 static void
 motion_cb (SlTimeline               *self,
            double                    x,
@@ -563,6 +621,12 @@ motion_cb (SlTimeline               *self,
   self->pointer_x = x;
   self->pointer_y = y;
   self->pointer_inside = TRUE;
+  self->menu_row = SL_NONE;
+  if (self->drag_mode == DRAG_NONE && near_label_edge (self, x, y) != self->edge_cursor)
+    {
+      self->edge_cursor = !self->edge_cursor;
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), self->edge_cursor ? "col-resize" : NULL);
+    }
   if (self->layout == NULL || self->drag_mode != DRAG_NONE)
     return;
   sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev);
@@ -586,6 +650,58 @@ leave_cb (SlTimeline               *self,
 }
 
 static void
+apply_label_width (SlTimeline *self, int width)
+{
+  self->label_width = MAX (width, SL_TIMELINE_LABEL_WIDTH_MIN);
+  if (self->layout == NULL)
+    return;
+  sl_timeline_layout_set_label_width (self->layout, self->label_width);
+  self->label_width = self->layout->label_width;
+  if (self->layout->sized)
+    fit_label_column (self, self->layout->width, self->layout->scale);
+  invalidate (self);
+}
+
+static void
+row_layout_changed (SlTimeline *self)
+{
+  self->menu_row = SL_NONE;
+  invalidate (self);
+  g_signal_emit (self, signals[ROW_LAYOUT_CHANGED], 0);
+}
+
+/* A label dropped on another row takes its place among its siblings. */
+static void
+drop_row (SlTimeline *self, double y)
+{
+  guint target = sl_timeline_layout_row_at (self->layout, y * widget_scale (self));
+
+  if (target != SL_NONE && sl_timeline_layout_move_row (self->layout, self->drag_row, target))
+    row_layout_changed (self);
+}
+
+/* Labels start row drags, their right edge resizes the column. */
+static gboolean
+begin_label_drag (SlTimeline *self, double x, double y)
+{
+  SlTimelineLayout *l = self->layout;
+  double s = widget_scale (self);
+
+  if (near_label_edge (self, x, y))
+    {
+      self->drag_mode = DRAG_EDGE;
+      self->drag_width = self->label_width;
+      return TRUE;
+    }
+  if (x * s >= l->header_width)
+    return FALSE;
+  self->drag_row = sl_timeline_layout_row_at (l, y * s);
+  if (self->drag_row != SL_NONE)
+    self->drag_mode = DRAG_ROW;
+  return TRUE;
+}
+
+static void
 drag_begin_cb (SlTimeline     *self,
                double          x,
                double          y,
@@ -605,7 +721,7 @@ drag_begin_cb (SlTimeline     *self,
   self->drag_y = y;
   self->drag_t0 = l->t0;
   self->drag_scroll = l->scroll_y;
-  if (x * s < l->header_width)
+  if (begin_label_drag (self, x, y))
     return;
   if (y * s < l->minimap_height)
     {
@@ -649,6 +765,13 @@ drag_update_cb (SlTimeline     *self,
       sl_timeline_layout_center_on (l, sl_timeline_layout_overview_time (l, body_x (self, self->drag_x + ox)));
       invalidate (self);
       break;
+    case DRAG_EDGE:
+      apply_label_width (self, self->drag_width + (int) lround (ox));
+      break;
+    case DRAG_ROW:
+      self->drop_y = self->drag_y + oy;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      break;
     case DRAG_NONE:
     default:
       break;
@@ -665,7 +788,12 @@ drag_end_cb (SlTimeline     *self,
    * may not have delivered as motion: without it a quick pan ends short. */
   if (ox != 0 || oy != 0)
     drag_update_cb (self, ox, oy, gesture);
+  if (self->drag_mode == DRAG_ROW && self->drag_dist > 4)
+    drop_row (self, self->drag_y + oy);
+  else if (self->drag_mode == DRAG_EDGE)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LABEL_WIDTH]);
   self->drag_mode = DRAG_NONE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -706,6 +834,8 @@ click_released_cb (SlTimeline      *self,
   if (l == NULL || n_press != 1 || self->drag_dist > 4)
     return;
   row = sl_timeline_layout_row_at (l, y * s);
+  if (near_label_edge (self, x, y))
+    return;
   if (x * s < l->header_width)
     {
       if (row != SL_NONE && sl_timeline_layout_is_group (l, row))
@@ -718,6 +848,35 @@ click_released_cb (SlTimeline      *self,
   if (y * s < sl_timeline_layout_body_y (l))
     return;
   select_event (self, sl_timeline_layout_hit_test (l, x * s, y * s, &ev) ? &ev : NULL);
+}
+
+/* A right click on a row opens its menu (hide, pin, show hidden rows). */
+static void
+context_menu_cb (SlTimeline      *self,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 GtkGestureClick *gesture)
+{
+  SlTimelineLayout *l = self->layout;
+  g_autoptr(GMenuModel) menu = NULL;
+
+  if (l == NULL || y * widget_scale (self) < sl_timeline_layout_body_y (l))
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  self->menu_row = sl_timeline_layout_row_at (l, y * widget_scale (self));
+  menu = sl_timeline_row_menu_new (l, self->menu_row);
+  if (self->row_menu == NULL)
+    {
+      self->row_menu = gtk_popover_menu_new_from_model (menu);
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
+      gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
+      gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self));
+    }
+  else
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_menu), menu);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->row_menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->row_menu));
 }
 
 /* The mouse's back and forward buttons walk the session's history. */
@@ -838,6 +997,19 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
     return FALSE;
   if (util_tooltip (self, x * s, y * s, tooltip))
     return TRUE;
+  if (self->row_menu != NULL && gtk_widget_get_visible (self->row_menu))
+    return FALSE;
+  if (x * s < self->layout->header_width)
+    {
+      /* a label may be cut in the middle: the whole name */
+      guint r = sl_timeline_layout_row_at (self->layout, y * s);
+      g_autofree char *title = r != SL_NONE ? sl_timeline_row_title (self->model, r) : NULL;
+
+      if (title == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, title);
+      return TRUE;
+    }
   if (!sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev))
     return FALSE;
   if (self->tooltip_markup == NULL || memcmp (&ev, &self->tooltip_event, sizeof ev) != 0)
@@ -876,6 +1048,72 @@ zoom_to_selection (SlTimeline *self)
   return TRUE;
 }
 
+/* The row a row action is about: the context menu's, else the one under
+ * the pointer, else the selected event's. */
+static guint
+target_row (SlTimeline *self)
+{
+  const SlEventRef *ev;
+
+  if (self->menu_row != SL_NONE)
+    return self->menu_row;
+  if (self->pointer_inside)
+    {
+      guint r = sl_timeline_layout_row_at (self->layout, self->pointer_y * widget_scale (self));
+      if (r != SL_NONE)
+        return r;
+    }
+  ev = self->session != NULL ? sl_session_get_selected_event (self->session) : NULL;
+  return ev != NULL ? sl_timeline_model_event_row (self->model, ev) : SL_NONE;
+}
+
+/* Hide, pin, show and reset rows; FALSE when @name is none of them. */
+static gboolean
+row_action (SlTimeline *self, const char *name, GVariant *param)
+{
+  SlTimelineLayout *l = self->layout;
+  g_autoptr(SlRowLayout) rows = sl_row_layout_copy (sl_timeline_layout_get_row_layout (l));
+  guint r = target_row (self);
+
+  if (g_str_equal (name, "timeline.hide-row"))
+    {
+      if (r == SL_NONE)
+        return TRUE;
+      sl_timeline_layout_set_row_hidden (l, r, TRUE);
+    }
+  else if (g_str_equal (name, "timeline.pin-row"))
+    {
+      if (r == SL_NONE)
+        return TRUE;
+      sl_timeline_layout_set_row_pinned (l, r, !sl_timeline_layout_row_pinned (l, r));
+    }
+  else if (g_str_equal (name, "timeline.show-row"))
+    {
+      sl_row_layout_set_hidden (rows, g_variant_get_string (param, NULL), FALSE);
+      sl_timeline_layout_set_row_layout (l, rows);
+    }
+  else if (g_str_equal (name, "timeline.show-all-rows"))
+    {
+      sl_row_layout_show_all (rows);
+      sl_timeline_layout_set_row_layout (l, rows);
+    }
+  else if (g_str_equal (name, "timeline.reset-row-layout"))
+    sl_timeline_layout_set_row_layout (l, NULL);
+  else
+    return FALSE;
+  row_layout_changed (self);
+  return TRUE;
+}
+
+/* A page of rows: what shows below the pinned band, less a row kept. */
+static double
+page_height (SlTimelineLayout *l)
+{
+  int page = sl_timeline_layout_body_height (l) - sl_timeline_layout_band_height (l) - l->row_height;
+
+  return MAX (page, l->row_height);
+}
+
 static void
 action_cb (GtkWidget  *widget,
            const char *name,
@@ -888,6 +1126,8 @@ action_cb (GtkWidget  *widget,
   if (l == NULL)
     return;
   bw = sl_timeline_layout_body_width (l);
+  if (row_action (self, name, param))
+    return;
   if (g_str_has_prefix (name, "timeline.zoom-i") || g_str_has_prefix (name, "timeline.zoom-o") ||
       g_str_has_prefix (name, "timeline.pan-"))
     remember_view_before_gesture (self);
@@ -903,6 +1143,10 @@ action_cb (GtkWidget  *widget,
     sl_timeline_layout_scroll_to (l, l->scroll_y - 3 * l->row_height);
   else if (g_str_equal (name, "timeline.scroll-down"))
     sl_timeline_layout_scroll_to (l, l->scroll_y + 3 * l->row_height);
+  else if (g_str_equal (name, "timeline.scroll-page-up"))
+    sl_timeline_layout_scroll_to (l, l->scroll_y - page_height (l));
+  else if (g_str_equal (name, "timeline.scroll-page-down"))
+    sl_timeline_layout_scroll_to (l, l->scroll_y + page_height (l));
   else if (g_str_equal (name, "timeline.fit"))
     {
       remember_view (self);
@@ -952,6 +1196,7 @@ sl_timeline_dispose (GObject *object)
 
   sl_timeline_set_session (self, NULL);
   g_clear_pointer (&self->vscrollbar, gtk_widget_unparent);
+  g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
   g_clear_object (&self->texture);
   g_clear_pointer (&self->surface, cairo_surface_destroy);
@@ -976,6 +1221,9 @@ sl_timeline_get_property (GObject    *object,
     case PROP_RELATIVE_TIME:
       g_value_set_boolean (value, self->relative_time);
       break;
+    case PROP_LABEL_WIDTH:
+      g_value_set_int (value, self->label_width);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -997,6 +1245,9 @@ sl_timeline_set_property (GObject      *object,
     case PROP_RELATIVE_TIME:
       sl_timeline_set_relative_time (self, g_value_get_boolean (value));
       break;
+    case PROP_LABEL_WIDTH:
+      sl_timeline_set_label_width (self, g_value_get_int (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1017,6 +1268,8 @@ sl_timeline_class_init (SlTimelineClass *klass)
     "timeline.zoom-in", "timeline.zoom-out", "timeline.pan-left", "timeline.pan-right",
     "timeline.scroll-up", "timeline.scroll-down", "timeline.fit", "timeline.zoom-to-selection",
     "timeline.clear-selection", "timeline.toggle-relative-time",
+    "timeline.scroll-page-up", "timeline.scroll-page-down",
+    "timeline.hide-row", "timeline.pin-row", "timeline.show-all-rows", "timeline.reset-row-layout",
   };
 
   object_class->dispose = sl_timeline_dispose;
@@ -1034,15 +1287,24 @@ sl_timeline_class_init (SlTimelineClass *klass)
   properties[PROP_RELATIVE_TIME] =
     g_param_spec_boolean ("relative-time", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* set by dragging the label column's edge: notified when the drag ends */
+  properties[PROP_LABEL_WIDTH] =
+    g_param_spec_int ("label-width", NULL, NULL, SL_TIMELINE_LABEL_WIDTH_MIN, G_MAXINT,
+                      SL_TIMELINE_LABEL_WIDTH_DEFAULT,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* the drawn view changed (time window, rows, size): for whoever watches
    * the frames, such as the app's test probe */
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass),
                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* the user hid, pinned, moved rows or reset them: for whoever saves it */
+  signals[ROW_LAYOUT_CHANGED] = g_signal_new ("row-layout-changed", G_TYPE_FROM_CLASS (klass),
+                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i], NULL, action_cb);
+  gtk_widget_class_install_action (widget_class, "timeline.show-row", "s", action_cb);
 
   add_key (widget_class, GDK_KEY_w, 0, "timeline.zoom-in");
   add_key (widget_class, GDK_KEY_s, 0, "timeline.zoom-out");
@@ -1053,6 +1315,11 @@ sl_timeline_class_init (SlTimelineClass *klass)
   add_key (widget_class, GDK_KEY_Up, 0, "timeline.scroll-up");
   add_key (widget_class, GDK_KEY_Down, 0, "timeline.scroll-down");
   add_key (widget_class, GDK_KEY_Home, 0, "timeline.fit");
+  add_key (widget_class, GDK_KEY_Page_Up, 0, "timeline.scroll-page-up");
+  add_key (widget_class, GDK_KEY_Page_Down, 0, "timeline.scroll-page-down");
+  add_key (widget_class, GDK_KEY_h, 0, "timeline.hide-row");
+  add_key (widget_class, GDK_KEY_Delete, 0, "timeline.hide-row");
+  add_key (widget_class, GDK_KEY_p, 0, "timeline.pin-row");
   add_key (widget_class, GDK_KEY_z, 0, "timeline.zoom-to-selection");
   add_key (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection");
   add_key (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in");
@@ -1071,6 +1338,8 @@ sl_timeline_init (SlTimeline *self)
   GtkGesture *gesture;
 
   self->relative_time = TRUE;
+  self->menu_row = SL_NONE;
+  self->label_width = SL_TIMELINE_LABEL_WIDTH_DEFAULT;
   self->launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->renderer = sl_timeline_renderer_new ();
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -1109,6 +1378,11 @@ sl_timeline_init (SlTimeline *self)
   gesture = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
   g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (history_button_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (context_menu_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_zoom_new ();
@@ -1226,6 +1500,7 @@ make_layout (SlTimeline *self)
 
   self->layout = sl_timeline_layout_new (model);
   self->layout->relative_time = self->relative_time;
+  sl_timeline_layout_set_label_width (self->layout, self->label_width);
   /* a profile with hundreds of threads starts with its processes folded */
   if (model->n_rows > 200)
     for (guint r = 0; r < model->n_rows; r++)
@@ -1368,4 +1643,42 @@ sl_timeline_get_range_label (SlTimeline *self)
 {
   g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
   return sl_timeline_renderer_get_range_label (self->renderer);
+}
+
+const SlRowLayout *
+sl_timeline_get_row_layout (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), NULL);
+  return self->layout != NULL ? sl_timeline_layout_get_row_layout (self->layout) : NULL;
+}
+
+void
+sl_timeline_set_row_layout (SlTimeline        *self,
+                            const SlRowLayout *rows)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  if (self->layout == NULL)
+    return;
+  sl_timeline_layout_set_row_layout (self->layout, rows);
+  invalidate (self);
+}
+
+int
+sl_timeline_get_label_width (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), SL_TIMELINE_LABEL_WIDTH_DEFAULT);
+  return self->label_width;
+}
+
+void
+sl_timeline_set_label_width (SlTimeline *self,
+                             int         width)
+{
+  int old;
+
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  old = self->label_width;
+  apply_label_width (self, width);
+  if (self->label_width != old)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LABEL_WIDTH]);
 }

@@ -26,6 +26,17 @@ SlTimelineLayout *sl_timeline_get_layout        (SlTimeline       *self);
 gboolean          sl_timeline_get_relative_time (SlTimeline       *self);
 void              sl_timeline_set_relative_time (SlTimeline       *self,
                                                  gboolean          relative);
+/* (nullable) (transfer none): the rows hidden, pinned and moved; NULL
+ * without a profile.  "row-layout-changed" says when the user changes it. */
+const SlRowLayout *sl_timeline_get_row_layout   (SlTimeline        *self);
+/* Applies @rows (nullable: the default) to the profile shown, a saved
+ * layout for instance: not a change of the user's, no signal. */
+void              sl_timeline_set_row_layout    (SlTimeline        *self,
+                                                 const SlRowLayout *rows);
+/* The label column's width in logical px ("label-width"). */
+int               sl_timeline_get_label_width   (SlTimeline       *self);
+void              sl_timeline_set_label_width   (SlTimeline       *self,
+                                                 int               width);
 /* Time of the last frame drawn, in ms (for the app's own measurements). */
 double            sl_timeline_get_last_frame_ms (SlTimeline       *self);
 /* The ruler's text as last drawn (see sl_timeline_renderer_dup_ruler_text). */

@@ -71,6 +71,15 @@ timeline_action (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_widget_activate_action (self->timeline, name, NULL);
 }
 
+/* An entry of Show Hidden Rows: the row's key. */
+static void
+show_row_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+
+  gtk_widget_activate_action_variant (self->timeline, "timeline.show-row", param);
+}
+
 static void
 go_back_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -187,6 +196,11 @@ static const GActionEntry win_entries[] = {
   { "show-panel", NULL, NULL, "true", show_panel_changed },
   { "show-page", show_page_action, "s" },
   { "show-flame", NULL, NULL, "false", show_flame_changed },
+  { "hide-row", timeline_action },
+  { "pin-row", timeline_action },
+  { "show-row", show_row_action, "s" },
+  { "show-all-rows", timeline_action },
+  { "reset-row-layout", timeline_action },
   { "next-match", step_match_action },
   { "previous-match", step_match_action },
 };
@@ -195,6 +209,7 @@ static const GActionEntry win_entries[] = {
 static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
   "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
+  "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout",
 };
 
 static void

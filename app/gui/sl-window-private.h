@@ -63,6 +63,8 @@ struct _SlWindow {
   int              details_width, panel_width;   /* as last shown */
   int              fitted_width;
   guint            fit_source;
+  char            *rows_id;      /* content id of the profile shown: its row layout's key */
+  GCancellable    *rows_cancellable;
 };
 
 /* sl-window.c */
@@ -116,5 +118,10 @@ void        _sl_window_add_drop_target (SlWindow *self);
 /* sl-window-probe.c: NULL when neither variable is set. */
 SlWindowProbe *_sl_window_probe_new  (SlWindow      *self);
 void           _sl_window_probe_free (SlWindowProbe *probe);
+
+/* sl-window-rows.c */
+void        _sl_window_rows_init            (SlWindow *self);
+void        _sl_window_rows_session_changed (SlWindow *self);
+void        _sl_window_rows_dispose         (SlWindow *self);
 
 G_END_DECLS

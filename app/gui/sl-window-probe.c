@@ -95,6 +95,11 @@ add_geometry (JsonBuilder *b, SlWindow *window, const SlTimelineLayout *l)
   sl_json_member_int (b, "body_y", sl_timeline_layout_body_y (l));
   sl_json_member_double (b, "t0", l->t0);
   sl_json_member_double (b, "px_ns", l->px_ns);
+  /* row control (issue 12): scrolling, the pinned band, the label column */
+  sl_json_member_double (b, "scroll_y", l->scroll_y);
+  sl_json_member_double (b, "max_scroll", sl_timeline_layout_max_scroll (l));
+  sl_json_member_int (b, "band_height", sl_timeline_layout_band_height (l));
+  sl_json_member_int (b, "label_width", l->label_width);
 }
 
 static void
@@ -144,14 +149,16 @@ add_selected_event (JsonBuilder *b, SlSession *session, const SlTimelineLayout *
   json_builder_end_object (b);
 }
 
-/* The track and group rows at least partly visible below the ruler. */
+/* The track and group rows at least partly visible below the ruler, top-down. */
 static void
 add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *model)
 {
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
-  for (guint r = 0; r < sl_timeline_layout_n_rows (l); r++)
+  /* top-down as drawn: the pinned band's, then the scrolled rows */
+  for (guint i = 0; i < sl_timeline_layout_n_shown (l); i++)
     {
+      guint r = sl_timeline_layout_shown_row (l, i);
       int y, h;
 
       if (!sl_timeline_layout_row_rect (l, r, &y, &h) || y >= l->height || y + h <= sl_timeline_layout_body_y (l))
@@ -162,6 +169,8 @@ add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *mode
       sl_json_member_int (b, "y", y);
       sl_json_member_int (b, "height", h);
       sl_json_member_int (b, "events", model->rows[r].n_events);
+      sl_json_member_string (b, "key", sl_timeline_layout_row_key (l, r));
+      sl_json_member_boolean (b, "pinned", sl_timeline_layout_row_pinned (l, r));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -304,6 +313,11 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   sl_json_member_int (b, "history_forward", sl_session_can_go_forward (session));
   add_rows (b, l, sl_session_get_model (session));
   add_row_kinds (b, sl_session_get_model (session));
+  {
+    /* the user's row layout as its own JSON text (what is saved) */
+    g_autofree char *rows = sl_row_layout_to_json (sl_timeline_layout_get_row_layout (l));
+    sl_json_member_string (b, "row_layout", rows);
+  }
   add_stage (b, session);
   json_builder_end_object (b);
 }

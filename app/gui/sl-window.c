@@ -180,6 +180,7 @@ _sl_window_set_session (SlWindow *self, SlSession *session)
   sl_timeline_legend_set_model (SL_TIMELINE_LEGEND (self->legend), session ? sl_session_get_model (session) : NULL);
   _sl_window_bind_history (self);
   _sl_window_sync_exact_names (self);
+  _sl_window_rows_session_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -217,6 +218,7 @@ sl_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
   g_clear_object (&self->progress_bindings);
+  _sl_window_rows_dispose (self);
   g_clear_object (&self->file);
   g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
@@ -301,5 +303,6 @@ sl_window_init (SlWindow *self)
   _sl_window_set_page (self, "welcome");
   /* the flame stack lives in its slot from the start, so the probe sees it */
   gtk_box_append (GTK_BOX (self->flame_slot), sl_flame_new ());
+  _sl_window_rows_init (self);
   self->probe = _sl_window_probe_new (self);
 }

@@ -1293,6 +1293,199 @@ def sql_kernel_names(path):
     return names
 
 
+def row_by_key(s, key):
+    for r in s['timeline']['rows']:
+        if r['key'] == key:
+            return r
+    return None
+
+
+def label_point(s, row):
+    """Window coordinates of the middle of a row's label."""
+    tl, sc = timeline_geometry(s)
+    return int(tl['x'] + tl['header_width'] / sc / 2), int(tl['y'] + (row['y'] + row['height'] / 2) / sc)
+
+
+def drag(s, x1, y1, x2, y2, steps=8):
+    xdo('mousemove', '--window', s['xid'], x1, y1)
+    time.sleep(0.2)
+    xdo('mousedown', 1)
+    for i in range(1, steps + 1):
+        xdo('mousemove', '--window', s['xid'], x1 + (x2 - x1) * i // steps, y1 + (y2 - y1) * i // steps)
+        time.sleep(0.04)
+    time.sleep(0.1)
+    xdo('mouseup', 1)
+
+
+def row_layout(s):
+    return json.loads(s['timeline']['row_layout'])
+
+
+def shown_keys(s):
+    return [r['key'] for r in s['timeline']['rows']]
+
+
+def row_control_profile(tmp):
+    profile = os.path.join(tmp, 'rows.sqlite')
+    subprocess.run([GEN, profile, '--gpus', '4', '--streams', '3', '--processes', '3', '--threads', '3',
+                    '--iterations', '4', '--kernels', '6000', '--nvtx-depth', '3', '--seed', '3'],
+                   check=True, stdout=subprocess.DEVNULL)
+    return profile
+
+
+def check_row_edits(app, s):
+    """Hide a stream (H over its label), pin another (P), move GPU 1 above GPU 0 by
+    dragging its label; the state after, or None."""
+    tl = s['timeline']
+    streams = [r for r in tl['rows'] if r['kind'] == 'stream']
+    hide, pin = streams[1], streams[2]
+    x, y = label_point(s, hide)
+    xdo('mousemove', '--window', s['xid'], x, y)
+    time.sleep(0.3)
+    xdo('key', '--window', s['xid'], 'h')
+    h = app.wait(lambda t: row_by_key(t, hide['key']) is None, 10)
+    if not check(h is not None and hide['key'] in row_layout(h)['hidden'],
+                 f"rows: H over a label hides its row ({hide['key']})"):
+        return None
+    h = app.settle()
+    pin = row_by_key(h, pin['key'])
+    x, y = label_point(h, pin)
+    xdo('mousemove', '--window', s['xid'], x, y)
+    time.sleep(0.3)
+    xdo('key', '--window', s['xid'], 'p')
+    p = app.wait(lambda t: t['timeline']['band_height'] > 0, 10)
+    if not check(p is not None, 'rows: P over a label pins its row'):
+        return None
+    p = app.settle()
+    pr = row_by_key(p, pin['key'])
+    check(pr['pinned'] and pr['y'] == p['timeline']['body_y'] and p['timeline']['band_height'] == pr['height'],
+          f"rows: the pinned row sits under the ruler (y {pr['y']}, body_y {p['timeline']['body_y']})")
+    gpus = [r for r in p['timeline']['rows'] if r['kind'] == 'gpu']
+    x1, y1 = label_point(p, gpus[1])
+    x2, y2 = label_point(p, gpus[0])
+    drag(p, x1, y1, x2, y2)
+    m = app.wait(lambda t: [r['key'] for r in t['timeline']['rows'] if r['kind'] == 'gpu'][:2] ==
+                 [gpus[1]['key'], gpus[0]['key']], 10)
+    check(m is not None and row_layout(m)['order'][gpus[1]['key']] < row_layout(m)['order'][gpus[0]['key']],
+          f"rows: dragging {gpus[1]['key']}'s label onto {gpus[0]['key']} puts it above")
+    return app.settle()
+
+
+def check_scrolling(app, s):
+    """The scrollbar's thumb dragged down scrolls; Page Down scrolls by a page."""
+    tl, sc = timeline_geometry(s)
+    if not check(tl['max_scroll'] > 0, f"scroll: the rows are taller than the view (max {tl['max_scroll']})"):
+        return
+    xdo('mousemove', '--window', s['xid'], int(tl['x'] + tl['width'] / sc / 2), int(tl['y'] + tl['height'] / sc - 30))
+    time.sleep(0.2)
+    before = s['timeline']['scroll_y']
+    xdo('key', '--window', s['xid'], 'Next')
+    n = app.wait(lambda t: t['timeline']['scroll_y'] != before, 10)
+    if not check(n is not None, 'scroll: Page Down scrolls'):
+        return
+    t2 = n['timeline']
+    row_h = round(22 * sc)
+    page = t2['height'] - t2['body_y'] - t2['band_height'] - row_h
+    want = min(before + page, t2['max_scroll'])
+    check(abs(t2['scroll_y'] - want) < 1, f"scroll: Page Down scrolls a page ({before} -> {t2['scroll_y']}, want {want})")
+    xdo('key', '--window', s['xid'], 'Prior')
+    u = app.wait(lambda t: t['timeline']['scroll_y'] == before, 10)
+    check(u is not None, 'scroll: Page Up scrolls back')
+    # the thumb: a drag of 100 px moves the rows by 100 px times content / track
+    x = int(tl['x'] + tl['width'] / sc + 5)
+    y = int(tl['y'] + (tl['body_y'] + 15) / sc)
+    drag(s, x, y, x, y + 100)
+    d = app.wait(lambda t: t['timeline']['scroll_y'] > 0, 10)
+    if not check(d is not None, 'scroll: dragging the scrollbar scrolls the rows'):
+        return
+    d = app.settle()['timeline']
+    content = d['max_scroll'] + d['height'] - d['body_y']
+    want = min(100 * sc * content / (d['height'] - d['body_y']), d['max_scroll'])
+    check(abs(d['scroll_y'] - want) < 0.15 * want,
+          f"scroll: the thumb follows the pointer (scrolled {d['scroll_y']:.0f}, about {want:.0f} expected)")
+    while app.state()['timeline']['scroll_y'] > 0:
+        xdo('key', '--window', s['xid'], 'Prior')
+        time.sleep(0.2)
+
+
+def check_label_edge(app, s):
+    tl, sc = timeline_geometry(s)
+    x = int(tl['x'] + tl['header_width'] / sc)
+    y = int(tl['y'] + (tl['body_y'] + 200) / sc)
+    start = tl['label_width']
+    drag(s, x, y, x + 80, y)
+    w = app.wait(lambda t: t['timeline']['label_width'] >= start + 79, 10)
+    check(w is not None and abs(w['timeline']['label_width'] - (start + 80)) <= 1,
+          f"labels: dragging the column's edge by 80 px widens it ({start} -> {w and w['timeline']['label_width']})")
+
+
+def test_row_control(tmp):
+    """Issue 12 items 5-7: hide, pin, reorder rows, kept for the same profile in the
+    next window, reset; the scrollbar and Page Down; the label column's edge."""
+    profile = row_control_profile(tmp)
+    app = App(tmp, profile)
+    try:
+        s = app.wait(complete)
+        if not check(s is not None, 'rows: the profile opens'):
+            return
+        s = app.settle()
+        check_scrolling(app, s)
+        xdo('key', '--window', s['xid'], 'Home')
+        s = app.settle()
+        xdo('mousemove', '--window', s['xid'], 5, 5)
+        s = app.wait(lambda t: True) and app.settle()
+        check_label_edge(app, s)
+        s = app.settle()
+        edited = check_row_edits(app, s)
+        if edited is None:
+            return
+        saved = row_layout(edited)
+        rows_dir = os.path.join(tmp, 'state', 'sightline', 'rows')
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not (os.path.isdir(rows_dir) and os.listdir(rows_dir)):
+            time.sleep(0.1)
+        check(os.path.isdir(rows_dir) and len(os.listdir(rows_dir)) == 1,
+              'rows: the layout is saved in the state dir, one file per profile')
+        # the context menu of a label, for the README
+        pinned = [r for r in edited['timeline']['rows'] if r['pinned']][0]
+        x, y = label_point(edited, pinned)
+        xdo('mousemove', '--window', edited['xid'], x, y)
+        time.sleep(0.2)
+        xdo('click', 3)
+        time.sleep(0.8)
+        # the menu is a window of its own: the screen's pixels
+        subprocess.run(['import', '-window', 'root', os.path.join(OUT, 'row-control.png')], check=False)
+        xdo('key', 'Escape')
+        time.sleep(0.3)
+    finally:
+        app.close()
+    again = App(tmp, profile)
+    try:
+        s = again.wait(lambda t: complete(t) and json.loads(t['timeline']['row_layout']) == saved, 20)
+        if not check(s is not None, 'rows: the same profile opens with the layout kept'):
+            return
+        s = again.settle()
+        check(s['timeline']['band_height'] > 0 and not [k for k in saved['hidden'] if k in shown_keys(s)],
+              'rows: reopened, the pinned row is in the band and the hidden one hidden')
+        check(abs(s['timeline']['label_width'] - edited['timeline']['label_width']) <= 1,
+              f"labels: the column's width is remembered ({s['timeline']['label_width']})")
+        # Reset Row Layout from a row's context menu: its last entry (the menu opens
+        # on its first; Up wraps around to the last)
+        row = s['timeline']['rows'][len(s['timeline']['rows']) // 2]
+        x, y = label_point(s, row)
+        xdo('mousemove', '--window', s['xid'], x, y)
+        time.sleep(0.2)
+        xdo('click', 3)
+        time.sleep(0.6)
+        xdo('key', 'Up')
+        time.sleep(0.2)
+        xdo('key', 'Return')
+        r = again.wait(lambda t: json.loads(t['timeline']['row_layout']) == {'version': 1, 'hidden': [], 'pinned': [], 'order': {}}, 10)
+        check(r is not None and r['timeline']['band_height'] == 0, 'rows: Reset Row Layout brings the default back')
+    finally:
+        again.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1305,7 +1498,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
                  test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
-                 test_rough_edges, test_links):
+                 test_rough_edges, test_links, test_row_control):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-row-key.c: rows named by device, process, thread, stream and depth. */
+#include "sl-row-key.h"
+
+static char *
+thread_key (const SlProfile *p, const char *what, guint32 thread, guint depth)
+{
+  const SlThread *t = &p->threads[thread];
+
+  return g_strdup_printf ("%s/%u/%u/%u", what, t->pid, t->tid, depth);
+}
+
+char *
+sl_row_key (const SlTimelineModel *model,
+            guint                  r)
+{
+  const SlProfile *p;
+  const SlTimelineRow *row;
+
+  g_return_val_if_fail (model != NULL && r < model->n_rows, NULL);
+  p = model->profile;
+  row = &model->rows[r];
+  switch ((int) row->kind)
+    {
+    case SL_ROW_GPU:
+      return g_strdup_printf ("gpu/%u", p->gpus[row->index].device);
+    case SL_ROW_PROCESS:
+      return g_strdup_printf ("process/%u", p->processes[row->index].pid);
+    case SL_ROW_THREAD:
+      return thread_key (p, "thread", row->index, 0);
+    case SL_ROW_STREAM:
+      {
+        const SlStream *st = &p->streams[row->index];
+        return g_strdup_printf ("stream/%u/%u/%u/%u", st->device, st->pid, st->context, st->stream);
+      }
+    case SL_ROW_API:
+      return thread_key (p, "api", row->index, 0);
+    case SL_ROW_NVTX:
+      return thread_key (p, "nvtx", row->index, row->depth);
+    case SL_ROW_NVTX_STARTEND:
+      return thread_key (p, "nvtx-se", row->index, row->depth);
+    case SL_ROW_MARKS:
+      return thread_key (p, "marks", row->index, 0);
+    default:
+      /* a kind added after this file: its number and index, stable as
+       * long as the model builds its rows the same way */
+      return g_strdup_printf ("kind%d/%u/%u", (int) row->kind, row->index, row->depth);
+    }
+}
