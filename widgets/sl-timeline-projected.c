@@ -295,6 +295,15 @@ fill_gpu (SlProjected *pr, GArray *entries)
     pr->lane_first[l] = MAX (pr->lane_first[l], pr->lane_first[l - 1]);
 }
 
+static gboolean
+has_ranges (const SlProfile *p)
+{
+  for (guint t = 0; t < p->n_threads; t++)
+    if (p->threads[t].nvtx.spans.n > 0)
+      return TRUE;
+  return FALSE;
+}
+
 void
 _sl_timeline_projected_build_all (SlTimelineModel *model)
 {
@@ -303,7 +312,7 @@ _sl_timeline_projected_build_all (SlTimelineModel *model)
   Scratch sc;
 
   /* a staged load's GPU rows have no calls to attribute yet */
-  if (!(p->parts & SL_PART_API) || !(p->parts & SL_PART_NVTX))
+  if (!(p->parts & SL_PART_API) || !(p->parts & SL_PART_NVTX) || !has_ranges (p))
     return;
   attr = sl_attribution_get (p);
   if (attr->n_ranges == 0)
