@@ -4,6 +4,7 @@
 #include "sl-timeline-columns.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-lod.h"
+#include "sl-timeline-samples.h"
 #include "sl-int.h"
 
 #include <math.h>
@@ -307,6 +308,11 @@ accumulate_track (Merge *mg, const SlTimelineRow *row, gboolean summary, int *le
   *level_out = -1;
   if (row->kind == SL_ROW_MARKS)
     return accumulate_marks (mg, row, summary);
+  if (row->kind == SL_ROW_SAMPLES)
+    return sl_timeline_samples_merge (&mg->model->cpu->threads[row->index].samples, mg->t0, mg->px_ns,
+                                      mg->width, mg->mark_half, summary, &mg->cov, mg->boxes);
+  if (row->kind == SL_ROW_METRIC)
+    return 0;   /* drawn as a chart by sl-timeline-metrics.c */
 
   level = lod_level_for (&row->lod, mg->px_ns);
   if (level >= 0 &&

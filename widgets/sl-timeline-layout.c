@@ -101,9 +101,14 @@ row_height (const SlTimelineLayout *self, const SlTimelineRow *row)
     {
     case SL_ROW_GPU:
     case SL_ROW_PROCESS:
+    case SL_ROW_CPU_PROCESS:
+    case SL_ROW_METRIC_DEVICE:
       return self->group_height;
     case SL_ROW_THREAD:
+    case SL_ROW_CPU_THREAD:
       return self->thread_height;
+    case SL_ROW_METRIC:
+      return self->row_height * 3 / 2;   /* a chart wants some height */
     case SL_ROW_STREAM:
     case SL_ROW_API:
     case SL_ROW_NVTX:
@@ -330,7 +335,8 @@ sl_timeline_layout_is_group (const SlTimelineLayout *self,
 
   g_return_val_if_fail (row < self->model->n_rows, FALSE);
   kind = self->model->rows[row].kind;
-  return kind == SL_ROW_GPU || kind == SL_ROW_PROCESS || kind == SL_ROW_THREAD;
+  return kind == SL_ROW_GPU || kind == SL_ROW_PROCESS || kind == SL_ROW_THREAD ||
+         kind == SL_ROW_CPU_PROCESS || kind == SL_ROW_CPU_THREAD || kind == SL_ROW_METRIC_DEVICE;
 }
 
 gboolean

@@ -55,6 +55,13 @@ sl_timeline_row_title (const SlTimelineModel *model,
       return g_strdup_printf (_("NVTX start/end · lane %u"), row->depth + 1);
     case SL_ROW_MARKS:
       return g_strdup (_("NVTX marks"));
+    case SL_ROW_OSRT:
+    case SL_ROW_SAMPLES:
+    case SL_ROW_METRIC:
+    case SL_ROW_CPU_PROCESS:
+    case SL_ROW_CPU_THREAD:
+    case SL_ROW_METRIC_DEVICE:
+      return sl_timeline_cpu_row_title (model, r);
     default:
       return g_strdup ("");
     }
@@ -65,9 +72,9 @@ box_text (const SlTimelineModel *m, const SlTimelineRow *row, const SlBox *box)
 {
   SlEventRef ev;
 
-  if (row->kind == SL_ROW_MARKS)
+  if (row->kind == SL_ROW_MARKS || row->kind == SL_ROW_SAMPLES)
     {
-      ev.kind = SL_EVENT_MARK;
+      ev.kind = row->kind == SL_ROW_MARKS ? SL_EVENT_MARK : SL_EVENT_SAMPLE;
       ev.owner = row->index;
     }
   else
@@ -167,6 +174,11 @@ write_row (SlFrame *f, guint r, int y, int h, int top, int bottom)
   int y1 = CLAMP (y + h - pad, y0, bottom);
   SlRowColumns cols;
 
+  if (f->layout->model->rows[r].kind == SL_ROW_METRIC)
+    {
+      _sl_timeline_metrics_write (f, r, y, h, top, bottom);
+      return;
+    }
   if (group)
     _sl_fill_span (rd->band, 0, f->width, _sl_opaque (style->group_bg));
   memcpy (rd->scan, plain, f->width * sizeof (guint32));
