@@ -212,6 +212,7 @@ sl_window_dispose (GObject *object)
   SlWindow *self = SL_WINDOW (object);
 
   g_clear_pointer (&self->probe, _sl_window_probe_free);
+  _sl_window_cancel_cpu_side (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
