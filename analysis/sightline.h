@@ -14,6 +14,7 @@
 #include "sl-kernel-details.h"
 #include "sl-content-id.h"
 #include "sl-profile-cache.h"
+#include "sl-cpu-loader.h"
 /* analyses/ */
 #include "sl-stats.h"
 #include "sl-intervals.h"
@@ -39,3 +40,4 @@
 #include "sl-work-scope.h"
 #include "sl-scope-summary.h"
 #include "sl-duration-histogram.h"
+#include "sl-cpu-stacks.h"
