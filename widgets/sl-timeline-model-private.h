@@ -23,6 +23,8 @@ void           _sl_timeline_model_add_segment (SlTimelineRow *row,
 
 /* sl-timeline-cpu-rows.c */
 void           _sl_timeline_model_build_osrt_colors (SlTimelineModel *model);
+/* Sets model->start_ns, end_ns. */
+void           _sl_timeline_model_set_extent        (SlTimelineModel *model);
 /* The OS runtime and CPU sample tracks of cpu thread @cpu_thread (SL_NONE: none). */
 void           _sl_timeline_model_add_cpu_tracks    (SlTimelineModel *model,
                                                      GArray          *rows,

@@ -286,10 +286,9 @@ event_size (SlEventKind kind)
 static void
 build_pyramid (const SlTimelineModel *self, SlTimelineRow *row)
 {
-  const SlProfile *p = self->profile;
   SlLodBuilder builder;
 
-  _sl_timeline_lod_begin (&builder, &row->lod, p->start_ns, MAX (p->end_ns - p->start_ns, 1),
+  _sl_timeline_lod_begin (&builder, &row->lod, self->start_ns, MAX (self->end_ns - self->start_ns, 1),
                           row->n_events);
   for (guint k = 0; k < row->n_segs; k++)
     {
@@ -442,6 +441,7 @@ sl_timeline_model_new_full (SlProfile             *profile,
   self->metrics = metrics ? sl_gpu_metrics_ref (metrics) : NULL;
   build_colors (self);
   _sl_timeline_model_build_osrt_colors (self);
+  _sl_timeline_model_set_extent (self);
 
   rows = g_array_new (FALSE, TRUE, sizeof (SlTimelineRow));
   build_gpu_rows (self, rows);

@@ -98,6 +98,9 @@ struct _SlTimelineModel {
    * profile: sl_timeline_model_new_full() */
   SlCpuActivity *cpu;
   SlGpuMetrics  *metrics;
+  /* the time drawn: the profile's, widened to the CPU side and counters
+   * (a file of CPU samples only has no profile time at all) */
+  gint64         start_ns, end_ns;
   guint8        *osrt_color;   /* palette index per cpu->names id used as an OSRT name */
 };
 
