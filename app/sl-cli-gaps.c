@@ -3,6 +3,7 @@
  * longest idle gaps. */
 #include <glib/gi18n.h>
 
+#include "sl-cli-cpu.h"
 #include "sl-cli-run.h"
 #include "sl-cli-table.h"
 
@@ -12,6 +13,7 @@ typedef struct {
   gint64  min_gap;
   guint   top;
   gboolean count_copies;
+  gboolean stacks;
 } Options;
 
 static void
@@ -55,23 +57,52 @@ print_device (const SlGapsDevice *dev, gboolean count_copies, gboolean first)
     print_top_gaps (dev);
 }
 
+/* --stacks: the CPU side, read only then; a profile without samples is
+ * told once, its gaps get empty stacks. */
+static gboolean
+load_stacks (const SlCliRun *run, SlCpuActivity **out)
+{
+  if ((*out = sl_cli_cpu_activity (run->command, run->profile)) == NULL)
+    return FALSE;
+  if ((*out)->n_samples == 0)
+    {
+      if (run->common.json)
+        g_printerr ("%s\n", _("sightline-cli gaps: no CPU samples in this profile"));
+      else
+        printf ("%s\n\n", _("No CPU samples in this profile: no stacks to show."));
+    }
+  return TRUE;
+}
+
 static int
 show (const SlCliRun *run, gpointer data)
 {
   Options *o = data;
   g_autoptr(SlGaps) gaps = NULL;
+  g_autoptr(SlCpuActivity) cpu = NULL;
 
   if (!sl_cli_parse_dur (run->command, "--min-gap", o->min_gap_text, &o->min_gap)
       || !sl_cli_parse_count (run->command, "--top", o->top_text, &o->top))
     return SL_CLI_USAGE;
+  if (o->stacks && !load_stacks (run, &cpu))
+    return SL_CLI_INPUT;
   gaps = sl_gaps_compute_full (run->profile, run->common.filter, o->min_gap, o->top, o->count_copies);
   if (run->common.json)
-    sl_cli_print_json (sl_gaps_to_json (gaps));
+    {
+      JsonNode *node = sl_gaps_to_json (gaps);
+      if (cpu != NULL)
+        sl_cli_gap_stacks_json (cpu, run->profile, gaps, node);
+      sl_cli_print_json (node);
+    }
   else if (gaps->n_devices == 0)
     sl_cli_print_empty (run->common.filter, _("GPU operations"));
   else
     for (guint d = 0; d < gaps->n_devices; d++)
-      print_device (&gaps->devices[d], gaps->count_copies, d == 0);
+      {
+        print_device (&gaps->devices[d], gaps->count_copies, d == 0);
+        if (cpu != NULL && cpu->n_samples > 0)
+          sl_cli_gap_stacks_print (cpu, run->profile, &gaps->devices[d]);
+      }
   return SL_CLI_OK;
 }
 
@@ -92,6 +123,9 @@ sl_cli_gaps (int argc, char **argv)
     { "top", 0, 0, G_OPTION_ARG_STRING, &o.top_text, N_("Describe the K longest gaps (default 10)"), "K" },
     { "count-copies", 0, 0, G_OPTION_ARG_NONE, &o.count_copies,
       N_("Count memcpy and memset as busy too (any GPU work, as Nsight does)"), NULL },
+    { "stacks", 0, 0, G_OPTION_ARG_NONE, &o.stacks,
+      N_("Under each gap, the 5 CPU stacks sampled most often inside it, in the processes that own "
+         "that GPU (all processes when unknown); with --json each gap gains \"samples\" and \"stacks\""), NULL },
     { NULL }
   };
 

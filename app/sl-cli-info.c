@@ -6,6 +6,7 @@
 
 #include "sl-cli.h"
 #include "sl-cli-options.h"
+#include "sl-cli-cpu.h"
 
 /* Sizes the profile may not know (-1) are null. */
 static void
@@ -84,6 +85,60 @@ processes_to_json (const SlProfile *profile)
   return processes;
 }
 
+/* The CPU side and GPU metrics, read after the profile (sl-cpu-loader.h);
+ * NULL when the file could not be read again. */
+typedef struct {
+  SlCpuActivity *cpu;
+  SlGpuMetrics  *metrics;
+} CpuSide;
+
+static void
+cpu_side_load (SlProfile *profile, CpuSide *side)
+{
+  g_autoptr(GError) error = NULL;
+
+  side->cpu = sl_cpu_activity_load (profile, NULL, &error);
+  if (side->cpu != NULL)
+    side->metrics = sl_gpu_metrics_load (profile, NULL, &error);
+  if (error != NULL)
+    sl_cli_error ("info", "%s", error->message);
+}
+
+static void
+cpu_side_clear (CpuSide *side)
+{
+  g_clear_pointer (&side->cpu, sl_cpu_activity_unref);
+  g_clear_pointer (&side->metrics, sl_gpu_metrics_unref);
+}
+
+static void
+cpu_counts_to_json (JsonObject *o, const CpuSide *side)
+{
+  if (side->cpu != NULL)
+    {
+      json_object_set_int_member (o, "osrt_calls", (gint64) side->cpu->n_osrt);
+      json_object_set_int_member (o, "cpu_samples", (gint64) side->cpu->n_samples);
+      json_object_set_int_member (o, "sched_events", (gint64) side->cpu->n_sched);
+    }
+  if (side->metrics != NULL)
+    {
+      json_object_set_int_member (o, "gpu_metric_series", side->metrics->n_series);
+      json_object_set_int_member (o, "gpu_metric_samples", (gint64) side->metrics->n_samples);
+    }
+}
+
+static JsonArray *
+cpu_warnings_to_json (const CpuSide *side)
+{
+  JsonArray *warnings = json_array_new ();
+  GPtrArray *lists[] = { side->cpu ? side->cpu->warnings : NULL, side->metrics ? side->metrics->warnings : NULL };
+
+  for (gsize l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint i = 0; lists[l] != NULL && i < lists[l]->len; i++)
+      json_array_add_string_element (warnings, g_ptr_array_index (lists[l], i));
+  return warnings;
+}
+
 static JsonObject *
 counts_to_json (const SlProfile *profile)
 {
@@ -99,7 +154,7 @@ counts_to_json (const SlProfile *profile)
 }
 
 static JsonNode *
-info_to_json (const SlProfile *profile)
+info_to_json (const SlProfile *profile, const CpuSide *side)
 {
   JsonObject *o = json_object_new ();
   JsonArray *gpus = json_array_new ();
@@ -118,6 +173,8 @@ info_to_json (const SlProfile *profile)
   json_object_set_array_member (o, "gpus", gpus);
   json_object_set_array_member (o, "processes", processes_to_json (profile));
   json_object_set_object_member (o, "counts", counts_to_json (profile));
+  cpu_counts_to_json (json_object_get_object_member (o, "counts"), side);
+  json_object_set_array_member (o, "cpu_warnings", cpu_warnings_to_json (side));
   for (guint i = 0; i < profile->warnings->len; i++)
     json_array_add_string_element (warnings, g_ptr_array_index (profile->warnings, i));
   json_object_set_array_member (o, "warnings", warnings);
@@ -133,7 +190,29 @@ has_gpu_activity (const SlProfile *profile)
 }
 
 static void
-print_readable (const SlProfile *profile)
+print_cpu_counts (const CpuSide *side)
+{
+  g_autoptr(JsonArray) warnings = cpu_warnings_to_json (side);
+
+  if (side->cpu != NULL)
+    {
+      printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("OS runtime"), side->cpu->n_osrt);
+      printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("CPU samples"), side->cpu->n_samples);
+      printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("sched events"), side->cpu->n_sched);
+    }
+  if (side->metrics != NULL)
+    printf ("  %-14s %12u  (%" G_GUINT64_FORMAT " %s)\n", _("GPU metrics"), side->metrics->n_series,
+            side->metrics->n_samples, _("samples"));
+  if (json_array_get_length (warnings) > 0)
+    {
+      printf ("\n%s\n", _("Warnings about the CPU side:"));
+      for (guint i = 0; i < json_array_get_length (warnings); i++)
+        printf ("  • %s\n", json_array_get_string_element (warnings, i));
+    }
+}
+
+static void
+print_readable (const SlProfile *profile, const CpuSide *side)
 {
   g_autofree char *duration = sl_format_duration_precise (profile->end_ns - profile->start_ns);
 
@@ -178,6 +257,7 @@ print_readable (const SlProfile *profile)
   printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("CUDA API"), profile->counts.cuda_api);
   printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("NVTX ranges"), profile->counts.nvtx_ranges);
   printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("NVTX marks"), profile->counts.nvtx_marks);
+  print_cpu_counts (side);
 
   if (profile->warnings->len > 0)
     {
@@ -201,6 +281,7 @@ sl_cli_info (int argc, char **argv)
   g_autoptr(GOptionContext) context = g_option_context_new (_("PROFILE — summary of a profile"));
   g_autoptr(GError) error = NULL;
   g_autoptr(SlProfile) profile = NULL;
+  CpuSide side = { 0 };
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -219,9 +300,11 @@ sl_cli_info (int argc, char **argv)
   if (profile == NULL)
     return SL_CLI_INPUT;
 
+  cpu_side_load (profile, &side);
   if (json)
-    sl_cli_print_json (info_to_json (profile));
+    sl_cli_print_json (info_to_json (profile, &side));
   else
-    print_readable (profile);
+    print_readable (profile, &side);
+  cpu_side_clear (&side);
   return SL_CLI_OK;
 }

@@ -23,6 +23,7 @@ static const SlCliCommand commands[] = {
   { "compare", sl_cli_compare, N_("Several profiles side by side") },
   { "tree", sl_cli_tree, N_("NVTX hierarchy with kernels as leaves") },
   { "search", sl_cli_search, N_("Find kernels and NVTX ranges by name") },
+  { "cpu", sl_cli_cpu, N_("Top functions of the CPU samples (self and total)") },
 };
 
 static void

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli-cpu.h: the CPU side in sightline-cli: reading it for a command
+ * (only the commands and options that show it pay for it), the stacks
+ * sampled inside GPU gaps (`gaps --stacks`). */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include "sl-cli.h"
+
+G_BEGIN_DECLS
+
+/* The CPU activity of @profile; on failure prints one line and returns NULL. */
+SlCpuActivity *sl_cli_cpu_activity  (const char *command, SlProfile *profile);
+
+/* The processes owning GPU @device (pids of its streams, sorted); empty
+ * when the profile knows none: then every process counts. */
+GArray        *sl_cli_gpu_pids      (const SlProfile *profile, guint32 device);
+
+/* Under each gap of @dev, its samples and top 5 stacks. */
+void           sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile,
+                                        const SlGapsDevice *dev);
+/* Adds "samples" and "stacks" to each gap of @gaps_json (sl_gaps_to_json()). */
+void           sl_cli_gap_stacks_json  (const SlCpuActivity *a, const SlProfile *profile,
+                                        const SlGaps *gaps, JsonNode *gaps_json);
+
+G_END_DECLS
