@@ -50,7 +50,7 @@ static const char *
 event_kind_name (SlEventKind kind)
 {
   static const char * const names[] = { "none", "kernel", "memcpy", "memset", "api", "nvtx",
-                                        "nvtx-startend", "mark" };
+                                        "nvtx-startend", "mark", "osrt", "sample", "metric" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "none";
 }
 
