@@ -26,6 +26,10 @@ CURRENT_TABLES = [
     "TARGET_INFO_SESSION_START_TIME", "PROCESSES", "ThreadNames",
     "META_DATA_EXPORT", "META_DATA_CAPTURE",
 ]
+# The CPU side (issue 12): sampling and scheduling as nsys 2026.2 writes
+# them; OS runtime only as 2022.2 wrote it (no newer real export has it).
+CURRENT_CPU_TABLES = ["COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS", "SCHED_EVENTS"]
+OLD_CPU_TABLES = ["OSRT_API", "OSRT_CALLCHAINS"]
 ENUMS = [
     "ENUM_NSYS_EVENT_TYPE", "ENUM_NSYS_EVENT_CLASS", "ENUM_CUDA_MEMCPY_OPER",
     "ENUM_CUDA_MEM_KIND", "ENUM_CUDA_KERNEL_LAUNCH_TYPE", "ENUM_CUDA_FUNC_CACHE_CONFIG",
@@ -79,6 +83,15 @@ for e in ENUMS:
 print("\nstatic const SlGenEnum sl_gen_enums[] = {")
 for e in ENUMS:
     print('  { "%s",\n%s,\n    sl_gen_rows_%s, G_N_ELEMENTS (sl_gen_rows_%s) },' % (e, cstr(ddl(cur, e)), e, e))
+print("};\n")
+
+print("/* The CPU side: sampling and scheduling from %s, OS runtime from %s. */"
+      % (CURRENT_GPU_SRC.name, OLD_SRC.name))
+print("static const SlGenDdl sl_gen_ddl_cpu[] = {")
+for t in CURRENT_CPU_TABLES:
+    print('  { "%s",\n%s },' % (t, cstr(ddl(cur_gpu, t))))
+for t in OLD_CPU_TABLES:
+    print('  { "%s",\n%s },' % (t, cstr(ddl(old, t))))
 print("};\n")
 
 names = [r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY rowid")]

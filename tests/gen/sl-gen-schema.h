@@ -642,6 +642,79 @@ static const SlGenEnum sl_gen_enums[] = {
     sl_gen_rows_ENUM_CUPTI_STREAM_TYPE, G_N_ELEMENTS (sl_gen_rows_ENUM_CUPTI_STREAM_TYPE) },
 };
 
+/* The CPU side: sampling and scheduling from jacc-cg-cpu-sampling-only.sqlite, OS runtime from pipit-saxpy-mpi-rank0.sqlite. */
+static const SlGenDdl sl_gen_ddl_cpu[] = {
+  { "COMPOSITE_EVENTS",
+  "CREATE TABLE COMPOSITE_EVENTS (\n"
+  "    -- Thread sampling events.\n"
+  "\n"
+  "    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID of the composite event.\n"
+  "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+  "    cpu                         INTEGER,                               -- ID of CPU this thread was running on.\n"
+  "    threadState                 INTEGER,                               -- REFERENCES ENUM_SAMPLING_THREAD_STATE(id)\n"
+  "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+  "    cpuCycles                   INTEGER   NOT NULL                     -- Value of Performance Monitoring Unit (PMU) counter.\n"
+  ")" },
+  { "SAMPLING_CALLCHAINS",
+  "CREATE TABLE SAMPLING_CALLCHAINS (\n"
+  "    -- Callchain entries obtained from composite events, used to construct function table views.\n"
+  "\n"
+  "    id                          INTEGER   NOT NULL,                    -- REFERENCES COMPOSITE_EVENTS(id)\n"
+  "    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name\n"
+  "    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name\n"
+  "    kernelMode                  INTEGER,                               -- True if kernel mode.\n"
+  "    thumbCode                   INTEGER,                               -- True if thumb code.\n"
+  "    unresolved                  INTEGER,                               -- True if the symbol was not resolved.\n"
+  "    specialEntry                INTEGER,                               -- True if artifical entry added during processing callchain.\n"
+  "    originalIP                  INTEGER,                               -- Instruction pointer value.\n"
+  "    unwindMethod                INTEGER,                               -- REFERENCES ENUM_STACK_UNWIND_METHOD(id)\n"
+  "    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.\n"
+  "\n"
+  "    PRIMARY KEY (id, stackDepth)\n"
+  ")" },
+  { "SCHED_EVENTS",
+  "CREATE TABLE SCHED_EVENTS (\n"
+  "    -- Thread scheduling events.\n"
+  "\n"
+  "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+  "    cpu                         INTEGER   NOT NULL,                    -- ID of CPU this thread was scheduled in or out.\n"
+  "    isSchedIn                   INTEGER   NOT NULL,                    -- 0 if thread was scheduled out, non-zero otherwise.\n"
+  "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+  "    threadState                 INTEGER,                               -- REFERENCES ENUM_SAMPLING_THREAD_STATE(id)\n"
+  "    threadBlock                 INTEGER                                -- REFERENCES ENUM_SCHEDULING_THREAD_BLOCK(id)\n"
+  ")" },
+  { "OSRT_API",
+  "CREATE TABLE OSRT_API (\n"
+  "    -- OS runtime libraries traced to gather information about low-level userspace APIs.\n"
+  "\n"
+  "    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).\n"
+  "    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).\n"
+  "    eventClass                  INTEGER   NOT NULL,                    -- OSRT event class enum value. See docs for specifics.\n"
+  "    globalTid                   INTEGER,                               -- Serialized GlobalId.\n"
+  "    nameId                      INTEGER   NOT NULL   REFERENCES StringIds(id), -- StringId of the function name.\n"
+  "    returnValue                 INTEGER   NOT NULL,                    -- Return value of the function call.\n"
+  "    nestingLevel                INTEGER,                               -- Zero-base index of the nesting level.\n"
+  "    callchainId                 INTEGER   NOT NULL   REFERENCES OSRT_CALLCHAINS(id) -- ID of the attached callchain.\n"
+  ")" },
+  { "OSRT_CALLCHAINS",
+  "CREATE TABLE OSRT_CALLCHAINS (\n"
+  "    -- Callchains attached to OSRT events, depending on selected profiling settings.\n"
+  "\n"
+  "    id                          INTEGER   NOT NULL,                    -- Part of PRIMARY KEY (id, stackDepth).\n"
+  "    symbol                      INTEGER   NOT NULL   REFERENCES StringIds(id), -- StringId of the function name.\n"
+  "    module                      INTEGER   NOT NULL   REFERENCES StringIds(id), -- StringId of the module name.\n"
+  "    kernelMode                  INTEGER,                               -- True if kernel mode.\n"
+  "    thumbCode                   INTEGER,                               -- True if thumb code.\n"
+  "    unresolved                  INTEGER,                               -- True if the symbol was not resolved.\n"
+  "    specialEntry                INTEGER,                               -- True if artifical entry added during processing callchain.\n"
+  "    originalIP                  INTEGER,                               -- Instruction pointer value.\n"
+  "    unwindMethod                INTEGER   REFERENCES UnwindMethodType(number), -- Instruction pointer value.\n"
+  "    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.\n"
+  "\n"
+  "    PRIMARY KEY (id, stackDepth)\n"
+  ")" },
+};
+
 /* Every table of the 2022.2 export (EXPORT_LAZY=false: most are empty). */
 static const SlGenDdl sl_gen_ddl_2022[] = {
   { "StringIds",

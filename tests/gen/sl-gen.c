@@ -27,6 +27,7 @@
 #include <sqlite3.h>
 
 #include "sl-gen-schema.h"
+#include "sl-gen-cpu.h"
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -56,6 +57,8 @@ typedef struct {
   /* steps whose kernel counts differ: step i launches i % step_jitter extra
    * small kernels mid-step; step extra_block_step an extra block of ops */
   int         step_jitter, extra_block_step;
+  /* the CPU side and GPU metrics (issue 12, sl-gen-cpu.c) */
+  gint64      osrt_calls, cpu_samples, metrics_hz;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -2391,6 +2394,7 @@ parse_args (int argc, char **argv, Options *o)
   gboolean no_domain_names = FALSE, mixed_names = FALSE;
   char *truth = NULL, *slow = NULL, *graph = NULL;
   int async_ranges = 0;
+  gint64 osrt_calls = 0, cpu_samples = 0, metrics_hz = 0;
   GOptionEntry entries[] = {
     { "layout", 0, 0, G_OPTION_ARG_STRING, &layout, "Schema layout: current (nsys 2026.2), 2022 (2022.2) or 2020", "current|2022|2020" },
     { "gpus", 0, 0, G_OPTION_ARG_INT, &gpus, "GPUs with activity (default 2)", "N" },
@@ -2415,6 +2419,9 @@ parse_args (int argc, char **argv, Options *o)
     { "no-domain-names", 0, 0, G_OPTION_ARG_NONE, &no_domain_names, "Leave out the NVTX domain-create rows (NCCL's ranges keep their domain id, as in sliced captures)", NULL },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Write a JSON manifest of what was generated", "FILE.json" },
     { "slow-kernel", 0, 0, G_OPTION_ARG_STRING, &slow, "Multiply the durations of kernels of this short name by F", "NAME=F" },
+    { "osrt", 0, 0, G_OPTION_ARG_INT64, &osrt_calls, "N OS runtime calls per thread (OSRT_API, some nested, with OSRT_CALLCHAINS)", "N" },
+    { "cpu-samples", 0, 0, G_OPTION_ARG_INT64, &cpu_samples, "N CPU samples over all threads (COMPOSITE_EVENTS + SAMPLING_CALLCHAINS, and N/4 SCHED_EVENTS)", "N" },
+    { "gpu-metrics", 0, 0, G_OPTION_ARG_INT64, &metrics_hz, "GPU_METRICS: 6 counters per GPU sampled HZ times a second (nsys: 10000)", "HZ" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("OUT.sqlite - generate a synthetic Nsight Systems export");
@@ -2470,12 +2477,58 @@ parse_args (int argc, char **argv, Options *o)
     return FALSE;
   o->no_domain_names = no_domain_names;
   o->mixed_names = mixed_names;
+  if (osrt_calls < 0 || cpu_samples < 0 || metrics_hz < 0 || metrics_hz > 1000000)
+    {
+      g_printerr ("sightline-gen: --osrt, --cpu-samples and --gpu-metrics take counts >= 0 (HZ at most 1000000)\n");
+      return FALSE;
+    }
+  o->osrt_calls = osrt_calls;
+  o->cpu_samples = cpu_samples;
+  o->metrics_hz = metrics_hz;
   if (no_gpu)
     {
       o->memcpy = o->memset = o->bad_rows = 0;
       o->nccl = FALSE;
     }
   return TRUE;
+}
+
+static guint32
+cpu_str (gpointer data, const char *value)
+{
+  return str_id (data, value);
+}
+
+/* --osrt, --cpu-samples, --gpu-metrics: over the span of what was generated,
+ * on every thread of every process, for every GPU. */
+static void
+emit_cpu_side (Gen *g)
+{
+  g_autoptr(GArray) gtids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) devices = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SlGenCpu c = { 0 };
+
+  if (g->o.osrt_calls == 0 && g->o.cpu_samples == 0 && g->o.metrics_hz == 0)
+    return;
+  for (int p = 0; p < g->o.processes; p++)
+    for (int i = 0; i < g->procs[p].n_threads; i++)
+      g_array_append_val (gtids, g->procs[p].th[i].gtid);
+  for (int d = 0; d < g->o.gpus && !g->o.no_gpu; d++)
+    g_array_append_val (devices, g->dev[d].device);
+  c.db = g->db;
+  c.seed = g->o.seed;
+  c.t0 = g->t_min;
+  c.t1 = g->t_max;
+  c.n_threads = gtids->len;
+  c.gtids = (const guint64 *) gtids->data;
+  c.n_devices = devices->len;
+  c.devices = (const guint32 *) devices->data;
+  c.osrt_calls = g->o.osrt_calls;
+  c.samples = g->o.cpu_samples;
+  c.metrics_hz = g->o.metrics_hz;
+  c.str = cpu_str;
+  c.str_data = g;
+  sl_gen_cpu_emit (&c);
 }
 
 static void
@@ -2571,6 +2624,7 @@ main (int argc, char **argv)
     t = run_cuda_graph (&g, t);
 
   insert_bad_rows (&g);
+  emit_cpu_side (&g);
   insert_meta (&g);
   insert_strings (&g);
 
