@@ -1146,6 +1146,30 @@ def check_sample_click(app, s, profile, name):
     check(detail(sel, 'State') == 'Running', f'{name}: and its thread state: {detail(sel, "State")}')
 
 
+def test_cpu_generated(tmp):
+    """sightline-gen's OS runtime calls, CPU samples and GPU metrics: a row per thread and
+    nesting level, per sampled thread and per counter, as SQL counts them."""
+    profile = os.path.join(tmp, 'cpu-gen.sqlite')
+    subprocess.run([GEN, profile, '--gpus', '1', '--streams', '2', '--processes', '1', '--threads', '2',
+                    '--iterations', '6', '--kernels', '8000', '--nvtx-depth', '2', '--osrt', '400',
+                    '--cpu-samples', '20000', '--gpu-metrics', '2000', '--seed', '5'],
+                   check=True, stdout=subprocess.DEVNULL)
+    app = App(tmp, profile)
+    try:
+        s = app.wait(cpu_ready)
+        if not check(s is not None, 'generated: CPU rows appear'):
+            return
+        s = app.settle()
+        kinds = s['timeline']['row_kinds']
+        want = {'osrt': sql_one(profile, 'SELECT COUNT(*) FROM (SELECT DISTINCT globalTid, nestingLevel FROM OSRT_API)')[0],
+                'samples': sql_one(profile, 'SELECT COUNT(DISTINCT globalTid) FROM COMPOSITE_EVENTS')[0],
+                'metric': sql_one(profile, 'SELECT COUNT(*) FROM (SELECT DISTINCT typeId, metricId FROM GPU_METRICS)')[0]}
+        check(all(kinds[k] == v for k, v in want.items()), f'generated: rows {kinds} as SQL counts {want}')
+        check_rows_drawn(app, s, 'cpu-generated')
+    finally:
+        app.close()
+
+
 def test_cpu_rows(tmp):
     """CPU sample rows on jacc (CPU sampling only); OS runtime and GPU metric rows on pipit
     with both added; a sample's stack and a counter's value in the details."""
@@ -1167,6 +1191,7 @@ def test_cpu_rows(tmp):
             check_sample_click(app, s, jacc, 'jacc')
     finally:
         app.close()
+    test_cpu_generated(tmp)
     profile = cpu_fixture(tmp)
     app = App(tmp, profile)
     try:
