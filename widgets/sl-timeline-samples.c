@@ -101,7 +101,7 @@ sl_timeline_samples_merge (const SlCpuSamples *s,
                            int                 tick_half,
                            gboolean            summary,
                            const SlCoverage   *cov,
-                           GArray             *boxes)
+                           GArray             *ticks)
 {
   guint i0 = lower_bound (s, sl_int64_from_double (floor (t0)));
   guint i1 = lower_bound (s, sl_sat_add (sl_int64_from_double (ceil (t0 + width * px_ns)), 1));
@@ -114,16 +114,15 @@ sl_timeline_samples_merge (const SlCpuSamples *s,
   for (guint i = i0; i < i1; i++)
     {
       int x = (int) floor ((s->time[i] - t0) / px_ns);
-      SlBox box;
+      SlSampleTick tick;
 
-      box.x0 = MAX (x - tick_half, 0);
-      box.x1 = MIN (x + tick_half + 1, width);
-      if (box.x1 <= box.x0)
+      tick.x0 = MAX (x - tick_half, 0);
+      tick.x1 = MIN (x + tick_half + 1, width);
+      if (tick.x1 <= tick.x0)
         continue;
-      box.rgb = sl_timeline_sample_state_rgb (s->state[i]);
-      box.seg = 0;
-      box.index = i;
-      g_array_append_val (boxes, box);
+      tick.rgb = sl_timeline_sample_state_rgb (s->state[i]);
+      tick.index = i;
+      g_array_append_val (ticks, tick);
     }
   return i1 - i0;
 }

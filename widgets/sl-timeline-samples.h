@@ -4,7 +4,7 @@
  * thread state, zoomed in a tick per sample coloured by its state. */
 #pragma once
 
-#include "sl-timeline-columns.h"
+#include "sl-cpu-activity.h"
 #include "sl-timeline-lod.h"
 
 G_BEGIN_DECLS
@@ -15,13 +15,20 @@ G_BEGIN_DECLS
 guint8   sl_timeline_sample_state_color (guint8 state);
 guint32  sl_timeline_sample_state_rgb   (guint8 state);
 
+/* One sample drawn whole: columns [x0, x1) of the body, its state's colour. */
+typedef struct {
+  int     x0, x1;
+  guint32 rgb;
+  guint   index;           /* into the samples */
+} SlSampleTick;
+
 /* Samples are drawn as ticks when they are at least this many columns apart
- * on average, else as density. */
+ * apart on average, else as density. */
 #define SL_SAMPLES_TICK_SPACING 4
 
 /* Adds @samples for a view from @t0 at @px_ns per column, @width columns:
- * ticks (SlBox, seg 0, index = sample, @tick_half columns either side)
- * appended to @boxes when they are sparse enough and not @summary, else
+ * ticks (SlSampleTick, @tick_half columns either side of the sample)
+ * appended to @ticks when they are sparse enough and not @summary, else
  * each column's share of sampled time in @cov with the colour of its most
  * frequent state.  Returns how many samples were read. */
 guint    sl_timeline_samples_merge      (const SlCpuSamples *samples,
@@ -31,7 +38,7 @@ guint    sl_timeline_samples_merge      (const SlCpuSamples *samples,
                                          int                 tick_half,
                                          gboolean            summary,
                                          const SlCoverage   *cov,
-                                         GArray             *boxes);
+                                         GArray             *ticks);
 /* The sample nearest @t within @tol ns, SL_NONE when none. */
 guint32  sl_timeline_samples_nearest    (const SlCpuSamples *samples,
                                          double              t,

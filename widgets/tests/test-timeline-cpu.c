@@ -174,15 +174,15 @@ check_ticks_and_density (void)
   float busy[400], best[400];
   guint8 color[400];
   SlCoverage cov = { busy, best, color };
-  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (SlBox));
-  const SlBox *b;
+  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (SlSampleTick));
+  const SlSampleTick *b;
 
   samples_fill (&s, G_N_ELEMENTS (time), time, state);
   memset (busy, 0, sizeof busy), memset (best, 0, sizeof best), memset (color, 0, sizeof color);
   /* 10 ns per column: the 3 samples in view are ticks, one per sample */
   g_assert_cmpuint (sl_timeline_samples_merge (&s, 0, 10, 400, 1, FALSE, &cov, boxes), ==, 3);
   g_assert_cmpuint (boxes->len, ==, 3);
-  b = &g_array_index (boxes, SlBox, 1);
+  b = &g_array_index (boxes, SlSampleTick, 1);
   g_assert_cmpint (b->x0, ==, 199);
   g_assert_cmpint (b->x1, ==, 202);
   g_assert_cmpuint (b->index, ==, 1);
