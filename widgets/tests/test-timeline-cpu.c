@@ -137,7 +137,7 @@ check_hit_sample (void)
   gtid = sqlite3_column_int64 (st, 1);
   leaf = (const char *) sqlite3_column_text (st, 2);
 
-  l = sl_timeline_layout_new (sl_timeline_model_ref (m));
+  l = sl_timeline_layout_new (m);
   sl_timeline_layout_set_size (l, 1200, 800);
   /* zoomed in so that samples (about a ms apart) are ticks */
   sl_timeline_layout_zoom_to (l, t - 5000000, t + 5000000, 0);
