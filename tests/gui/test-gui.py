@@ -1106,6 +1106,44 @@ def cpu_ready(s):
     return complete(s) and s['timeline']['row_kinds'].get('samples', 0) > 0
 
 
+def marked_pixels(img, x0, x1, y0, y1):
+    """Pixels that are neither the white background nor a light grid line: pale
+    pastel events (deep OS runtime levels, a flat counter's band) count too."""
+    n = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            r, g, b = pixel(img, x, y)
+            if min(r, g, b) < 200 or max(r, g, b) - min(r, g, b) > 8:
+                n += 1
+    return n
+
+
+def drawn_rows(s, img, kinds):
+    """The rows of @kinds visible in @s with coloured pixels in @img, and all of them."""
+    tl, sc = timeline_geometry(s)
+    x0, x1 = int(tl['x'] + tl['header_width'] / sc) + 1, int(tl['x'] + tl['width'] / sc) - 1
+    rows, drawn = track_rows(s, kinds), []
+    for r in rows:
+        y0 = int(tl['y'] + r['y'] / sc) + 2
+        y1 = int(tl['y'] + (r['y'] + r['height']) / sc) - 2
+        if y1 <= img[1] and marked_pixels(img, x0, x1, y0, y1) > 3:
+            drawn.append(r)
+    return drawn, rows
+
+
+def wait_drawn(s, name, kinds, tries=40):
+    """Screenshots until every visible row of @kinds has coloured pixels: the state
+    says the new model is in before its first frame is out (slow under ASan)."""
+    for _ in range(tries):
+        img = screenshot(s['xid'], os.path.join(OUT, name + '.png'))
+        drawn, rows = drawn_rows(s, img, kinds)
+        if rows and len(drawn) == len(rows):
+            break
+        time.sleep(0.5)
+    missing = [(r['row'], r['kind'], r['y']) for r in rows if r not in drawn]
+    check(rows and not missing, f'{name}: {len(drawn)} of {len(rows)} visible {kinds} rows are drawn; not {missing}')
+
+
 def sql_one(path, query, *args):
     db = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
     try:
@@ -1165,7 +1203,7 @@ def test_cpu_generated(tmp):
                 'samples': sql_one(profile, 'SELECT COUNT(DISTINCT globalTid) FROM COMPOSITE_EVENTS')[0],
                 'metric': sql_one(profile, 'SELECT COUNT(*) FROM (SELECT DISTINCT typeId, metricId FROM GPU_METRICS)')[0]}
         check(all(kinds[k] == v for k, v in want.items()), f'generated: rows {kinds} as SQL counts {want}')
-        check_rows_drawn(app, s, 'cpu-generated')
+        wait_drawn(s, 'cpu-generated', ('samples', 'osrt', 'metric', 'stream'))
     finally:
         app.close()
 
@@ -1187,7 +1225,7 @@ def test_cpu_rows(tmp):
             check(kinds['samples'] == n and kinds['cpu-thread'] == n,
                   f'jacc: a thread group and a samples row per sampled thread ({n}): {kinds}')
             check(s['load_bar']['state'] == 'hidden', 'jacc: the load bar is gone')
-            screenshot(s['xid'], os.path.join(OUT, 'cpu-jacc.png'))
+            wait_drawn(s, 'cpu-jacc', ('samples',))
             check_sample_click(app, s, jacc, 'jacc')
     finally:
         app.close()
@@ -1205,14 +1243,7 @@ def test_cpu_rows(tmp):
         rows = [r for r in s['timeline']['rows'] if r['kind'] == 'osrt']
         n_osrt = sql_one(profile, 'SELECT COUNT(*) FROM OSRT_API WHERE nestingLevel = 0')[0]
         check(rows and rows[0]['events'] == n_osrt, f'fixture: the first OS runtime row holds the {n_osrt} outer calls')
-        img = screenshot(s['xid'], os.path.join(OUT, 'cpu-fixture.png'))
-        tl, sc = timeline_geometry(s)
-        for r in track_rows(s, ('metric', 'osrt')):
-            y0 = int(tl['y'] + r['y'] / sc) + 2
-            y1 = int(tl['y'] + (r['y'] + r['height']) / sc) - 2
-            check(y1 <= img[1] and colored_pixels(img, int(tl['x'] + tl['header_width'] / sc) + 1,
-                                                  int(tl['x'] + tl['width'] / sc) - 1, y0, y1) > 50,
-                  f'fixture: the {r["kind"]} row {r["row"]} is drawn')
+        wait_drawn(s, 'cpu-fixture', ('metric', 'osrt', 'samples'))
         sel, t = click_row(app, s, 'metric', 0.5, 'metric')
         if check(sel is not None, 'fixture: a click on a metric row selects its sample'):
             v = sql_one(profile, 'SELECT value FROM GPU_METRICS WHERE metricId = 1 AND timestamp <= ? '
