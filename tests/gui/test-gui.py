@@ -1260,6 +1260,28 @@ def test_cpu_rows(tmp):
         app.close()
 
 
+def test_cpu_summary(tmp):
+    """The Summary page's top sampled functions are sightline-cli cpu's.  (The idle gaps'
+    "CPU stacks during this GPU gap" expanders are only looked at in screenshots.)"""
+    profile = os.path.join(tmp, 'cpu-gen.sqlite')
+    subprocess.run([GEN, profile, '--gpus', '1', '--streams', '2', '--processes', '1', '--threads', '2',
+                    '--iterations', '6', '--kernels', '8000', '--cpu-samples', '20000', '--seed', '5'],
+                   check=True, stdout=subprocess.DEVNULL)
+    app = summary_app(tmp, profile)
+    try:
+        s = app.wait(lambda s: cpu_ready(s) and summary_ready(s, 'whole') and s['panel']['summary'].get('cpu'))
+        if not check(s is not None, 'summary: a CPU samples section once the samples are in'):
+            return
+        cpu = s['panel']['summary']['cpu']
+        want = cli_json('cpu', profile, '--limit', 10)
+        got = [(f['name'], f['self'], f['total']) for f in cpu['functions']]
+        check(cpu['samples'] == want['samples'] and
+              got == [(f['name'], f['self'], f['total']) for f in want['functions']],
+              f'summary: {cpu["samples"]} samples and the top functions as sightline-cli cpu: {got[:3]}')
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1272,7 +1294,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
                  test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
-                 test_cpu_rows):
+                 test_cpu_rows, test_cpu_summary):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
