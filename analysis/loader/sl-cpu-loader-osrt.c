@@ -53,7 +53,7 @@ osrt_row (SlCpuBuild *build, const gint64 *v, guint64 nulls)
   _sl_spans_append (&t->osrt, v[C_START], dur);
   t->osrt_name[i] = _sl_cpu_build_name (build, _sl_is_null (nulls, C_NAME) ? G_MININT64 : v[C_NAME], FALSE);
   t->osrt_stack[i] = _sl_is_null (nulls, C_CHAIN) ? SL_NONE
-                     : sl_id_map_lookup (&build->osrt_stacks, (guint64) v[C_CHAIN], SL_NONE);
+                     : _sl_cpu_chain_map_lookup (&build->osrt_stacks, v[C_CHAIN]);
   /* a level beyond any real nesting (or negative) is damage: outermost */
   t->osrt_level[i] = (_sl_is_null (nulls, C_LEVEL) || v[C_LEVEL] < 0 || v[C_LEVEL] > 1024) ? 0 : (guint16) v[C_LEVEL];
 }

@@ -27,6 +27,14 @@ typedef struct {
   guint16 *sched_cpu;
 } SlCpuThreadBuilder;
 
+/* Call chain id -> stack: ids are dense from 1 in every export, so a
+ * direct array, with a hash map for the ids beyond it. */
+typedef struct {
+  guint32 *direct;         /* stack + 1, 0: absent */
+  gsize    direct_len;
+  SlIdMap  sparse;
+} SlCpuChainMap;
+
 typedef struct {
   SlLoader      loader;       /* tables, messages */
   sqlite3      *db;
@@ -34,8 +42,11 @@ typedef struct {
   GCancellable *cancellable;
   GPtrArray    *threads;      /* SlCpuThreadBuilder* */
   SlIdMap       thread_index; /* globalTid -> index in threads */
+  SlCpuThreadBuilder *last_thread;
   /* names, numbered as first met; their text is read at the end */
-  SlIdMap       name_index;   /* StringIds id -> name */
+  SlIdMap       name_index;   /* StringIds id -> name (large ids) */
+  guint32      *name_direct;  /* small ids: name + 1, 0 when not met */
+  gsize         name_direct_len;
   GArray       *name_ids;     /* gint64: the StringIds id of each name */
   /* deduplicated stacks */
   GArray       *frame_first;  /* guint32, n_stacks + 1 */
@@ -44,8 +55,8 @@ typedef struct {
   GArray       *stack_hash;   /* guint32 per stack */
   guint32      *stack_slots;  /* open addressing: stack + 1, 0 empty */
   gsize         stack_mask;
-  SlIdMap       sample_stacks;  /* COMPOSITE_EVENTS.id -> stack */
-  SlIdMap       osrt_stacks;    /* OSRT_CALLCHAINS.id -> stack */
+  SlCpuChainMap sample_stacks;  /* COMPOSITE_EVENTS.id -> stack */
+  SlCpuChainMap osrt_stacks;    /* OSRT_CALLCHAINS.id -> stack */
   /* rows skipped, per reason */
   guint64       skipped_time;
   guint64       skipped_thread;
@@ -58,7 +69,10 @@ typedef struct {
 /* The name of StringIds id @file_id (SL_NONE for a NULL id). */
 guint32  _sl_cpu_build_name        (SlCpuBuild *build, gint64 file_id, gboolean is_null);
 /* Reads SAMPLING_CALLCHAINS or OSRT_CALLCHAINS into @map (chain id -> stack). */
-gboolean _sl_cpu_read_callchains   (SlCpuBuild *build, const char *table, SlIdMap *map, GError **error);
+gboolean _sl_cpu_read_callchains   (SlCpuBuild *build, const char *table, SlCpuChainMap *map, GError **error);
+void     _sl_cpu_chain_map_insert  (SlCpuChainMap *map, gint64 id, guint32 stack);
+guint32  _sl_cpu_chain_map_lookup  (const SlCpuChainMap *map, gint64 id);
+void     _sl_cpu_chain_map_clear   (SlCpuChainMap *map);
 void     _sl_cpu_build_stacks_init (SlCpuBuild *build);
 void     _sl_cpu_build_stacks_clear (SlCpuBuild *build);
 /* The builder of @global_tid, created when new. */
@@ -81,6 +95,9 @@ void     _sl_cpu_thread_builder_free (SlCpuThreadBuilder *t);
 
 /* sl-cpu-loader.c: a connection to the file @profile was read from, with
  * the columns of @tables known to @loader; FALSE with @error otherwise. */
+/* The descriptor of the file @profile (or the profile it is a subset of)
+ * was read from; -1 when none. */
+int      _sl_cpu_source_fd         (const SlProfile *profile);
 gboolean _sl_cpu_open_source       (SlLoader *loader, SlProfile *profile, sqlite3 **db,
                                     const char *const *tables, guint n_tables, GError **error);
 

@@ -54,7 +54,7 @@ sample_row (SlCpuBuild *build, const gint64 *v, guint64 nulls)
                        ? SL_THREAD_STATE_UNKNOWN : (guint8) v[S_STATE];
   t->sample_cpu[i] = cpu_of (v, nulls, S_CPU);
   t->sample_stack[i] = _sl_is_null (nulls, S_ID) ? SL_NONE
-                       : sl_id_map_lookup (&build->sample_stacks, (guint64) v[S_ID], SL_NONE);
+                       : _sl_cpu_chain_map_lookup (&build->sample_stacks, v[S_ID]);
 }
 
 gboolean
@@ -81,7 +81,7 @@ _sl_cpu_read_samples (SlCpuBuild *build, GError **error)
       sample_row (build, v, nulls);
     }
   /* the chains are all attached: their map is no longer needed */
-  sl_id_map_clear (&build->sample_stacks);
+  _sl_cpu_chain_map_clear (&build->sample_stacks);
   return _sl_cpu_scan_done (build, scan, "COMPOSITE_EVENTS", error);
 }
 

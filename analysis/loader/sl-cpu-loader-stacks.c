@@ -9,32 +9,97 @@
 
 #define CHECK_ROWS 16384
 
+/* Ids below this go through a direct array (StringIds ids are small and
+ * dense in every export), others through the hash map. */
+#define DIRECT_NAME_LIMIT  (1u << 22)
+#define DIRECT_CHAIN_LIMIT (1u << 24)
+
+/* Slot @key of a direct map (value + 1, 0: absent), grown to cover it. */
+static inline guint32 *
+direct_slot (guint32 **direct, gsize *len, guint64 key)
+{
+  if (G_UNLIKELY (key >= *len))
+    {
+      gsize want = MAX (*len, 1024);
+      while (want <= key)
+        want *= 2;
+      *direct = g_renew (guint32, *direct, want);
+      memset (*direct + *len, 0, (want - *len) * sizeof (guint32));
+      *len = want;
+    }
+  return *direct + key;
+}
+
+static guint32
+new_name (SlCpuBuild *build, gint64 file_id)
+{
+  guint32 name = build->name_ids->len;
+
+  g_array_append_val (build->name_ids, file_id);
+  return name;
+}
+
 guint32
 _sl_cpu_build_name (SlCpuBuild *build, gint64 file_id, gboolean is_null)
 {
-  guint32 name;
+  guint32 name, *slot;
 
   if (is_null)
     return SL_NONE;
+  if ((guint64) file_id < DIRECT_NAME_LIMIT)
+    {
+      slot = direct_slot (&build->name_direct, &build->name_direct_len, (guint64) file_id);
+      if (*slot == 0)
+        *slot = new_name (build, file_id) + 1;
+      return *slot - 1;
+    }
   name = sl_id_map_lookup (&build->name_index, (guint64) file_id, SL_NONE);
   if (name == SL_NONE)
     {
-      name = build->name_ids->len;
-      g_array_append_val (build->name_ids, file_id);
+      name = new_name (build, file_id);
       sl_id_map_insert (&build->name_index, (guint64) file_id, name);
     }
   return name;
 }
 
+void
+_sl_cpu_chain_map_insert (SlCpuChainMap *map, gint64 id, guint32 stack)
+{
+  if ((guint64) id < DIRECT_CHAIN_LIMIT)
+    *direct_slot (&map->direct, &map->direct_len, (guint64) id) = stack + 1;
+  else
+    sl_id_map_insert (&map->sparse, (guint64) id, stack);
+}
+
+guint32
+_sl_cpu_chain_map_lookup (const SlCpuChainMap *map, gint64 id)
+{
+  if ((guint64) id < DIRECT_CHAIN_LIMIT)
+    return (guint64) id < map->direct_len && map->direct[id] != 0 ? map->direct[id] - 1 : SL_NONE;
+  return sl_id_map_lookup (&map->sparse, (guint64) id, SL_NONE);
+}
+
+void
+_sl_cpu_chain_map_clear (SlCpuChainMap *map)
+{
+  g_clear_pointer (&map->direct, g_free);
+  map->direct_len = 0;
+  sl_id_map_clear (&map->sparse);
+}
+
 SlCpuThreadBuilder *
 _sl_cpu_build_thread (SlCpuBuild *build, guint64 global_tid)
 {
-  guint32 i = sl_id_map_lookup (&build->thread_index, global_tid, SL_NONE);
+  guint32 i;
   SlCpuThreadBuilder *t;
 
+  /* rows of one thread come in runs */
+  if (build->last_thread != NULL && build->last_thread->global_tid == global_tid)
+    return build->last_thread;
+  i = sl_id_map_lookup (&build->thread_index, global_tid, SL_NONE);
   if (i != SL_NONE)
-    return g_ptr_array_index (build->threads, i);
-  t = g_new0 (SlCpuThreadBuilder, 1);
+    return build->last_thread = g_ptr_array_index (build->threads, i);
+  t = build->last_thread = g_new0 (SlCpuThreadBuilder, 1);
   t->global_tid = global_tid;
   sl_id_map_insert (&build->thread_index, global_tid, build->threads->len);
   g_ptr_array_add (build->threads, t);
@@ -101,16 +166,14 @@ frames_hash (const guint32 *symbol, const guint32 *module, guint n)
 }
 
 static gboolean
-stack_equal (SlCpuBuild *build, guint32 stack, guint first, guint n)
+stack_equal (SlCpuBuild *build, guint32 stack, const guint32 *sym, const guint32 *mod, guint n)
 {
   const guint32 *ff = (const guint32 *) build->frame_first->data;
-  const guint32 *sym = (const guint32 *) build->frame_symbol->data;
-  const guint32 *mod = (const guint32 *) build->frame_module->data;
 
   if (ff[stack + 1] - ff[stack] != n)
     return FALSE;
-  return memcmp (sym + ff[stack], sym + first, n * sizeof (guint32)) == 0
-         && memcmp (mod + ff[stack], mod + first, n * sizeof (guint32)) == 0;
+  return memcmp ((guint32 *) build->frame_symbol->data + ff[stack], sym, n * sizeof (guint32)) == 0
+         && memcmp ((guint32 *) build->frame_module->data + ff[stack], mod, n * sizeof (guint32)) == 0;
 }
 
 static void
@@ -132,32 +195,26 @@ stacks_grow (SlCpuBuild *build)
   build->stack_mask = mask;
 }
 
-/* The frames appended at the end of frame_symbol/frame_module since
- * frame_first's last entry, as a stack: an existing one (the frames are
- * dropped again) or a new one. */
+/* The stack of frames @sym/@mod (@n, leaf first): an existing one, or a
+ * new one appended to the frame arrays. */
 static guint32
-stack_intern (SlCpuBuild *build)
+stack_intern (SlCpuBuild *build, const guint32 *sym, const guint32 *mod, guint n)
 {
-  guint first = g_array_index (build->frame_first, guint32, build->frame_first->len - 1);
-  guint n = build->frame_symbol->len - first;
-  guint32 h = frames_hash ((guint32 *) build->frame_symbol->data + first,
-                           (guint32 *) build->frame_module->data + first, n);
+  guint32 h = frames_hash (sym, mod, n);
   gsize i = h & build->stack_mask;
   guint32 stack, end;
 
   for (; build->stack_slots[i] != 0; i = (i + 1) & build->stack_mask)
     {
       stack = build->stack_slots[i] - 1;
-      if (g_array_index (build->stack_hash, guint32, stack) == h && stack_equal (build, stack, first, n))
-        {
-          g_array_set_size (build->frame_symbol, first);
-          g_array_set_size (build->frame_module, first);
-          return stack;
-        }
+      if (g_array_index (build->stack_hash, guint32, stack) == h && stack_equal (build, stack, sym, mod, n))
+        return stack;
     }
   stack = build->stack_hash->len;
   build->stack_slots[i] = stack + 1;
   g_array_append_val (build->stack_hash, h);
+  g_array_append_vals (build->frame_symbol, sym, n);
+  g_array_append_vals (build->frame_module, mod, n);
   end = build->frame_symbol->len;
   g_array_append_val (build->frame_first, end);
   if (build->stack_hash->len * 2 > build->stack_mask)
@@ -165,58 +222,54 @@ stack_intern (SlCpuBuild *build)
   return stack;
 }
 
-/* One chain's rows as read: depth, then the frame. */
+/* One chain's rows as read (reused from chain to chain). */
 typedef struct {
-  gint64  id;
+  gint64   id;
   gboolean open;
-  GArray *depth;      /* gint64, parallel to the frames appended */
+  guint    n, cap;
+  gint64  *depth;
+  guint32 *sym, *mod;
 } Chain;
 
 /* Frames come leaf first by stackDepth; a file that wrote them out of
  * order is put right (insertion sort: chains are short). */
 static void
-chain_sort (SlCpuBuild *build, Chain *chain, guint first)
+chain_sort (Chain *chain)
 {
-  gint64 *d = (gint64 *) chain->depth->data;
-  guint32 *sym = (guint32 *) build->frame_symbol->data + first;
-  guint32 *mod = (guint32 *) build->frame_module->data + first;
+  gint64 *d = chain->depth;
 
-  for (guint i = 1; i < chain->depth->len; i++)
+  for (guint i = 1; i < chain->n; i++)
     for (guint j = i; j > 0 && d[j - 1] > d[j]; j--)
       {
         gint64 td = d[j]; d[j] = d[j - 1]; d[j - 1] = td;
-        guint32 ts = sym[j]; sym[j] = sym[j - 1]; sym[j - 1] = ts;
-        guint32 tm = mod[j]; mod[j] = mod[j - 1]; mod[j - 1] = tm;
+        guint32 ts = chain->sym[j]; chain->sym[j] = chain->sym[j - 1]; chain->sym[j - 1] = ts;
+        guint32 tm = chain->mod[j]; chain->mod[j] = chain->mod[j - 1]; chain->mod[j - 1] = tm;
       }
 }
 
 static void
-chain_close (SlCpuBuild *build, Chain *chain, SlIdMap *map)
+chain_close (SlCpuBuild *build, Chain *chain, SlCpuChainMap *map)
 {
-  guint first = g_array_index (build->frame_first, guint32, build->frame_first->len - 1);
-
   if (!chain->open)
     return;
   chain->open = FALSE;
   /* The rows of one chain are contiguous in every export; one that comes
    * back later is damage: its first rows stand. */
-  if (sl_id_map_lookup (map, (guint64) chain->id, SL_NONE) != SL_NONE)
+  if (_sl_cpu_chain_map_lookup (map, chain->id) != SL_NONE)
     {
-      build->skipped_chain += chain->depth->len;
-      g_array_set_size (build->frame_symbol, first);
-      g_array_set_size (build->frame_module, first);
+      build->skipped_chain += chain->n;
       return;
     }
-  chain_sort (build, chain, first);
-  sl_id_map_insert (map, (guint64) chain->id, stack_intern (build));
+  chain_sort (chain);
+  _sl_cpu_chain_map_insert (map, chain->id, stack_intern (build, chain->sym, chain->mod, chain->n));
 }
 
 static const char *const chain_columns[] = { "id", "stackDepth", "symbol", "module" };
 
 static void
-chain_row (SlCpuBuild *build, Chain *chain, SlIdMap *map, const gint64 *v, guint64 nulls)
+chain_row (SlCpuBuild *build, Chain *chain, SlCpuChainMap *map, const gint64 *v, guint64 nulls)
 {
-  guint32 symbol, module;
+  guint i;
 
   if (_sl_is_null (nulls, 0))
     {
@@ -228,18 +281,24 @@ chain_row (SlCpuBuild *build, Chain *chain, SlIdMap *map, const gint64 *v, guint
       chain_close (build, chain, map);
       chain->id = v[0];
       chain->open = TRUE;
-      g_array_set_size (chain->depth, 0);
+      chain->n = 0;
     }
+  if (G_UNLIKELY (chain->n == chain->cap))
+    {
+      chain->cap = MAX (64u, chain->cap * 2);
+      chain->depth = g_renew (gint64, chain->depth, chain->cap);
+      chain->sym = g_renew (guint32, chain->sym, chain->cap);
+      chain->mod = g_renew (guint32, chain->mod, chain->cap);
+    }
+  i = chain->n++;
   /* a frame without a symbol id is named like one whose id dangles */
-  symbol = _sl_cpu_build_name (build, _sl_is_null (nulls, 2) ? G_MININT64 : v[2], FALSE);
-  module = _sl_cpu_build_name (build, v[3], _sl_is_null (nulls, 3));
-  g_array_append_val (build->frame_symbol, symbol);
-  g_array_append_val (build->frame_module, module);
-  g_array_append_val (chain->depth, v[1]);
+  chain->sym[i] = _sl_cpu_build_name (build, _sl_is_null (nulls, 2) ? G_MININT64 : v[2], FALSE);
+  chain->mod[i] = _sl_cpu_build_name (build, v[3], _sl_is_null (nulls, 3));
+  chain->depth[i] = v[1];
 }
 
 gboolean
-_sl_cpu_read_callchains (SlCpuBuild *build, const char *table, SlIdMap *map, GError **error)
+_sl_cpu_read_callchains (SlCpuBuild *build, const char *table, SlCpuChainMap *map, GError **error)
 {
   Chain chain = { 0 };
   SlTableScan *scan;
@@ -255,7 +314,6 @@ _sl_cpu_read_callchains (SlCpuBuild *build, const char *table, SlIdMap *map, GEr
       g_ptr_array_add (build->warnings, g_strdup_printf (_("%s cannot be read: call stacks are missing."), table));
       return TRUE;
     }
-  chain.depth = g_array_new (FALSE, FALSE, sizeof (gint64));
   while (_sl_table_scan_next (scan, v, &nulls))
     {
       if (++rows % CHECK_ROWS == 0 && !_sl_cpu_build_check (build, error))
@@ -263,7 +321,9 @@ _sl_cpu_read_callchains (SlCpuBuild *build, const char *table, SlIdMap *map, GEr
       chain_row (build, &chain, map, v, nulls);
     }
   chain_close (build, &chain, map);
-  g_array_unref (chain.depth);
+  g_free (chain.depth);
+  g_free (chain.sym);
+  g_free (chain.mod);
   ok = _sl_cpu_scan_done (build, scan, table, error);
   return ok;
 }

@@ -19,15 +19,15 @@ build_init (SlCpuBuild *build, SlProfile *profile, GCancellable *cancellable)
   build->loader.display_path = profile->path;
   build->loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   build->loader.max_event_ns = G_MAXINT64;
-  build->fd = profile->source_fd;
+  build->fd = _sl_cpu_source_fd (profile);
   build->cancellable = cancellable;
   build->threads = g_ptr_array_new ();
   sl_id_map_init (&build->thread_index, 64);
   sl_id_map_init (&build->name_index, 1024);
   build->name_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   _sl_cpu_build_stacks_init (build);
-  sl_id_map_init (&build->sample_stacks, 1024);
-  sl_id_map_init (&build->osrt_stacks, 1024);
+  sl_id_map_init (&build->sample_stacks.sparse, 16);
+  sl_id_map_init (&build->osrt_stacks.sparse, 16);
   build->warnings = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -46,11 +46,21 @@ build_clear (SlCpuBuild *build)
   sl_id_map_clear (&build->name_index);
   g_array_unref (build->name_ids);
   _sl_cpu_build_stacks_clear (build);
-  sl_id_map_clear (&build->sample_stacks);
-  sl_id_map_clear (&build->osrt_stacks);
+  _sl_cpu_chain_map_clear (&build->sample_stacks);
+  _sl_cpu_chain_map_clear (&build->osrt_stacks);
+  g_free (build->name_direct);
   g_clear_pointer (&build->warnings, g_ptr_array_unref);
   g_hash_table_unref (build->loader.tables);
   sqlite3_close (build->db);
+}
+
+int
+_sl_cpu_source_fd (const SlProfile *profile)
+{
+  /* a subset (a scope's profile) reads the file of the profile it came from */
+  while (profile->source_fd < 0 && profile->parent != NULL)
+    profile = profile->parent;
+  return profile->source_fd;
 }
 
 /* Opens the profile's file; FALSE with @error when it cannot be read. */
@@ -60,13 +70,13 @@ _sl_cpu_open_source (SlLoader *loader, SlProfile *profile, sqlite3 **db, const c
 {
   int rc;
 
-  if (profile->source_fd < 0)
+  if (_sl_cpu_source_fd (profile) < 0)
     {
       g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_FAILED,
                    _("The CPU activity is not available: the profile was not read from a file."));
       return FALSE;
     }
-  rc = _sl_fd_vfs_open (profile->source_fd, db);
+  rc = _sl_fd_vfs_open (_sl_cpu_source_fd (profile), db);
   if (rc != SQLITE_OK)
     return _sl_loader_step_error (loader, *db, rc, _("the CPU activity"), error);
   /* Only columns this nsys version wrote are named in the queries. */

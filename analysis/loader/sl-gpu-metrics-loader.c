@@ -306,7 +306,7 @@ sl_gpu_metrics_load (SlProfile     *profile,
     {
       if (!read_metric_list (&build, profile) && _sl_loader_has_column (&build.loader, "GPU_METRICS", "timestamp"))
         g_ptr_array_add (build.warnings, g_strdup (_("GPU_METRICS has no readable TARGET_INFO_GPU_METRICS: its samples cannot be named and are left out.")));
-      if (read_samples (&build, profile->source_fd, cancellable, error))
+      if (read_samples (&build, _sl_cpu_source_fd (profile), cancellable, error))
         metrics = metrics_finish (&build);
     }
   if (build.series != NULL)

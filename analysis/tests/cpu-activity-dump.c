@@ -163,6 +163,17 @@ main (int argc, char **argv)
   if (argc != 2)
     return 2;
   profile = sl_profile_load (argv[1], NULL, NULL, NULL, &error);
+  if (profile != NULL && g_getenv ("SL_CPU_CANCEL"))
+    {
+      /* a cancelled read is an error, not a partial activity */
+      g_autoptr(GCancellable) cancel = g_cancellable_new ();
+      g_cancellable_cancel (cancel);
+      a = sl_cpu_activity_load (profile, cancel, &error);
+      if (a == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+          && sl_gpu_metrics_load (profile, cancel, NULL) == NULL)
+        return 3;
+      return 1;
+    }
   t0 = g_get_monotonic_time ();
   if (profile != NULL && (a = sl_cpu_activity_load (profile, NULL, &error)) != NULL)
     m = sl_gpu_metrics_load (profile, NULL, &error);

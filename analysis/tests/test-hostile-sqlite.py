@@ -466,12 +466,23 @@ def api_truth(db):
     return {str(n): [cnt, tot] for n, cnt, tot in rows}
 
 
+def cpu_truth(db):
+    """(CPU samples, OS runtime calls) the CPU loader keeps: integer thread
+    and times, a call's end not before its start, no start/finish markers."""
+    samples = db.execute("SELECT count(*) FROM main.COMPOSITE_EVENTS WHERE typeof(globalTid) = 'integer' "
+                         "AND typeof(start) = 'integer'").fetchone()[0]
+    calls = db.execute("SELECT count(*) FROM main.OSRT_API WHERE typeof(globalTid) = 'integer' "
+                       "AND typeof(start) = 'integer' AND typeof(\"end\") = 'integer' AND \"end\" >= start "
+                       "AND eventClass NOT IN (31, 32)").fetchone()[0]
+    return samples, calls
+
+
 def truth(folder, scratch, with_api=True):
     """(kernels, api) truth, or None when SQLite itself cannot read the file."""
     try:
         db = open_recovered(folder, scratch)
         try:
-            return kernel_truth(db), api_truth(db) if with_api else None
+            return kernel_truth(db), api_truth(db) if with_api else None, cpu_truth(db)
         finally:
             db.close()
     except sqlite3.DatabaseError:
@@ -526,7 +537,7 @@ def check_valid_case(name, folder, want, outputs):
     if want is None:
         t.check(False, f"{name}: SQLite cannot read the case")
         return
-    kernels, api = want
+    kernels, api, cpu = want
     out = outputs[("kernels", False)]
     got = parse(out, f"{name}: kernels") if out is not None and out.returncode == 0 else None
     if got is not None:
@@ -543,6 +554,9 @@ def check_valid_case(name, folder, want, outputs):
     if got is not None:
         t.check(got["counts"]["kernels"] == sum(v[0] for v in kernels.values()),
                 f"{name}: info counts.kernels")
+        t.check(cpu is None or (got["counts"].get("cpu_samples"), got["counts"].get("osrt_calls")) == cpu,
+                f"{name}: info counts of the CPU side {got['counts'].get('cpu_samples')}, "
+                f"{got['counts'].get('osrt_calls')} != SQL {cpu}")
     del path
 
 
@@ -664,7 +678,10 @@ def build_cases(base, work, cases):
 def generate(gen, work, kernels=600):
     base = os.path.join(work, "base.sqlite")
     subprocess.run([gen, "--kernels", str(kernels), "--memcpy", "40", "--memset", "20", "--iterations", "3",
-                    "--nvtx-depth", "3", "--nccl", "--seed", "7", base], check=True, capture_output=True)
+                    "--nvtx-depth", "3", "--nccl", "--seed", "7",
+                    # the CPU side and GPU metrics (issue 12): info reads them too
+                    "--osrt", "30", "--cpu-samples", "600", "--gpu-metrics", "2000", base],
+                   check=True, capture_output=True)
     return base
 
 

@@ -32,6 +32,7 @@
 #include "sl-profile-loader.h"
 #include "sl-strings-private.h"
 #include "sl-bench-cli.h"
+#include "sl-bench-cpu.h"
 
 /* Bump when sightline-gen's output changes, so stale cached profiles are remade. */
 #define BENCH_CACHE_VERSION 2
@@ -829,6 +830,9 @@ main (int argc, char **argv)
         sl_bench_cli (cli, path, r);
       g_ptr_array_add (results, r);
     }
+
+  /* issue 12: the CPU side on a profile of its own (1 M CPU samples) */
+  sl_bench_cpu (gen, o.cache_dir, results->pdata[results->len - 1]);
 
   if (!o.json)
     {

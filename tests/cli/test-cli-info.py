@@ -36,9 +36,12 @@ def sql(path, query):
 
 
 CONTRACT = {"path", "nsys_version", "schema_version", "start_ns", "end_ns", "duration_ns",
-            "gpus", "processes", "counts", "warnings"}
+            "gpus", "processes", "counts", "warnings",
+            "cpu_warnings"}  # issue 12: the CPU side's own warnings
 GPU_KEYS = {"device", "name", "sm_count", "memory_bytes", "kernels", "streams"}
-COUNT_KEYS = {"kernels", "memcpy", "memset", "cuda_api", "nvtx_ranges", "nvtx_marks"}
+COUNT_KEYS = {"kernels", "memcpy", "memset", "cuda_api", "nvtx_ranges", "nvtx_marks",
+              # issue 12: the CPU side and GPU metrics
+              "osrt_calls", "cpu_samples", "sched_events", "gpu_metric_series", "gpu_metric_samples"}
 
 for name in sorted(os.listdir(PROFILES)):
     if not name.endswith(".sqlite"):
@@ -49,6 +52,10 @@ for name in sorted(os.listdir(PROFILES)):
     d = json.loads(r.stdout)
     check(set(d) == CONTRACT, f"{name}: top-level keys {sorted(d)}")
     check(set(d["counts"]) == COUNT_KEYS, f"{name}: counts keys")
+    for key, table in (("cpu_samples", "COMPOSITE_EVENTS"), ("sched_events", "SCHED_EVENTS"),
+                       ("osrt_calls", "OSRT_API"), ("gpu_metric_samples", "GPU_METRICS")):
+        check(d["counts"].get(key) == sql(path, f"SELECT count(*) FROM {table}"),
+              f"{name}: counts.{key} {d['counts'].get(key)} != SQL")
     check(d["duration_ns"] == d["end_ns"] - d["start_ns"], f"{name}: duration")
     check(d["counts"]["kernels"] == sql(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
           f"{name}: counts.kernels")

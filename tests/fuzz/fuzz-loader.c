@@ -63,6 +63,39 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
+/* The CPU side and GPU metrics, read after the profile (issue 12): every
+ * stack and name they hold, and the analyses over all of it. */
+static void
+fuzz_cpu_side (SlProfile *profile)
+{
+  GError *error = NULL;
+  SlCpuActivity *a = sl_cpu_activity_load (profile, NULL, &error);
+  SlGpuMetrics *m;
+
+  if (a == NULL)
+    {
+      if (error == NULL || error->domain != SL_PROFILE_ERROR)
+        abort ();
+      g_clear_error (&error);
+      return;
+    }
+  for (guint s = 0; s < a->n_stacks; s++)
+    {
+      guint n, first = sl_cpu_activity_stack_frames (a, s, &n);
+      for (guint f = first; f < first + n; f++)
+        (void) sl_cpu_activity_name (a, a->frame_symbol[f]);
+    }
+  g_array_unref (sl_cpu_top_functions (a, G_MININT64, G_MAXINT64, NULL, 0, 0));
+  g_array_unref (sl_cpu_top_stacks (a, G_MININT64, G_MAXINT64, NULL, 0, 5));
+  sl_cpu_activity_unref (a);
+  m = sl_gpu_metrics_load (profile, NULL, &error);
+  if (m == NULL && (error == NULL || error->domain != SL_PROFILE_ERROR))
+    abort ();
+  g_clear_error (&error);
+  if (m != NULL)
+    sl_gpu_metrics_unref (m);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -84,6 +117,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       for (guint t = 0; t < profile->n_threads; t++)
         for (guint i = 0; i < profile->threads[t].nvtx.spans.n; i++)
           (void) sl_strings_get (profile->strings, profile->threads[t].nvtx.name[i]);
+      fuzz_cpu_side (profile);
       sl_profile_unref (profile);
     }
   else if (error == NULL || error->domain != SL_PROFILE_ERROR || error->message[0] == '\0')
