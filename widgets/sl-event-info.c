@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-event-info.c: describing one event for people. */
-#include "sl-event-info.h"
+#include "sl-event-info-private.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-gpu-rows.h"
 
@@ -152,6 +152,18 @@ add_thread (GPtrArray *fields, const SlProfile *p, guint32 thread)
   add (fields, _("Process"),
        g_strdup_printf ("%s · pid %u", sl_profile_process_name (p, p->threads[thread].process),
                         p->threads[thread].pid));
+}
+
+void
+_sl_event_info_add (GPtrArray *fields, const char *label, char *value)
+{
+  add (fields, label, value);
+}
+
+void
+_sl_event_info_add_thread (GPtrArray *fields, const SlProfile *p, guint32 thread)
+{
+  add_thread (fields, p, thread);
 }
 
 static void
@@ -376,6 +388,11 @@ sl_event_info_fields (SlTimelineModel       *model,
       break;
     case SL_EVENT_NVTX_PROJECTED:
       add_projected (fields, model, ev, s, e);
+      break;
+    case SL_EVENT_OSRT:
+    case SL_EVENT_SAMPLE:
+    case SL_EVENT_METRIC:
+      _sl_event_info_add_cpu (fields, model, ev, s, e);
       break;
     case SL_EVENT_NONE:
     default:

@@ -464,7 +464,7 @@ sl_session_go_forward (SlSession *self)
 static SlTimeRange
 whole_range (const SlTimelineModel *model)
 {
-  SlTimeRange whole = { model->profile->start_ns, MAX (model->profile->end_ns, model->profile->start_ns + 1) };
+  SlTimeRange whole = { model->start_ns, MAX (model->end_ns, model->start_ns + 1) };
 
   return whole;
 }
@@ -509,7 +509,9 @@ sl_session_set_model (SlSession *self, SlTimelineModel *model)
   self->model = sl_timeline_model_ref (model);
   widen_history (self->back, &old_whole, &new_whole);
   widen_history (self->forward, &old_whole, &new_whole);
-  if (sl_time_range_equal (&self->visible, &old_whole) && !sl_time_range_equal (&old_whole, &new_whole))
+  /* a view of all of it (an empty profile's may be wider) shows all of the new one */
+  if (self->visible.start <= old_whole.start && self->visible.end >= old_whole.end &&
+      !sl_time_range_equal (&old_whole, &new_whole))
     {
       self->visible = new_whole;
       visible_changed = TRUE;

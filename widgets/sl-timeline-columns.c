@@ -4,6 +4,7 @@
 #include "sl-timeline-columns.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-lod.h"
+#include "sl-timeline-samples.h"
 #include "sl-int.h"
 
 #include <math.h>
@@ -299,6 +300,21 @@ accumulate_marks (Merge *mg, const SlTimelineRow *row, gboolean summary)
 }
 
 static guint
+accumulate_samples (Merge *mg, const SlTimelineRow *row, gboolean summary)
+{
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (SlSampleTick));
+  guint n = sl_timeline_samples_merge (&mg->model->cpu->threads[row->index].samples, mg->t0, mg->px_ns,
+                                       mg->width, mg->mark_half, summary, &mg->cov, ticks);
+
+  for (guint k = 0; k < ticks->len; k++)
+    {
+      const SlSampleTick *t = &g_array_index (ticks, SlSampleTick, k);
+      push_box (mg, t->x0, t->x1, t->rgb, 0, t->index);
+    }
+  return n;
+}
+
+static guint
 accumulate_track (Merge *mg, const SlTimelineRow *row, gboolean summary, int *level_out)
 {
   int level;
@@ -307,6 +323,10 @@ accumulate_track (Merge *mg, const SlTimelineRow *row, gboolean summary, int *le
   *level_out = -1;
   if (row->kind == SL_ROW_MARKS)
     return accumulate_marks (mg, row, summary);
+  if (row->kind == SL_ROW_SAMPLES)
+    return accumulate_samples (mg, row, summary);
+  if (row->kind == SL_ROW_METRIC)
+    return 0;   /* drawn as a chart by sl-timeline-metrics.c */
 
   level = lod_level_for (&row->lod, mg->px_ns);
   if (level >= 0 &&

@@ -25,8 +25,10 @@ row_key (SlRowKind kind, guint32 index, guint depth)
 /* The key of the row that draws @ev, as sl_timeline_model_event_row()
  * finds it, without its walk over every row. */
 static guint64
-event_key (const SlProfile *p, const SlEventRef *ev)
+event_key (const SlTimelineModel *model, const SlEventRef *ev)
 {
+  const SlProfile *p = model->profile;
+
   switch (ev->kind)
     {
     case SL_EVENT_KERNEL:
@@ -41,6 +43,12 @@ event_key (const SlProfile *p, const SlEventRef *ev)
       return row_key (SL_ROW_NVTX_STARTEND, ev->owner, p->threads[ev->owner].nvtx_startend.depth[ev->index]);
     case SL_EVENT_MARK:
       return row_key (SL_ROW_MARKS, ev->owner, 0);
+    case SL_EVENT_OSRT:
+      return row_key (SL_ROW_OSRT, ev->owner, model->cpu->threads[ev->owner].osrt.depth[ev->index]);
+    case SL_EVENT_SAMPLE:
+      return row_key (SL_ROW_SAMPLES, ev->owner, 0);
+    case SL_EVENT_METRIC:
+      return row_key (SL_ROW_METRIC, ev->owner, 0);
     case SL_EVENT_NONE:
     default:
       return G_MAXUINT64;
@@ -69,7 +77,7 @@ rows_of_events (const SlTimelineModel *model, const SlHighlight *highlight)
   /* neighbours by time are often on one row: the last answer first */
   for (guint i = 0; i < n; i++)
     {
-      guint64 key = event_key (model->profile, sl_highlight_get (highlight, i));
+      guint64 key = event_key (model, sl_highlight_get (highlight, i));
 
       if (key != last_key)
         {

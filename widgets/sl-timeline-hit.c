@@ -2,6 +2,8 @@
 /* sl-timeline-hit.c: hit testing, nearest event within a few pixels. */
 #include "sl-timeline-hit.h"
 #include "sl-int.h"
+#include "sl-timeline-metrics.h"
+#include "sl-timeline-samples.h"
 
 #include <math.h>
 
@@ -41,6 +43,25 @@ hit_track (const SlTimelineLayout *self, const SlTimelineRow *row, double t, dou
 
       for (; i < marks->n && marks->time[i] <= t + tol; i++)
         consider (best, SL_EVENT_MARK, row->index, i, marks->time[i], marks->time[i], t, tol);
+      return;
+    }
+  if (row->kind == SL_ROW_SAMPLES)
+    {
+      const SlCpuSamples *samples = &self->model->cpu->threads[row->index].samples;
+      guint32 i = sl_timeline_samples_nearest (samples, t, tol);
+
+      if (i != SL_NONE)
+        consider (best, SL_EVENT_SAMPLE, row->index, i, samples->time[i], samples->time[i], t, tol);
+      return;
+    }
+  if (row->kind == SL_ROW_METRIC)
+    {
+      const SlMetricSeries *ser = &self->model->metrics->series[row->index];
+      guint32 i = sl_timeline_metric_at (ser, t, tol);
+
+      /* the value in effect under the pointer, however far its sample */
+      if (i != SL_NONE)
+        consider (best, SL_EVENT_METRIC, row->index, i, (gint64) t, (gint64) t, t, tol);
       return;
     }
   for (guint k = 0; k < row->n_segs; k++)

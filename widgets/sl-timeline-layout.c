@@ -33,7 +33,7 @@ sl_timeline_layout_new (SlTimelineModel *model)
   self->height = 600;
   sl_timeline_layout_set_scale (self, 1.0);
   self->px_ns = 1.0;
-  self->t0 = model->profile->start_ns;
+  self->t0 = model->start_ns;
   return self;
 }
 
@@ -119,9 +119,14 @@ row_height (const SlTimelineLayout *self, const SlTimelineRow *row)
     {
     case SL_ROW_GPU:
     case SL_ROW_PROCESS:
+    case SL_ROW_CPU_PROCESS:
+    case SL_ROW_METRIC_DEVICE:
       return self->group_height;
     case SL_ROW_THREAD:
+    case SL_ROW_CPU_THREAD:
       return self->thread_height;
+    case SL_ROW_METRIC:
+      return self->row_height * 3 / 2;   /* a chart wants some height */
     case SL_ROW_STREAM:
     case SL_ROW_API:
     case SL_ROW_NVTX:
@@ -277,8 +282,7 @@ sl_timeline_layout_body_height (const SlTimelineLayout *self)
 double
 sl_timeline_layout_max_px_ns (const SlTimelineLayout *self)
 {
-  const SlProfile *p = self->model->profile;
-  double dur = (double) MAX (sl_span (p->start_ns, p->end_ns), 1);
+  double dur = (double) MAX (sl_span (self->model->start_ns, self->model->end_ns), 1);
 
   return MAX (dur / sl_timeline_layout_body_width (self), SL_TIMELINE_MIN_PX_NS);
 }
@@ -320,14 +324,14 @@ double
 sl_timeline_layout_overview_x (const SlTimelineLayout *self,
                                double                  t)
 {
-  return (t - self->model->profile->start_ns) / sl_timeline_layout_max_px_ns (self);
+  return (t - self->model->start_ns) / sl_timeline_layout_max_px_ns (self);
 }
 
 double
 sl_timeline_layout_overview_time (const SlTimelineLayout *self,
                                   double                  x)
 {
-  return self->model->profile->start_ns + x * sl_timeline_layout_max_px_ns (self);
+  return self->model->start_ns + x * sl_timeline_layout_max_px_ns (self);
 }
 
 void
@@ -335,7 +339,7 @@ sl_timeline_layout_set_view (SlTimelineLayout *self,
                              double            t0,
                              double            px_ns)
 {
-  const SlProfile *p = self->model->profile;
+  const SlTimelineModel *p = self->model;   /* its start_ns, end_ns: the time drawn */
   double view_ns;
 
   if (!isfinite (px_ns) || !isfinite (t0))
@@ -372,7 +376,7 @@ sl_timeline_layout_pan (SlTimelineLayout *self,
 void
 sl_timeline_layout_fit_all (SlTimelineLayout *self)
 {
-  sl_timeline_layout_set_view (self, self->model->profile->start_ns,
+  sl_timeline_layout_set_view (self, self->model->start_ns,
                                sl_timeline_layout_max_px_ns (self));
 }
 
@@ -428,7 +432,8 @@ sl_timeline_layout_is_group (const SlTimelineLayout *self,
 
   g_return_val_if_fail (row < self->model->n_rows, FALSE);
   kind = self->model->rows[row].kind;
-  return kind == SL_ROW_GPU || kind == SL_ROW_PROCESS || kind == SL_ROW_THREAD;
+  return kind == SL_ROW_GPU || kind == SL_ROW_PROCESS || kind == SL_ROW_THREAD ||
+         kind == SL_ROW_CPU_PROCESS || kind == SL_ROW_CPU_THREAD || kind == SL_ROW_METRIC_DEVICE;
 }
 
 gboolean

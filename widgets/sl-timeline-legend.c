@@ -2,6 +2,9 @@
 /* sl-timeline-legend.c: one swatch and name per palette entry in use. */
 #include "sl-timeline-legend.h"
 #include "sl-timeline-colors.h"
+#include "sl-timeline-samples.h"
+
+#include <glib/gi18n-lib.h>
 
 struct _SlTimelineLegend {
   GtkWidget  parent_instance;
@@ -47,6 +50,30 @@ swatch_label (guint8 color)
   return label;
 }
 
+/* The thread states of the CPU samples, in their tick colours. */
+static void
+append_states (SlTimelineLegend *self, const SlCpuActivity *cpu)
+{
+  gboolean seen[SL_THREAD_STATE_COUNT] = { FALSE };
+
+  for (guint t = 0; t < cpu->n_threads; t++)
+    for (guint i = 0; i < cpu->threads[t].samples.n; i++)
+      seen[MIN (cpu->threads[t].samples.state[i], SL_THREAD_STATE_COUNT - 1)] = TRUE;
+  for (guint s = 0; s < SL_THREAD_STATE_COUNT; s++)
+    if (seen[s])
+      {
+        /* Translators: the legend's entry of CPU samples in one thread state, "CPU: Running" */
+        g_autofree char *text = g_strdup_printf (_("CPU: %s"), sl_thread_state_name (s));
+        g_autofree char *markup = g_markup_printf_escaped ("<span foreground=\"#%06x\">■</span> %s",
+                                                           sl_timeline_sample_state_rgb (s), text);
+        GtkWidget *label = gtk_label_new (NULL);
+
+        gtk_label_set_markup (GTK_LABEL (label), markup);
+        gtk_widget_add_css_class (label, "caption");
+        gtk_flow_box_append (GTK_FLOW_BOX (self->flow), label);
+      }
+}
+
 void
 sl_timeline_legend_set_model (SlTimelineLegend *self,
                               SlTimelineModel  *model)
@@ -65,6 +92,8 @@ sl_timeline_legend_set_model (SlTimelineLegend *self,
   for (guint c = 1; c < SL_COLOR_HASHED_FIRST; c++)
     if (used[c])
       gtk_flow_box_append (GTK_FLOW_BOX (self->flow), swatch_label (c));
+  if (model->cpu != NULL)
+    append_states (self, model->cpu);
 }
 
 GtkWidget *

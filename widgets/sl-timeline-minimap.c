@@ -62,13 +62,13 @@ overview_build (SlTimelineLayout *self, Overview *ov, int W)
   double px_ns = sl_timeline_layout_max_px_ns (self);
   double per = px_ns / m->busy_bin_ns;   /* bins per column */
   /* the bins may start later than the profile (those of its GPU rows) */
-  double first = (double) (m->profile->start_ns - m->busy_t0) / m->busy_bin_ns;
+  double first = (double) (m->start_ns - m->busy_t0) / m->busy_bin_ns;
 
   overview_clear (ov);
   ov->value = g_new0 (float, W);
   ov->color = g_new0 (guint8, W);
   ov->width = W;
-  overview_colors (self, ov, W, m->profile->start_ns, px_ns);
+  overview_colors (self, ov, W, m->start_ns, px_ns);
   for (int c = 0; c < W; c++)
     {
       double a = first + c * per, b = a + per, sum = 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-timeline-model.c: rows, colours and the events behind them. */
-#include "sl-timeline-model.h"
+#include "sl-timeline-model-private.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-lod.h"
 #include "sl-categories.h"
@@ -57,6 +57,19 @@ push_row (GArray *rows, SlRowKind kind, guint8 level, guint32 index, guint32 par
   return &g_array_index (rows, SlTimelineRow, rows->len - 1);
 }
 
+SlTimelineRow *
+_sl_timeline_model_push_row (GArray *rows, SlRowKind kind, guint8 level, guint32 index, guint32 parent)
+{
+  return push_row (rows, kind, level, index, parent);
+}
+
+void
+_sl_timeline_model_add_segment (SlTimelineRow *row, SlEventKind kind, const SlSpans *spans,
+                                guint first, guint count, guint32 owner)
+{
+  add_segment (row, kind, spans, first, count, owner);
+}
+
 static gboolean
 thread_has_events (const SlThread *thread)
 {
@@ -65,8 +78,10 @@ thread_has_events (const SlThread *thread)
 }
 
 static void
-build_gpu_rows (SlTimelineModel *self, SlProfile *p, GArray *rows)
+build_gpu_rows (SlTimelineModel *self, GArray *rows)
 {
+  SlProfile *p = self->profile;
+
   self->util = g_new0 (SlGpuUtil, MAX (p->n_gpus, 1));
   self->projected = g_new0 (SlProjected, MAX (p->n_gpus, 1));
   _sl_timeline_projected_build_all (self);
@@ -75,7 +90,7 @@ build_gpu_rows (SlTimelineModel *self, SlProfile *p, GArray *rows)
       const SlGpu *gpu = &p->gpus[g];
       guint32 group;
 
-      if (gpu->n_streams == 0)
+      if (gpu->n_streams == 0 && !_sl_timeline_model_gpu_has_metrics (self, g))
         continue;
       group = rows->len;
       push_row (rows, SL_ROW_GPU, 0, g, SL_NONE);
@@ -90,7 +105,9 @@ build_gpu_rows (SlTimelineModel *self, SlProfile *p, GArray *rows)
           add_segment (row, SL_EVENT_MEMCPY, &stream->memcpy.spans, 0, stream->memcpy.spans.n, s);
           add_segment (row, SL_EVENT_MEMSET, &stream->memset.spans, 0, stream->memset.spans.n, s);
         }
+      _sl_timeline_model_add_metric_rows (self, rows, g, group);
     }
+  _sl_timeline_model_add_metric_devices (self, rows);
 }
 
 /* One row per lane of a thread's start/end ranges (their "depth"), so that
@@ -115,8 +132,9 @@ build_lane_rows (GArray *rows, const SlNvtxRanges *ranges, guint32 t, guint32 tg
 /* A thread's group row and its tracks: API calls, one row per NVTX depth,
  * one per lane of start/end ranges, marks. */
 static void
-build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
+build_thread_rows (SlTimelineModel *self, GArray *rows, guint32 t, guint32 group)
 {
+  SlProfile *p = self->profile;
   SlThread *thread = &p->threads[t];
   guint32 tgroup = rows->len;
 
@@ -124,6 +142,9 @@ build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
   if (thread->api_count > 0)
     add_segment (push_row (rows, SL_ROW_API, 2, t, tgroup), SL_EVENT_API,
                  &p->api.spans, thread->api_first, thread->api_count, t);
+  /* its OS runtime calls and CPU samples right under its CUDA calls */
+  if (self->cpu != NULL)
+    _sl_timeline_model_add_cpu_tracks (self, rows, sl_cpu_activity_find_thread (self->cpu, thread->global_tid), tgroup);
   for (guint d = 0; d < thread->nvtx.n_depths; d++)
     {
       guint first = thread->nvtx.depth_first[d];
@@ -142,8 +163,10 @@ build_thread_rows (SlProfile *p, GArray *rows, guint32 t, guint32 group)
 }
 
 static void
-build_process_rows (SlProfile *p, GArray *rows)
+build_process_rows (SlTimelineModel *self, GArray *rows)
 {
+  SlProfile *p = self->profile;
+
   for (guint pi = 0; pi < p->n_processes; pi++)
     {
       const SlProcess *process = &p->processes[pi];
@@ -160,9 +183,11 @@ build_process_rows (SlProfile *p, GArray *rows)
               group = rows->len;
               push_row (rows, SL_ROW_PROCESS, 0, pi, SL_NONE);
             }
-          build_thread_rows (p, rows, t, group);
+          build_thread_rows (self, rows, t, group);
         }
+      _sl_timeline_model_add_cpu_threads (self, rows, process->pid, group);
     }
+  _sl_timeline_model_add_cpu_processes (self, rows);
 }
 
 guint8
@@ -208,6 +233,10 @@ sl_timeline_model_event_color (const SlTimelineModel *self,
           return SL_COLOR_NONE;
         return sl_timeline_colors_for_nvtx (p->threads[t].nvtx.color[i], p->threads[t].nvtx.name[i]);
       }
+    case SL_EVENT_OSRT:
+      return _sl_timeline_model_osrt_color (self, owner, index);
+    case SL_EVENT_SAMPLE:
+    case SL_EVENT_METRIC:
     case SL_EVENT_NONE:
     default:
       return SL_COLOR_NONE;
@@ -258,6 +287,8 @@ event_size (SlEventKind kind)
     case SL_EVENT_NVTX:
     case SL_EVENT_NVTX_STARTEND:
       return 8 + 4 + 4 + 4 + 2 + 2 + 4; /* name, color, domain, depth, parent */
+    case SL_EVENT_OSRT:
+      return 8 + 4 + 4 + 4 + 2;       /* name, stack, depth */
     case SL_EVENT_MARK:
     case SL_EVENT_NONE:
     default:
@@ -269,10 +300,9 @@ event_size (SlEventKind kind)
 static void
 build_pyramid (const SlTimelineModel *self, SlTimelineRow *row)
 {
-  const SlProfile *p = self->profile;
   SlLodBuilder builder;
 
-  _sl_timeline_lod_begin (&builder, &row->lod, p->start_ns, MAX (p->end_ns - p->start_ns, 1),
+  _sl_timeline_lod_begin (&builder, &row->lod, self->start_ns, MAX (self->end_ns - self->start_ns, 1),
                           row->n_events);
   for (guint k = 0; k < row->n_segs; k++)
     {
@@ -306,7 +336,8 @@ reusable_pyramid (const SlTimelineModel *self, const SlTimelineModel *previous, 
 {
   const SlProfile *p = self->profile;
 
-  if (previous == NULL || row->kind != SL_ROW_STREAM || previous->profile->n_funcs != p->n_funcs ||
+  if (previous == NULL || (row->kind != SL_ROW_STREAM && previous->profile != p) ||
+      previous->profile->n_funcs != p->n_funcs ||
       memcmp (previous->func_color, self->func_color, MAX (p->n_funcs, 1)) != 0)
     return NULL;
   for (guint r = 0; r < previous->n_rows; r++)
@@ -403,6 +434,16 @@ sl_timeline_model_new_from (SlProfile             *profile,
                             const SlTimelineModel *previous,
                             GCancellable          *cancellable)
 {
+  return sl_timeline_model_new_full (profile, previous, NULL, NULL, cancellable);
+}
+
+SlTimelineModel *
+sl_timeline_model_new_full (SlProfile             *profile,
+                            const SlTimelineModel *previous,
+                            SlCpuActivity         *cpu,
+                            SlGpuMetrics          *metrics,
+                            GCancellable          *cancellable)
+{
   g_autoptr(SlTimelineModel) self = NULL;
   GArray *rows;
 
@@ -410,11 +451,15 @@ sl_timeline_model_new_from (SlProfile             *profile,
 
   self = g_atomic_rc_box_new0 (SlTimelineModel);
   self->profile = sl_profile_ref (profile);
+  self->cpu = cpu ? sl_cpu_activity_ref (cpu) : NULL;
+  self->metrics = metrics ? sl_gpu_metrics_ref (metrics) : NULL;
   build_colors (self);
+  _sl_timeline_model_build_osrt_colors (self);
+  _sl_timeline_model_set_extent (self);
 
   rows = g_array_new (FALSE, TRUE, sizeof (SlTimelineRow));
-  build_gpu_rows (self, profile, rows);
-  build_process_rows (profile, rows);
+  build_gpu_rows (self, rows);
+  build_process_rows (self, rows);
   self->n_rows = rows->len;
   self->rows = (SlTimelineRow *) (void *) g_array_free (rows, FALSE);
   if (!build_pyramids (self, previous, cancellable) || g_cancellable_is_cancelled (cancellable))
@@ -445,6 +490,9 @@ model_clear (gpointer data)
   g_free (self->api_color);
   g_free (self->busy);
   _sl_timeline_gpu_rows_clear (self);
+  g_free (self->osrt_color);
+  g_clear_pointer (&self->cpu, sl_cpu_activity_unref);
+  g_clear_pointer (&self->metrics, sl_gpu_metrics_unref);
   sl_profile_unref (self->profile);
 }
 
@@ -499,6 +547,8 @@ sl_timeline_model_event_span (const SlTimelineModel *self,
   const SlProfile *p = self->profile;
   const SlSpans *spans;
 
+  if (ev->kind == SL_EVENT_OSRT || ev->kind == SL_EVENT_SAMPLE || ev->kind == SL_EVENT_METRIC)
+    return _sl_timeline_model_cpu_event_span (self, ev, start, end);
   if (ev->kind == SL_EVENT_MARK)
     {
       if (ev->owner >= p->n_threads || ev->index >= p->threads[ev->owner].marks.n)
@@ -551,6 +601,10 @@ sl_timeline_model_event_name (const SlTimelineModel *self,
           return "";
         return sl_strings_get (p->strings, p->threads[t].nvtx.name[i]);
       }
+    case SL_EVENT_OSRT:
+    case SL_EVENT_SAMPLE:
+    case SL_EVENT_METRIC:
+      return _sl_timeline_model_cpu_event_name (self, ev);
     case SL_EVENT_NONE:
     default:
       return "";
@@ -596,6 +650,10 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
         return SL_NONE;
       depth = sl_timeline_projected_lane (self, ev->owner, ev->index);
       break;
+    case SL_EVENT_OSRT:
+    case SL_EVENT_SAMPLE:
+    case SL_EVENT_METRIC:
+      return _sl_timeline_model_cpu_event_row (self, ev);
     case SL_EVENT_NONE:
     default:
       return SL_NONE;

@@ -11,6 +11,8 @@
 #include <gio/gio.h>
 
 #include "sl-profile.h"
+#include "sl-cpu-activity.h"
+#include "sl-gpu-metrics.h"
 #include "sl-timeline-lod.h"
 
 G_BEGIN_DECLS
@@ -25,6 +27,9 @@ typedef enum {
   SL_EVENT_NVTX_STARTEND, /* index into thread->nvtx_startend */
   SL_EVENT_MARK,          /* index into thread->marks */
   SL_EVENT_NVTX_PROJECTED, /* owner = gpu index, index into model->projected[gpu] */
+  SL_EVENT_OSRT,          /* OS runtime call: owner = index into cpu->threads, index into its osrt */
+  SL_EVENT_SAMPLE,        /* CPU sample: owner = index into cpu->threads, index into its samples */
+  SL_EVENT_METRIC,        /* GPU metric sample: owner = index into metrics->series */
 } SlEventKind;
 
 /* One event of the profile, wherever it lives. */
@@ -45,6 +50,12 @@ typedef enum {
   SL_ROW_MARKS,           /* track: index = thread */
   SL_ROW_GPU_UTIL,        /* track: index = gpu, no events (sl-timeline-gpu-rows.h) */
   SL_ROW_NVTX_PROJECTED,  /* track: index = gpu, depth = lane */
+  SL_ROW_OSRT,            /* track: index = cpu thread (model->cpu->threads), depth */
+  SL_ROW_SAMPLES,         /* track: index = cpu thread */
+  SL_ROW_METRIC,          /* track: index = metric series (model->metrics->series) */
+  SL_ROW_CPU_PROCESS,     /* group: index = pid of a process with CPU activity only */
+  SL_ROW_CPU_THREAD,      /* group: index = cpu thread without CUDA or NVTX events */
+  SL_ROW_METRIC_DEVICE,   /* group: index = device id of metrics of a GPU the profile lacks */
 } SlRowKind;
 
 /* A contiguous slice of one span array drawn on a track. */
@@ -91,6 +102,14 @@ struct _SlTimelineModel {
   /* per GPU (n_gpus, zeroed where a GPU has no rows): sl-timeline-gpu-rows.h */
   SlGpuUtil     *util;
   SlProjected   *projected;
+  /* the CPU side and the GPU counters (both nullable), read after the
+   * profile: sl_timeline_model_new_full() */
+  SlCpuActivity *cpu;
+  SlGpuMetrics  *metrics;
+  /* the time drawn: the profile's, widened to the CPU side and counters
+   * (a file of CPU samples only has no profile time at all) */
+  gint64         start_ns, end_ns;
+  guint8        *osrt_color;   /* palette index per cpu->names id used as an OSRT name */
 };
 
 #define SL_TIMELINE_BUSY_BINS 8192
@@ -109,6 +128,15 @@ SlTimelineModel *sl_timeline_model_new      (SlProfile    *profile,
  * them again, and so does the GPUs' utilization. */
 SlTimelineModel *sl_timeline_model_new_from (SlProfile             *profile,
                                              const SlTimelineModel *previous,
+                                             GCancellable          *cancellable);
+/* sl_timeline_model_new_from() with the CPU side and GPU counters of the
+ * file (each nullable, referenced): OS runtime and CPU sample rows per
+ * thread, counter rows per GPU.  With @previous of the very same profile
+ * every track it has copies its pyramid. */
+SlTimelineModel *sl_timeline_model_new_full (SlProfile             *profile,
+                                             const SlTimelineModel *previous,
+                                             SlCpuActivity         *cpu,
+                                             SlGpuMetrics          *metrics,
                                              GCancellable          *cancellable);
 SlTimelineModel *sl_timeline_model_ref      (SlTimelineModel *model);
 void             sl_timeline_model_unref    (SlTimelineModel *model);

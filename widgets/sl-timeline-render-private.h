@@ -109,6 +109,13 @@ void _sl_timeline_util_row_write      (SlFrame *frame,
                                        int      h,
                                        int      top,
                                        int      bottom);
+/* sl-timeline-metrics.c: a counter row's area chart, line by line */
+void _sl_timeline_metrics_write       (SlFrame *frame,
+                                       guint    row,
+                                       int      y,
+                                       int      height,
+                                       int      top,
+                                       int      bottom);
 /* sl-timeline-highlight-draw.c: after the text, on the pixels */
 void _sl_timeline_highlight_write     (SlFrame *frame);
 void _sl_timeline_highlight_clear     (SlTimelineRenderer *renderer);

@@ -61,6 +61,13 @@ sl_timeline_row_title (const SlTimelineModel *model,
       if (row->depth == 0)
         return g_strdup (_("NVTX (projected)"));
       return g_strdup_printf (_("NVTX (projected) · %u"), row->depth + 1);
+    case SL_ROW_OSRT:
+    case SL_ROW_SAMPLES:
+    case SL_ROW_METRIC:
+    case SL_ROW_CPU_PROCESS:
+    case SL_ROW_CPU_THREAD:
+    case SL_ROW_METRIC_DEVICE:
+      return sl_timeline_cpu_row_title (model, r);
     default:
       return g_strdup ("");
     }
@@ -71,9 +78,9 @@ box_text (const SlTimelineModel *m, const SlTimelineRow *row, const SlBox *box)
 {
   SlEventRef ev;
 
-  if (row->kind == SL_ROW_MARKS)
+  if (row->kind == SL_ROW_MARKS || row->kind == SL_ROW_SAMPLES)
     {
-      ev.kind = SL_EVENT_MARK;
+      ev.kind = row->kind == SL_ROW_MARKS ? SL_EVENT_MARK : SL_EVENT_SAMPLE;
       ev.owner = row->index;
     }
   else
@@ -177,6 +184,11 @@ write_row (SlFrame *f, guint r, int y, int h, int top, int bottom)
   if (f->layout->model->rows[r].kind == SL_ROW_GPU_UTIL)
     {
       _sl_timeline_util_row_write (f, r, y, h, top, bottom);
+      return;
+    }
+  if (f->layout->model->rows[r].kind == SL_ROW_METRIC)
+    {
+      _sl_timeline_metrics_write (f, r, y, h, top, bottom);
       return;
     }
   if (group)

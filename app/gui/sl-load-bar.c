@@ -75,6 +75,29 @@ sl_load_bar_show_missing (SlLoadBar    *self,
 }
 
 void
+sl_load_bar_show_text (SlLoadBar  *self,
+                       const char *text,
+                       gboolean    failed)
+{
+  g_return_if_fail (SL_IS_LOAD_BAR (self));
+
+  self->state = failed ? "failed" : "loading";
+  g_binding_group_set_source (self->bindings, NULL);
+  gtk_widget_set_visible (self->progress_bar, FALSE);
+  gtk_image_set_from_icon_name (GTK_IMAGE (self->icon), failed ? "dialog-warning-symbolic"
+                                                               : "document-open-symbolic");
+  gtk_widget_set_visible (self->icon, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->label), text);
+  if (failed)
+    set_button (self, _("_Try Again"), "win.reload");
+  else
+    set_button (self, _("_Cancel"), "win.cancel-load");
+  gtk_widget_set_tooltip_text (self->button, failed ? _("Open the profile again, with every row")
+                                                    : _("Stop reading them; the rows shown stay"));
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->revealer), TRUE);
+}
+
+void
 sl_load_bar_hide (SlLoadBar *self)
 {
   g_return_if_fail (SL_IS_LOAD_BAR (self));

@@ -20,6 +20,11 @@ void        sl_load_bar_show_progress (SlLoadBar       *self,
  * a button loads the profile again (win.reload). */
 void        sl_load_bar_show_missing  (SlLoadBar       *self,
                                        const GError    *error);
+/* Says @text (what a later stage reads, no fraction) with Cancel
+ * (win.cancel-load), or when @failed a warning with Try Again (win.reload). */
+void        sl_load_bar_show_text     (SlLoadBar       *self,
+                                       const char      *text,
+                                       gboolean         failed);
 void        sl_load_bar_hide          (SlLoadBar       *self);
 /* For tests: "hidden", "loading", "cancelled" or "failed", and the text shown. */
 const char *sl_load_bar_get_state     (SlLoadBar       *self);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sl-summary-cpu.h"
 #include "sl-summary-histogram.h"
 #include "sl-summary-sections.h"
 
@@ -29,6 +30,7 @@ struct _SlSummaryPage {
   gboolean        has_scope;
   SlTimeRange     scope_range;
   SlScopeSummary *summary;
+  SlSummaryCpu   *cpu_summary;   /* nullable */
   char           *probe_state;
 };
 
@@ -93,6 +95,11 @@ update_probe_state (SlSummaryPage *self)
                       self->session != NULL && sl_session_get_highlight (self->session) != NULL
                       ? sl_highlight_get_n (sl_session_get_highlight (self->session)) : 0);
   add_kernel_links (b, self);
+  json_builder_set_member_name (b, "cpu");
+  if (self->cpu_summary != NULL && self->cancellable == NULL && self->settle_id == 0)
+    json_builder_add_value (b, sl_summary_cpu_to_json (self->cpu_summary));
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "histogram");
   json_builder_add_value (b, sl_summary_histogram_to_json (SL_SUMMARY_HISTOGRAM (self->histogram)));
   json_builder_end_object (b);
@@ -135,8 +142,11 @@ set_status (SlSummaryPage *self, const char *text)
 /* ---- the worker ---- */
 
 typedef struct {
-  SlProfile *profile;
-  SlFilter  *filter;
+  SlProfile     *profile;
+  SlFilter      *filter;
+  SlCpuActivity *cpu;          /* nullable: the CPU samples (sl-summary-cpu.c) */
+  gint64         start, end;
+  SlSummaryCpu  *cpu_summary;  /* the worker's */
 } Job;
 
 static void
@@ -144,6 +154,8 @@ job_free (Job *job)
 {
   sl_profile_unref (job->profile);
   g_clear_pointer (&job->filter, sl_filter_free);
+  g_clear_pointer (&job->cpu, sl_cpu_activity_unref);
+  g_clear_pointer (&job->cpu_summary, sl_summary_cpu_free);
   g_free (job);
 }
 
@@ -153,6 +165,9 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   Job *job = data;
   GError *error = NULL;
   SlScopeSummary *s = sl_scope_summary_compute (job->profile, job->filter, cancellable, &error);
+
+  if (s != NULL)
+    job->cpu_summary = sl_summary_cpu_compute (job->cpu, job->start, job->end);
 
   if (s != NULL)
     g_task_return_pointer (task, s, (GDestroyNotify) sl_scope_summary_unref);
@@ -175,6 +190,9 @@ compute_done (GObject *source, GAsyncResult *result, gpointer data)
   self->summary = s;
   set_status (self, NULL);
   sl_summary_sections_fill (GTK_BOX (self->sections), s, self->session);
+  g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
+  self->cpu_summary = g_steal_pointer (&job->cpu_summary);
+  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
   sl_summary_histogram_set_scope (SL_SUMMARY_HISTOGRAM (self->histogram), job->filter, s);
   update_probe_state (self);
   g_clear_handle_id (&self->laid_out_id, g_source_remove);
@@ -193,6 +211,7 @@ start (SlSummaryPage *self)
   if (!self->has_scope)
     {
       g_clear_pointer (&self->summary, sl_scope_summary_unref);
+      g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
       gtk_label_set_text (GTK_LABEL (self->range_label), "");
       set_status (self, self->session != NULL ? _("Select a time range in the timeline (Shift+drag).") : NULL);
       sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
@@ -202,6 +221,11 @@ start (SlSummaryPage *self)
   show_range (self);
   job = g_new0 (Job, 1);
   job->profile = sl_profile_ref (sl_session_get_profile (self->session));
+  if (sl_session_get_model (self->session)->cpu != NULL)
+    job->cpu = sl_cpu_activity_ref (sl_session_get_model (self->session)->cpu);
+  /* the whole run holds samples outside the profile's span (a file of samples only has none) */
+  job->start = sl_session_get_scope (self->session) == SL_SCOPE_WHOLE ? G_MININT64 : self->scope_range.start;
+  job->end = sl_session_get_scope (self->session) == SL_SCOPE_WHOLE ? G_MAXINT64 : self->scope_range.end;
   if (sl_session_get_scope (self->session) != SL_SCOPE_WHOLE)
     {
       job->filter = sl_filter_new ();
@@ -322,6 +346,7 @@ sl_summary_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   g_clear_pointer (&self->summary, sl_scope_summary_unref);
+  g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (sl_summary_page_parent_class)->dispose (object);
 }

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-stacked-bar.h"
+#include "sl-summary-cpu.h"
 #include "sl-timeline-colors.h"
 
 #define KEY_START "sl-summary-start"
@@ -272,8 +273,16 @@ fill_gaps (GtkBox *box, const SlScopeSummary *s, SlSession *session)
   grid = add_grid (box);
   header_row (grid, titles, G_N_ELEMENTS (titles));
   for (guint i = 0; i < s->n_top_gaps; i++)
-    attach_span (grid, i + 1, g_strdup_printf (_("GPU %u"), s->top_gaps[i].device), s->top_gaps[i].gap->start_ns,
-                 s->top_gaps[i].gap->end_ns, session);
+    {
+      GtkWidget *stacks = sl_summary_cpu_gap_expander (session, s->top_gaps[i].device, s->top_gaps[i].gap->start_ns,
+                                                       s->top_gaps[i].gap->end_ns);
+
+      /* each gap on two lines: its span, then what the CPU did meanwhile */
+      attach_span (grid, 2 * i + 1, g_strdup_printf (_("GPU %u"), s->top_gaps[i].device), s->top_gaps[i].gap->start_ns,
+                   s->top_gaps[i].gap->end_ns, session);
+      if (stacks != NULL)
+        gtk_grid_attach (GTK_GRID (grid), stacks, 0, 2 * i + 2, 3, 1);
+    }
 }
 
 /* NVTX rows share the name table's columns: shallow copies as SlNameRow. */

@@ -230,7 +230,7 @@ _sl_window_update_actions (SlWindow *self, const char *page)
     set_enabled (self, profile_actions[i], profile);
   set_enabled (self, "reload", self->file != NULL && !loading);
   /* the loading page, or the CPU side of GPU rows shown */
-  set_enabled (self, "cancel-load", loading || self->staged_shown);
+  set_enabled (self, "cancel-load", loading || self->staged_shown || self->cpu_cancellable != NULL);
 }
 
 /* Back and forward are enabled when the session has somewhere to go. */

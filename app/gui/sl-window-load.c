@@ -109,6 +109,7 @@ show_loaded (SlWindow *self, SlTimelineModel *model)
   gtk_widget_set_visible (self->empty_label, model->n_rows == 0);
   sl_recent_add (self->file);
   _sl_window_show_current (self);
+  _sl_window_load_cpu_side (self, model);
 }
 
 /* The CPU side of the GPU rows shown will not come (cancelled, or @error):
@@ -283,6 +284,7 @@ sl_window_load (SlWindow *self,
 void
 _sl_window_cancel_load (SlWindow *self)
 {
+  _sl_window_cancel_cpu_side (self);
   if (self->loader == NULL)
     return;
   if (self->staged_shown)

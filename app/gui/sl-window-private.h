@@ -55,6 +55,8 @@ struct _SlWindow {
   gboolean         staged_shown; /* the session shows the GPU rows of this loader */
   GCancellable    *cancellable;  /* of the current load */
   GBindingGroup   *progress_bindings; /* the loading page from the current loader */
+  GCancellable    *cpu_cancellable;   /* the CPU side's stage (sl-window-cpu-load.c) */
+  guint            cpu_bar_timeout;   /* shows the load bar if that stage takes a while */
 
   SlWindowProbe   *probe;        /* SIGHTLINE_TEST_STATE or SIGHTLINE_MEASURE_STALL */
 
@@ -66,6 +68,12 @@ struct _SlWindow {
   char            *rows_id;      /* content id of the profile shown: its row layout's key */
   GCancellable    *rows_cancellable;
 };
+
+/* sl-window-cpu-load.c: the CPU side and GPU counters, after the complete
+ * profile (@model) shows; cancelled by a new load or win.cancel-load. */
+void        _sl_window_load_cpu_side   (SlWindow        *self,
+                                        SlTimelineModel *model);
+void        _sl_window_cancel_cpu_side (SlWindow        *self);
 
 /* sl-window.c */
 const char *_sl_window_get_page      (SlWindow   *self);

@@ -51,7 +51,7 @@ static const char *
 event_kind_name (SlEventKind kind)
 {
   static const char * const names[] = { "none", "kernel", "memcpy", "memset", "api", "nvtx",
-                                        "nvtx-startend", "mark", "nvtx-projected" };
+                                        "nvtx-startend", "mark", "nvtx-projected", "osrt", "sample", "metric" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "none";
 }
 
@@ -59,7 +59,8 @@ static const char *
 row_kind_name (SlRowKind kind)
 {
   static const char * const names[] = { "gpu", "process", "thread", "stream", "api", "nvtx",
-                                        "nvtx-startend", "marks", "gpu-util", "nvtx-projected" };
+                                        "nvtx-startend", "marks", "gpu-util", "nvtx-projected", "osrt", "samples",
+                                        "metric", "cpu-process", "cpu-thread", "metric-device" };
   return kind < G_N_ELEMENTS (names) ? names[kind] : "?";
 }
 
@@ -180,14 +181,14 @@ add_rows (JsonBuilder *b, const SlTimelineLayout *l, const SlTimelineModel *mode
 static void
 add_row_kinds (JsonBuilder *b, const SlTimelineModel *model)
 {
-  guint counts[SL_ROW_NVTX_PROJECTED + 1] = { 0 };
+  guint counts[SL_ROW_METRIC_DEVICE + 1] = { 0 };
 
   for (guint r = 0; r < model->n_rows; r++)
-    if (model->rows[r].kind <= SL_ROW_NVTX_PROJECTED)
+    if (model->rows[r].kind <= SL_ROW_METRIC_DEVICE)
       counts[model->rows[r].kind]++;
   json_builder_set_member_name (b, "row_kinds");
   json_builder_begin_object (b);
-  for (guint k = 0; k <= SL_ROW_NVTX_PROJECTED; k++)
+  for (guint k = 0; k <= SL_ROW_METRIC_DEVICE; k++)
     sl_json_member_int (b, row_kind_name (k), counts[k]);
   json_builder_end_object (b);
 }

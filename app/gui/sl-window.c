@@ -214,6 +214,7 @@ sl_window_dispose (GObject *object)
 
   g_clear_pointer (&self->probe, _sl_window_probe_free);
   g_clear_handle_id (&self->fit_source, g_source_remove);
+  _sl_window_cancel_cpu_side (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);

@@ -13,6 +13,7 @@ import math
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -1087,6 +1088,49 @@ def empty_profile(tmp):
     return path
 
 
+# ---- the CPU side and GPU metrics (issue 12, items 1-3) -------------------------------
+
+def cpu_fixture(tmp):
+    """pipit (kernels, CUDA API, CPU samples) with OS runtime calls (two levels, with
+    call stacks) and three GPU metrics added: no real export has them."""
+    path = os.path.join(tmp, 'cpu-metrics.sqlite')
+    shutil.copy(os.path.join(PROFILES, 'pipit-saxpy-mpi-rank0.sqlite'), path)
+    os.chmod(path, 0o644)
+    db = sqlite3.connect(path)
+    gtid, t0, t1 = db.execute('SELECT globalTid, MIN(start), MAX(start) FROM COMPOSITE_EVENTS').fetchone()
+    base = db.execute('SELECT MAX(id) FROM StringIds').fetchone()[0] + 1
+    names = ['pthread_cond_wait', 'ioctl', 'poll', 'osrt_leaf_fn', 'libc.so.6', 'worker_loop', 'libapp.so']
+    sid = {n: base + i for i, n in enumerate(names)}
+    db.executemany('INSERT INTO StringIds (id, value) VALUES (?, ?)', [(v, k) for k, v in sid.items()])
+    step = (t1 - t0) // 120
+    osrt, chains = [], []
+    for k in range(120):
+        s = t0 + k * step
+        osrt.append((s, s + step // 2, gtid, sid['pthread_cond_wait' if k % 2 == 0 else 'ioctl'], 0, k + 1))
+        chains += [(k + 1, 0, sid['osrt_leaf_fn'], sid['libc.so.6']), (k + 1, 1, sid['worker_loop'], sid['libapp.so'])]
+        if k % 2 == 0:
+            osrt.append((s + step // 8, s + step // 4, gtid, sid['poll'], 1, 1000 + k))
+            chains.append((1000 + k, 0, sid['poll'], sid['libc.so.6']))
+    db.executemany('INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, nestingLevel, '
+                   'callchainId) VALUES (?, ?, 27, ?, ?, 0, ?, ?)', osrt)
+    db.executemany('INSERT INTO OSRT_CALLCHAINS (id, stackDepth, symbol, module) VALUES (?, ?, ?, ?)', chains)
+    db.execute('CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER NOT NULL, sourceId INTEGER, typeName TEXT, '
+               'metricId INTEGER NOT NULL, metricName TEXT)')
+    db.execute('CREATE TABLE GPU_METRICS (timestamp INTEGER, typeId INTEGER NOT NULL, metricId INTEGER NOT NULL, '
+               'value INTEGER NOT NULL)')
+    metrics = [(1, 'SM Active [Throughput %]'), (2, 'DRAM Read Bandwidth [Throughput %]'),
+               (3, 'PCIe Read Requests to BAR1 [Requests]')]
+    db.executemany('INSERT INTO TARGET_INFO_GPU_METRICS VALUES (256, 0, \'GPU 0\', ?, ?)', metrics)
+    rows = []
+    for k in range(0, (t1 - t0) // 1000000):
+        t = t0 + k * 1000000
+        rows += [(t, 256, 1, int(50 + 50 * math.sin(k / 40))), (t, 256, 2, (k * 7) % 100), (t, 256, 3, (k * 37) % 1000)]
+    db.executemany('INSERT INTO GPU_METRICS VALUES (?, ?, ?, ?)', rows)
+    db.commit()
+    db.close()
+    return path
+
+
 def check_wheel_zoom(app, s, notches):
     """Ctrl+wheel: each notch halves the visible span, anchored at the pointer."""
     tl, sc = timeline_geometry(s)
@@ -1486,6 +1530,186 @@ def test_row_control(tmp):
         again.close()
 
 
+def cpu_ready(s):
+    return complete(s) and s['timeline']['row_kinds'].get('samples', 0) > 0
+
+
+def marked_pixels(img, x0, x1, y0, y1):
+    """Pixels that are neither the white background nor a light grid line: pale
+    pastel events (deep OS runtime levels, a flat counter's band) count too."""
+    n = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            r, g, b = pixel(img, x, y)
+            if min(r, g, b) < 200 or max(r, g, b) - min(r, g, b) > 8:
+                n += 1
+    return n
+
+
+def drawn_rows(s, img, kinds):
+    """The rows of @kinds visible in @s with coloured pixels in @img, and all of them."""
+    tl, sc = timeline_geometry(s)
+    x0, x1 = int(tl['x'] + tl['header_width'] / sc) + 1, int(tl['x'] + tl['width'] / sc) - 1
+    rows, drawn = track_rows(s, kinds), []
+    for r in rows:
+        y0 = int(tl['y'] + r['y'] / sc) + 2
+        y1 = int(tl['y'] + (r['y'] + r['height']) / sc) - 2
+        if y1 <= img[1] and marked_pixels(img, x0, x1, y0, y1) > 3:
+            drawn.append(r)
+    return drawn, rows
+
+
+def wait_drawn(s, name, kinds, tries=40):
+    """Screenshots until every visible row of @kinds has coloured pixels: the state
+    says the new model is in before its first frame is out (slow under ASan)."""
+    for _ in range(tries):
+        img = screenshot(s['xid'], os.path.join(OUT, name + '.png'))
+        drawn, rows = drawn_rows(s, img, kinds)
+        if rows and len(drawn) == len(rows):
+            break
+        time.sleep(0.5)
+    missing = [(r['row'], r['kind'], r['y']) for r in rows if r not in drawn]
+    check(rows and not missing, f'{name}: {len(drawn)} of {len(rows)} visible {kinds} rows are drawn; not {missing}')
+
+
+def sql_one(path, query, *args):
+    db = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+    try:
+        return db.execute(query, args).fetchone()
+    finally:
+        db.close()
+
+
+def click_row(app, s, kind, frac, want):
+    """Clicks rows of @kind at fraction @frac of the body until an event of kind @want is
+    selected; (state, the time clicked) or (None, None)."""
+    for r in track_rows(s, (kind,)):
+        x, y = body_point(s, frac, r)
+        xdo('mousemove', '--window', s['xid'], x, y, 'click', 1)
+        sel = app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected']['kind'] == want, 3)
+        if sel is not None:
+            return app.settle(), time_at(s, x)
+    return None, None
+
+
+def check_sample_click(app, s, profile, name):
+    """A click on a sample selects the sample SQL finds nearest, and the details show its stack."""
+    sel, t = click_row(app, s, 'samples', 0.5, 'sample')
+    if not check(sel is not None, f'{name}: a click on the CPU samples selects a sample'):
+        return
+    ev = sel['timeline']['selected']
+    tol = 4 * sel['timeline']['px_ns'] * sel['timeline']['scale']
+    near = sql_one(profile, 'SELECT c.id, c.start FROM COMPOSITE_EVENTS c WHERE c.start BETWEEN ? AND ? '
+                   'ORDER BY abs(c.start - ?) LIMIT 1', int(t - tol), int(t + tol), int(t))
+    frames = sql_one(profile, 'SELECT COUNT(*), (SELECT s.value FROM SAMPLING_CALLCHAINS k JOIN StringIds s '
+                     'ON s.id = k.symbol WHERE k.id = ?1 AND k.stackDepth = 0) FROM SAMPLING_CALLCHAINS '
+                     'WHERE id = ?1', near[0]) if near else (0, None)
+    stack = detail(sel, 'Call stack') or ''
+    check(near is not None and ev['name'] == frames[1],
+          f'{name}: the sample is named by its leaf frame as in SQL: {ev["name"]!r} vs {frames[1]!r}')
+    check(stack.split('\n')[0].startswith(frames[1] or '?') and len(stack.split('\n')) == min(frames[0], 32),
+          f'{name}: the details show its {frames[0]}-frame call stack, leaf first')
+    check(detail(sel, 'State') == 'Running', f'{name}: and its thread state: {detail(sel, "State")}')
+
+
+def test_cpu_generated(tmp):
+    """sightline-gen's OS runtime calls, CPU samples and GPU metrics: a row per thread and
+    nesting level, per sampled thread and per counter, as SQL counts them."""
+    profile = os.path.join(tmp, 'cpu-gen.sqlite')
+    subprocess.run([GEN, profile, '--gpus', '1', '--streams', '2', '--processes', '1', '--threads', '2',
+                    '--iterations', '6', '--kernels', '8000', '--nvtx-depth', '2', '--osrt', '400',
+                    '--cpu-samples', '20000', '--gpu-metrics', '2000', '--seed', '5'],
+                   check=True, stdout=subprocess.DEVNULL)
+    app = App(tmp, profile)
+    try:
+        s = app.wait(cpu_ready)
+        if not check(s is not None, 'generated: CPU rows appear'):
+            return
+        s = app.settle()
+        kinds = s['timeline']['row_kinds']
+        want = {'osrt': sql_one(profile, 'SELECT COUNT(*) FROM (SELECT DISTINCT globalTid, nestingLevel FROM OSRT_API)')[0],
+                'samples': sql_one(profile, 'SELECT COUNT(DISTINCT globalTid) FROM COMPOSITE_EVENTS')[0],
+                'metric': sql_one(profile, 'SELECT COUNT(*) FROM (SELECT DISTINCT typeId, metricId FROM GPU_METRICS)')[0]}
+        check(all(kinds[k] == v for k, v in want.items()), f'generated: rows {kinds} as SQL counts {want}')
+        wait_drawn(s, 'cpu-generated', ('samples', 'osrt', 'metric', 'stream'))
+    finally:
+        app.close()
+
+
+def test_cpu_rows(tmp):
+    """CPU sample rows on jacc (CPU sampling only); OS runtime and GPU metric rows on pipit
+    with both added; a sample's stack and a counter's value in the details."""
+    jacc = os.path.join(PROFILES, 'jacc-cg-cpu-sampling-only.sqlite')
+    if not os.path.exists(jacc):
+        log('# skip: no', jacc)
+        return
+    app = App(tmp, jacc)
+    try:
+        s = app.wait(cpu_ready)
+        if check(s is not None, 'jacc: CPU sample rows appear after the profile'):
+            s = app.settle()
+            n = sql_one(jacc, 'SELECT COUNT(DISTINCT globalTid) FROM COMPOSITE_EVENTS')[0]
+            kinds = s['timeline']['row_kinds']
+            check(kinds['samples'] == n and kinds['cpu-thread'] == n,
+                  f'jacc: a thread group and a samples row per sampled thread ({n}): {kinds}')
+            check(s['load_bar']['state'] == 'hidden', 'jacc: the load bar is gone')
+            wait_drawn(s, 'cpu-jacc', ('samples',))
+            check_sample_click(app, s, jacc, 'jacc')
+    finally:
+        app.close()
+    test_cpu_generated(tmp)
+    profile = cpu_fixture(tmp)
+    app = App(tmp, profile)
+    try:
+        s = app.wait(cpu_ready)
+        if not check(s is not None, 'fixture: CPU rows appear'):
+            return
+        s = app.settle()
+        kinds = s['timeline']['row_kinds']
+        check(kinds['osrt'] == 2 and kinds['metric'] == 3 and kinds['samples'] == 1,
+              f'fixture: two OS runtime levels, three metric rows, a samples row: {kinds}')
+        rows = [r for r in s['timeline']['rows'] if r['kind'] == 'osrt']
+        n_osrt = sql_one(profile, 'SELECT COUNT(*) FROM OSRT_API WHERE nestingLevel = 0')[0]
+        check(rows and rows[0]['events'] == n_osrt, f'fixture: the first OS runtime row holds the {n_osrt} outer calls')
+        wait_drawn(s, 'cpu-fixture', ('metric', 'osrt', 'samples'))
+        sel, t = click_row(app, s, 'metric', 0.5, 'metric')
+        if check(sel is not None, 'fixture: a click on a metric row selects its sample'):
+            v = sql_one(profile, 'SELECT value FROM GPU_METRICS WHERE metricId = 1 AND timestamp <= ? '
+                        'ORDER BY timestamp DESC LIMIT 1', int(t))
+            check(v is not None and detail(sel, 'Value') == f'{float(v[0]):.1f} %',
+                  f'fixture: the details show the value in effect there: {detail(sel, "Value")} vs SQL {v}')
+        sel, t = click_row(app, s, 'osrt', 0.5, 'osrt')
+        if check(sel is not None, 'fixture: a click on an OS runtime row selects a call'):
+            stack = detail(sel, 'Call stack') or ''
+            check(sel['timeline']['selected']['name'] in ('pthread_cond_wait', 'ioctl')
+                  and stack.startswith('osrt_leaf_fn — libc.so.6\nworker_loop'),
+                  f'fixture: the call and its stack in the details: {stack!r}')
+    finally:
+        app.close()
+
+
+def test_cpu_summary(tmp):
+    """The Summary page's top sampled functions are sightline-cli cpu's.  (The idle gaps'
+    "CPU stacks during this GPU gap" expanders are only looked at in screenshots.)"""
+    profile = os.path.join(tmp, 'cpu-gen.sqlite')
+    subprocess.run([GEN, profile, '--gpus', '1', '--streams', '2', '--processes', '1', '--threads', '2',
+                    '--iterations', '6', '--kernels', '8000', '--cpu-samples', '20000', '--seed', '5'],
+                   check=True, stdout=subprocess.DEVNULL)
+    app = summary_app(tmp, profile)
+    try:
+        s = app.wait(lambda s: cpu_ready(s) and summary_ready(s, 'whole') and s['panel']['summary'].get('cpu'))
+        if not check(s is not None, 'summary: a CPU samples section once the samples are in'):
+            return
+        cpu = s['panel']['summary']['cpu']
+        want = cli_json('cpu', profile, '--limit', 10)
+        got = [(f['name'], f['self'], f['total']) for f in cpu['functions']]
+        check(cpu['samples'] == want['samples'] and
+              got == [(f['name'], f['self'], f['total']) for f in want['functions']],
+              f'summary: {cpu["samples"]} samples and the top functions as sightline-cli cpu: {got[:3]}')
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1498,7 +1722,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
                  test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
-                 test_rough_edges, test_links, test_row_control):
+                 test_rough_edges, test_links, test_row_control, test_cpu_rows, test_cpu_summary):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
