@@ -167,7 +167,7 @@ measure_small (const char *text, gpointer data)
 static gboolean
 has_span (const SlTimelineLayout *l)
 {
-  return l->model->profile->end_ns > l->model->profile->start_ns;
+  return l->model->end_ns > l->model->start_ns;
 }
 
 /* The selected range's length, centred over it on the ruler when any of

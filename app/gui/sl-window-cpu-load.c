@@ -75,6 +75,8 @@ cpu_load_done_cb (GObject *source, GAsyncResult *result, gpointer data)
       sl_session_set_model (self->session, model);
       sl_timeline_legend_set_model (SL_TIMELINE_LEGEND (self->legend), model);
       gtk_widget_set_visible (self->empty_label, model->n_rows == 0);
+      /* the duration in the subtitle may grow with the CPU side */
+      _sl_window_show_current (self);
     }
 }
 

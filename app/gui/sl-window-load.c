@@ -13,10 +13,13 @@
 
 #include <glib/gi18n.h>
 
+/* The duration is the model's: a file of CPU samples alone has no GPU or
+ * CUDA time but its samples span seconds. */
 static char *
-profile_summary (const SlProfile *p)
+profile_summary (const SlTimelineModel *model)
 {
-  g_autofree char *dur = sl_format_duration (sl_span (p->start_ns, p->end_ns));
+  const SlProfile *p = model->profile;
+  g_autofree char *dur = sl_format_duration (sl_span (model->start_ns, model->end_ns));
   g_autofree char *kernels = g_strdup_printf ("%'" G_GUINT64_FORMAT, p->counts.kernels);
   g_autofree char *gpus = NULL, *kernel_count = NULL;
   guint n_gpus = 0;
@@ -38,7 +41,7 @@ static char *
 profile_subtitle (SlSession *session)
 {
   SlProfile *profile = sl_session_get_profile (session);
-  g_autofree char *summary = profile_summary (profile);
+  g_autofree char *summary = profile_summary (sl_session_get_model (session));
 
   if (profile->parts & SL_PART_API)
     return g_steal_pointer (&summary);
