@@ -44,7 +44,10 @@ add_cpu_thread (GPtrArray *fields, const SlTimelineModel *model, const SlCpuThre
       _sl_event_info_add_thread (fields, model->profile, th->thread);
       return;
     }
-  _sl_event_info_add (fields, _("Thread"), g_strdup_printf ("tid %u", th->tid));
+  if (th->name != SL_NONE)
+    _sl_event_info_add (fields, _("Thread"), g_strdup_printf ("%s · tid %u", sl_cpu_activity_name (model->cpu, th->name), th->tid));
+  else
+    _sl_event_info_add (fields, _("Thread"), g_strdup_printf ("tid %u", th->tid));
   _sl_event_info_add (fields, _("Process"), g_strdup_printf ("pid %u", th->pid));
 }
 

@@ -331,6 +331,26 @@ metric_title (const SlMetricSeries *ser)
   return g_strdup (ser->name);
 }
 
+/* A thread only the CPU side knows, by its ThreadNames name when it has one. */
+static char *
+cpu_thread_title (const SlCpuActivity *cpu, const SlCpuThread *th)
+{
+  if (th->name != SL_NONE)
+    return g_strdup_printf (_("%s · tid %u"), sl_cpu_activity_name (cpu, th->name), th->tid);
+  return g_strdup_printf (_("Thread · tid %u"), th->tid);
+}
+
+/* Such a process, by the name of its main thread (tid == pid), which is
+ * the program's. */
+static char *
+cpu_process_title (const SlCpuActivity *cpu, guint32 pid)
+{
+  for (guint i = 0; i < cpu->n_threads; i++)
+    if (cpu->threads[i].pid == pid && cpu->threads[i].tid == pid && cpu->threads[i].name != SL_NONE)
+      return g_strdup_printf (_("%s · pid %u"), sl_cpu_activity_name (cpu, cpu->threads[i].name), pid);
+  return g_strdup_printf (_("Process · pid %u"), pid);
+}
+
 char *
 sl_timeline_cpu_row_title (const SlTimelineModel *model,
                            guint                  r)
@@ -348,9 +368,9 @@ sl_timeline_cpu_row_title (const SlTimelineModel *model,
     case SL_ROW_METRIC:
       return metric_title (&model->metrics->series[row->index]);
     case SL_ROW_CPU_PROCESS:
-      return g_strdup_printf (_("Process · pid %u"), row->index);
+      return cpu_process_title (model->cpu, row->index);
     case SL_ROW_CPU_THREAD:
-      return g_strdup_printf (_("Thread · tid %u"), model->cpu->threads[row->index].tid);
+      return cpu_thread_title (model->cpu, &model->cpu->threads[row->index]);
     case SL_ROW_METRIC_DEVICE:
       return g_strdup_printf (_("GPU %u"), row->index);
     default:

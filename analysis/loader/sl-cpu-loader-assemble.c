@@ -170,6 +170,7 @@ take_threads (SlCpuActivity *a, SlCpuBuild *build, SlProfile *profile, const gui
       out->pid = (guint32) (t->global_tid >> 24 & 0xFFFFFF);
       out->tid = (guint32) (t->global_tid & 0xFFFFFF);
       out->thread = sl_profile_find_thread (profile, t->global_tid);
+      out->name = t->name_plus1 ? remap[t->name_plus1 - 1] : SL_NONE;
       take_osrt (out, t, remap);
       take_samples (out, t);
       take_sched (out, t);

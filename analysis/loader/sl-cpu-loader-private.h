@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 /* One thread's rows as read, before sorting. */
 typedef struct {
   guint64  global_tid;
+  guint32  name_plus1;     /* its ThreadNames name + 1, 0 when none */
   SlSpans  osrt;
   guint    osrt_cap;
   guint32 *osrt_name;
@@ -88,6 +89,9 @@ gboolean _sl_cpu_read_osrt         (SlCpuBuild *build, GError **error);
 /* sl-cpu-loader-samples.c */
 gboolean _sl_cpu_read_samples      (SlCpuBuild *build, GError **error);
 gboolean _sl_cpu_read_sched        (SlCpuBuild *build, GError **error);
+/* The names of the threads read (ThreadNames), for threads the profile
+ * has no other events of: a CPU-sampling-only export names them only there. */
+void     _sl_cpu_read_thread_names (SlCpuBuild *build);
 /* sl-cpu-loader-assemble.c: the activity from the builders (sorted
  * threads and rows, names read and merged by text). */
 SlCpuActivity *_sl_cpu_build_finish (SlCpuBuild *build, SlProfile *profile);

@@ -141,3 +141,31 @@ _sl_cpu_read_sched (SlCpuBuild *build, GError **error)
     }
   return _sl_cpu_scan_done (build, scan, "SCHED_EVENTS", error);
 }
+
+void
+_sl_cpu_read_thread_names (SlCpuBuild *build)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (!_sl_loader_has_column (&build->loader, "ThreadNames", "globalTid") ||
+      !_sl_loader_has_column (&build->loader, "ThreadNames", "nameId") ||
+      sqlite3_prepare_v2 (build->db, "SELECT globalTid, nameId FROM ThreadNames", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (stmt);
+      return;
+    }
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      guint64 tid = (guint64) sqlite3_column_int64 (stmt, 0);
+      guint32 index = sl_id_map_lookup (&build->thread_index, tid, SL_NONE);
+      guint32 name;
+
+      /* only threads already read: a name alone makes no row */
+      if (index == SL_NONE || sqlite3_column_type (stmt, 1) == SQLITE_NULL)
+        continue;
+      name = _sl_cpu_build_name (build, sqlite3_column_int64 (stmt, 1), FALSE);
+      if (name != SL_NONE)
+        ((SlCpuThreadBuilder *) g_ptr_array_index (build->threads, index))->name_plus1 = name + 1;
+    }
+  sqlite3_finalize (stmt);
+}

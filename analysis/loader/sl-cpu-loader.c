@@ -9,7 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 static const char *const cpu_tables[] = {
-  "OSRT_API", "OSRT_CALLCHAINS", "COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS", "SCHED_EVENTS", "StringIds",
+  "OSRT_API", "OSRT_CALLCHAINS", "COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS", "SCHED_EVENTS", "StringIds", "ThreadNames",
 };
 
 static void
@@ -101,7 +101,10 @@ sl_cpu_activity_load (SlProfile     *profile,
       && _sl_cpu_read_samples (&build, error)
       && _sl_cpu_read_sched (&build, error)
       && _sl_cpu_build_check (&build, error))
-    activity = _sl_cpu_build_finish (&build, profile);
+    {
+      _sl_cpu_read_thread_names (&build);
+      activity = _sl_cpu_build_finish (&build, profile);
+    }
   build_clear (&build);
   return activity;
 }

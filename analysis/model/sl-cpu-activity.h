@@ -65,6 +65,7 @@ typedef struct {
   guint32       pid;
   guint32       tid;
   guint32       thread;    /* index into SlProfile.threads, SL_NONE when it has no CUDA/NVTX events */
+  guint32       name;      /* index into names: its ThreadNames name, SL_NONE when unknown */
   SlOsrtCalls   osrt;
   SlCpuSamples  samples;
   SlSchedEvents sched;

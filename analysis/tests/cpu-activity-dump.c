@@ -19,6 +19,11 @@ add_thread (JsonBuilder *b, const SlCpuActivity *a, const SlCpuThread *t)
   INT ("global_tid", (gint64) t->global_tid);
   INT ("pid", t->pid);
   INT ("tid", t->tid);
+  json_builder_set_member_name (b, "name");
+  if (t->name != SL_NONE)
+    json_builder_add_string_value (b, sl_cpu_activity_name (a, t->name));
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "samples");
   json_builder_begin_array (b);
   for (guint i = 0; i < t->samples.n; i++)

@@ -197,6 +197,12 @@ def check_loader(name, path, expect_warnings=False):
         t.check(th["pid"] == (th["global_tid"] >> 24) & 0xFFFFFF and th["tid"] == th["global_tid"] & 0xFFFFFF,
                 f"{name}: pid/tid of {th['global_tid']}")
         t.check([x[0] for x in th["samples"]] == sorted(x[0] for x in th["samples"]), f"{name}: samples unsorted")
+    if db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'ThreadNames'").fetchone()[0]:
+        # the last ThreadNames row of a thread, as the app's loader keeps it
+        want_names = {gt: names.get(nid) for gt, nid in db.execute("SELECT globalTid, nameId FROM ThreadNames")}
+        for th in d["threads"]:
+            t.check(th["name"] == want_names.get(th["global_tid"]),
+                    f"{name}: thread {th['tid']} named {th['name']!r}, ThreadNames says {want_names.get(th['global_tid'])!r}")
     keys = [(th["pid"], th["tid"]) for th in d["threads"]]
     t.check(keys == sorted(keys), f"{name}: threads not sorted by (pid, tid)")
     t.check(len(set(map(lambda s: tuple(map(tuple, s)), d["stacks"]))) == len(d["stacks"]),
