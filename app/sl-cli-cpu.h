@@ -12,10 +12,6 @@ G_BEGIN_DECLS
 /* The CPU activity of @profile; on failure prints one line and returns NULL. */
 SlCpuActivity *sl_cli_cpu_activity  (const char *command, SlProfile *profile);
 
-/* The processes owning GPU @device (pids of its streams, sorted); empty
- * when the profile knows none: then every process counts. */
-GArray        *sl_cli_gpu_pids      (const SlProfile *profile, guint32 device);
-
 /* Under each gap of @dev, its samples and top 5 stacks. */
 void           sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile,
                                         const SlGapsDevice *dev);

@@ -11,32 +11,6 @@
 /* text output: the frames of a stack on one line, the leaf first */
 #define TEXT_FRAMES    8
 
-static int
-compare_u32 (gconstpointer a, gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-  return (x > y) - (x < y);
-}
-
-GArray *
-sl_cli_gpu_pids (const SlProfile *profile, guint32 device)
-{
-  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint s = 0; s < profile->n_streams; s++)
-    {
-      gboolean seen = FALSE;
-      if (profile->streams[s].device != device)
-        continue;
-      for (guint k = 0; k < pids->len && !seen; k++)
-        seen = g_array_index (pids, guint32, k) == profile->streams[s].pid;
-      if (!seen)
-        g_array_append_val (pids, profile->streams[s].pid);
-    }
-  g_array_sort (pids, compare_u32);
-  return pids;
-}
-
 static char *
 stack_line (const SlCpuActivity *a, guint32 stack)
 {
@@ -53,7 +27,7 @@ stack_line (const SlCpuActivity *a, guint32 stack)
 void
 sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile, const SlGapsDevice *dev)
 {
-  g_autoptr(GArray) pids = sl_cli_gpu_pids (profile, dev->device);
+  g_autoptr(GArray) pids = sl_cpu_gpu_pids (profile, dev->device);
 
   for (guint i = 0; i < dev->n_top; i++)
     {
@@ -107,7 +81,7 @@ sl_cli_gap_stacks_json (const SlCpuActivity *a, const SlProfile *profile, const 
     {
       const SlGapsDevice *dev = &gaps->devices[d];
       JsonArray *list = json_object_get_array_member (json_array_get_object_element (devices, d), "gaps");
-      g_autoptr(GArray) pids = sl_cli_gpu_pids (profile, dev->device);
+      g_autoptr(GArray) pids = sl_cpu_gpu_pids (profile, dev->device);
 
       for (guint i = 0; i < dev->n_top && i < json_array_get_length (list); i++)
         {

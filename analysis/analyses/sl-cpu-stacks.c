@@ -129,3 +129,31 @@ sl_cpu_top_functions (const SlCpuActivity *a, gint64 start, gint64 end,
     g_array_set_size (out, limit);
   return out;
 }
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+GArray *
+sl_cpu_gpu_pids (const SlProfile *profile, guint32 device)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      gboolean seen = FALSE;
+
+      if (profile->streams[s].device != device)
+        continue;
+      for (guint k = 0; k < pids->len && !seen; k++)
+        seen = g_array_index (pids, guint32, k) == profile->streams[s].pid;
+      if (!seen)
+        g_array_append_val (pids, profile->streams[s].pid);
+    }
+  g_array_sort (pids, compare_u32);
+  return pids;
+}

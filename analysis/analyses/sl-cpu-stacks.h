@@ -31,4 +31,8 @@ GArray  *sl_cpu_top_stacks    (const SlCpuActivity *a, gint64 start, gint64 end,
 guint64  sl_cpu_count_samples (const SlCpuActivity *a, gint64 start, gint64 end,
                                const guint32 *pids, guint n_pids);
 
+/* The processes whose streams run on GPU @device, sorted (guint32 pids):
+ * whose samples tell what the CPU did while that GPU sat idle. */
+GArray  *sl_cpu_gpu_pids       (const SlProfile *profile, guint32 device);
+
 G_END_DECLS

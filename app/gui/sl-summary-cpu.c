@@ -204,26 +204,6 @@ gap_expanded_cb (GtkExpander *expander, GParamSpec *pspec, gpointer data)
   gtk_expander_set_child (expander, box);
 }
 
-/* The processes whose streams run on GPU @device. */
-static GArray *
-gpu_pids (const SlProfile *p, guint32 device)
-{
-  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint s = 0; s < p->n_streams; s++)
-    {
-      gboolean seen = FALSE;
-
-      if (p->streams[s].device != device)
-        continue;
-      for (guint k = 0; k < pids->len; k++)
-        seen = seen || g_array_index (pids, guint32, k) == p->streams[s].pid;
-      if (!seen)
-        g_array_append_val (pids, p->streams[s].pid);
-    }
-  return pids;
-}
-
 GtkWidget *
 sl_summary_cpu_gap_expander (SlSession *session,
                              guint32    device,
@@ -238,7 +218,7 @@ sl_summary_cpu_gap_expander (SlSession *session,
     return NULL;
   q = g_new0 (GapQuery, 1);
   q->cpu = sl_cpu_activity_ref (model->cpu);
-  q->pids = gpu_pids (model->profile, device);
+  q->pids = sl_cpu_gpu_pids (model->profile, device);
   q->start = start;
   q->end = end;
   expander = gtk_expander_new (_("CPU stacks during this GPU gap"));
