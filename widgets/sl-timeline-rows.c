@@ -309,6 +309,23 @@ draw_disclosure (SlFrame *f, double cx, double cy, gboolean collapsed)
   f->stats.n_cairo++;
 }
 
+/* A pinned row away from its group says whose it is ("GPU 0 · NVIDIA H100
+ * · Stream 15"): in the band, "Stream 15" alone names no GPU. */
+static char *
+header_title (const SlTimelineLayout *l, guint r)
+{
+  const SlTimelineModel *m = l->model;
+  guint32 parent = m->rows[r].parent;
+  g_autofree char *own = sl_timeline_row_title (m, r);
+  g_autofree char *up = NULL;
+
+  if (!sl_timeline_layout_row_pinned (l, r) || parent == SL_NONE || sl_timeline_layout_row_in_band (l, parent))
+    return g_steal_pointer (&own);
+  up = sl_timeline_row_title (m, parent);
+  /* Translators: a pinned row's label: its group's title · its own */
+  return g_strdup_printf (C_("pinned row", "%s · %s"), up, own);
+}
+
 static void
 draw_header (SlFrame *f, guint r, int y, int h)
 {
@@ -336,7 +353,7 @@ draw_header (SlFrame *f, guint r, int y, int h)
                        sl_timeline_layout_get_collapsed (f->layout, r));
       indent += 13 * s;
     }
-  text = sl_timeline_row_title (f->layout->model, r);
+  text = header_title (f->layout, r);
   if (sl_timeline_font_show_middle (f->cr, font, text, indent, baseline, f->header_width - indent - 6 * s))
     f->stats.n_labels++;
 }
