@@ -3,6 +3,7 @@
  * drag and scroll to move (the stack shares the timeline's visible range),
  * tooltips, "Show in timeline". */
 #include "sl-flame-private.h"
+#include "sl-timeline-zoom.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -232,7 +233,8 @@ scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, SlFlame *self
   if (self->layout == NULL || self->session == NULL)
     return FALSE;
   if (self->mode == SL_FLAME_MODE_STACK && (mods & GDK_CONTROL_MASK))
-    zoom_stack (self, x, pow (1.15, dy));
+    zoom_stack (self, x, sl_timeline_zoom_factor (dy, gtk_event_controller_scroll_get_unit (scroll) ==
+                                                          GDK_SCROLL_UNIT_WHEEL));
   else if (self->mode == SL_FLAME_MODE_STACK && ((mods & GDK_SHIFT_MASK) || dx != 0))
     pan_stack (self, 40 * ((mods & GDK_SHIFT_MASK) ? dy : dx));
   else

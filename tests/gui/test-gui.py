@@ -890,6 +890,17 @@ def test_flame(tmp):
             z = app.wait(lambda t: t['flame']['depth'] > st['flame']['depth']
                          and t['timeline']['px_ns'] < px_ns * 0.9, 10)
             check(z is not None, 'flame: clicking a stack node zooms the timeline to it (breadcrumb deeper)')
+            # Ctrl+wheel over the stack zooms by the timeline's step (2x a notch)
+            z = app.settle()
+            if z['flame']['boxes']:
+                xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['boxes'][0]))
+                time.sleep(0.3)
+                before = app.settle()
+                xdo('keydown', 'ctrl', 'click', 5, 'keyup', 'ctrl')
+                w = app.wait(lambda t: visible_span(t) > visible_span(before) * 1.5, 10) and app.settle()
+                ratio = visible_span(w) / visible_span(before) if w else 0
+                check(w is not None and abs(ratio / 2 - 1) < 0.01,
+                      f'flame: a Ctrl+wheel notch over the stack doubles the span, as in the timeline (got {ratio:.3f})')
     finally:
         app.close()
 
