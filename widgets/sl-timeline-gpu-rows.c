@@ -51,13 +51,28 @@ _sl_timeline_gpu_rows_build (SlTimelineModel *model, GArray *rows, guint gpu, gu
 
   if (model->profile->gpus[gpu].n_kernels == 0)
     return;
-  build_util (model, gpu);
+  if (model->util[gpu].cum == NULL)
+    build_util (model, gpu);
   row.kind = SL_ROW_GPU_UTIL;
   row.level = 1;
   row.index = gpu;
   row.parent = group;
   g_array_append_val (rows, row);
   _sl_timeline_projected_push_rows (model, rows, gpu, group);
+}
+
+void
+_sl_timeline_util_copy (SlTimelineModel *model, const SlTimelineModel *previous)
+{
+  for (guint g = 0; g < model->profile->n_gpus; g++)
+    {
+      const SlGpuUtil *from = &previous->util[g];
+
+      if (from->cum == NULL)
+        continue;
+      model->util[g] = *from;
+      model->util[g].cum = g_memdup2 (from->cum, (from->n_bins + 1) * sizeof (double));
+    }
 }
 
 void

@@ -39,6 +39,13 @@ void     _sl_timeline_gpu_rows_build     (SlTimelineModel *model,
                                           guint            gpu,
                                           guint32          group);
 void     _sl_timeline_gpu_rows_clear     (SlTimelineModel *model);
+/* Copies of what @previous built, into model->util / model->projected
+ * (allocated, zeroed): the utilization tables of the same kernels, the
+ * projected spans of the same profile. */
+void     _sl_timeline_util_copy          (SlTimelineModel       *model,
+                                          const SlTimelineModel *previous);
+void     _sl_timeline_projected_copy     (SlTimelineModel       *model,
+                                          const SlTimelineModel *previous);
 /* The projected spans of every GPU into model->projected (allocated,
  * zeroed): one walk over the GPU work (sl-timeline-projected.c). */
 void     _sl_timeline_projected_build_all (SlTimelineModel *model);

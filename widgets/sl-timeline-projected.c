@@ -337,6 +337,32 @@ _sl_timeline_projected_build_all (SlTimelineModel *model)
   g_array_unref (sc.touched);
 }
 
+static gpointer
+dup_array (gconstpointer data, guint n, gsize size)
+{
+  return data != NULL ? g_memdup2 (data, MAX (n, 1) * size) : NULL;
+}
+
+void
+_sl_timeline_projected_copy (SlTimelineModel *model, const SlTimelineModel *previous)
+{
+  for (guint g = 0; g < model->profile->n_gpus; g++)
+    {
+      const SlProjected *from = &previous->projected[g];
+      SlProjected *to = &model->projected[g];
+
+      if (from->spans.n == 0)
+        continue;
+      *to = *from;
+      to->spans.start = dup_array (from->spans.start, from->spans.n, sizeof (gint64));
+      to->spans.dur = dup_array (from->spans.dur, from->spans.n, sizeof (guint32));
+      to->spans.long_index = dup_array (from->spans.long_index, from->spans.n_long, sizeof (guint32));
+      to->spans.long_dur = dup_array (from->spans.long_dur, from->spans.n_long, sizeof (gint64));
+      to->range = dup_array (from->range, from->spans.n, sizeof (guint32));
+      to->lane_first = dup_array (from->lane_first, from->n_lanes + 1, sizeof (guint));
+    }
+}
+
 void
 _sl_timeline_projected_push_rows (SlTimelineModel *model, GArray *rows, guint gpu, guint32 group)
 {

@@ -5,6 +5,8 @@
  * profile whose streams are large enough to have pyramids. */
 #include "sl-timeline-layout.h"
 #include "sl-timeline-minimap.h"
+#include "sl-timeline-gpu-rows.h"
+#include "sl-timeline-model-private.h"
 #include "sl-test-util.h"
 
 #include <math.h>
@@ -67,6 +69,60 @@ assert_same_minimap (SlTimelineModel *a, SlTimelineModel *b)
   sl_timeline_layout_free (lb);
 }
 
+/* The utilization of @a's GPUs, taken over from @gm, agrees with @fresh's
+ * (built over the whole profile's range, so bins of other edges). */
+static void
+assert_util_carried (SlTimelineModel *a, SlTimelineModel *gm, SlTimelineModel *fresh)
+{
+  const SlProfile *p = fresh->profile;
+  double px = (double) (p->end_ns - p->start_ns) / 500;
+  guint checked = 0;
+
+  for (guint g = 0; g < p->n_gpus; g++)
+    {
+      float x[500], y[500];
+
+      if (fresh->util[g].cum == NULL)
+        continue;
+      /* a copy of the GPU rows' table, not the same buffer */
+      g_assert_nonnull (a->util[g].cum);
+      g_assert_true (a->util[g].cum != gm->util[g].cum);
+      g_assert_true (sl_timeline_gpu_util_columns (a, g, p->start_ns, px, 500, x));
+      g_assert_true (sl_timeline_gpu_util_columns (fresh, g, p->start_ns, px, 500, y));
+      for (int c = 0; c < 500; c++)
+        g_assert_cmpfloat (fabs (x[c] - y[c]), <, 0.05);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 1);
+}
+
+/* A model of the very same profile (the CPU stage's) carries the NVTX
+ * (projected) spans over: the same as a fresh build's, in its own arrays. */
+static void
+assert_projected_carried (SlTimelineModel *fm, SlTimelineModel *fresh)
+{
+  g_autoptr(SlTimelineModel) cm = sl_timeline_model_new_full (fresh->profile, fm, NULL, NULL, NULL);
+  guint spans = 0;
+
+  for (guint g = 0; g < fresh->profile->n_gpus; g++)
+    {
+      const SlProjected *a = &cm->projected[g], *b = &fresh->projected[g];
+
+      g_assert_cmpuint (a->spans.n, ==, b->spans.n);
+      g_assert_cmpuint (a->n_lanes, ==, b->n_lanes);
+      if (b->spans.n == 0)
+        continue;
+      g_assert_true (a->spans.start != fm->projected[g].spans.start);
+      g_assert_cmpmem (a->spans.start, a->spans.n * sizeof (gint64), b->spans.start, b->spans.n * sizeof (gint64));
+      g_assert_cmpmem (a->spans.dur, a->spans.n * sizeof (guint32), b->spans.dur, b->spans.n * sizeof (guint32));
+      g_assert_cmpmem (a->range, a->spans.n * sizeof (guint32), b->range, b->spans.n * sizeof (guint32));
+      g_assert_cmpmem (a->lane_first, (a->n_lanes + 1) * sizeof (guint), b->lane_first, (b->n_lanes + 1) * sizeof (guint));
+      spans += a->spans.n;
+    }
+  g_assert_cmpuint (spans, >, 0);
+  g_assert_cmpuint (cm->n_rows, ==, fresh->n_rows);
+}
+
 static void
 test_pyramids_carried (void)
 {
@@ -117,6 +173,8 @@ test_pyramids_carried (void)
   g_assert_cmpint (fm->busy_t0, ==, gpu->start_ns);
   g_assert_cmpmem (fm->busy, SL_TIMELINE_BUSY_BINS * sizeof (float), gm->busy, SL_TIMELINE_BUSY_BINS * sizeof (float));
   assert_same_minimap (fm, fresh);
+  assert_util_carried (fm, gm, fresh);
+  assert_projected_carried (fm, fresh);
   /* the GPU model goes first, as in the application */
   g_clear_pointer (&gm, sl_timeline_model_unref);
   g_assert_cmpuint (fm->rows[0].kind, ==, SL_ROW_GPU);
