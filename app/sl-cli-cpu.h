@@ -12,11 +12,12 @@ G_BEGIN_DECLS
 /* The CPU activity of @profile; on failure prints one line and returns NULL. */
 SlCpuActivity *sl_cli_cpu_activity  (const char *command, SlProfile *profile);
 
-/* Under each gap of @dev, its samples and top 5 stacks. */
+/* Under each gap of @dev, its samples and top 5 stacks, in the processes
+ * owning that GPU that @filter's --pid keeps. */
 void           sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile,
-                                        const SlGapsDevice *dev);
+                                        const SlFilter *filter, const SlGapsDevice *dev);
 /* Adds "samples" and "stacks" to each gap of @gaps_json (sl_gaps_to_json()). */
 void           sl_cli_gap_stacks_json  (const SlCpuActivity *a, const SlProfile *profile,
-                                        const SlGaps *gaps, JsonNode *gaps_json);
+                                        const SlFilter *filter, const SlGaps *gaps, JsonNode *gaps_json);
 
 G_END_DECLS

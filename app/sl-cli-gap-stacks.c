@@ -24,10 +24,32 @@ stack_line (const SlCpuActivity *a, guint32 stack)
   return g_string_free (line, FALSE);
 }
 
-void
-sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile, const SlGapsDevice *dev)
+/* The processes whose samples count in @device's gaps: those owning that
+ * GPU, narrowed to --pid's; when no owner is known, --pid's (none: all). */
+static GArray *
+gap_pids (const SlProfile *profile, const SlFilter *filter, guint32 device)
 {
-  g_autoptr(GArray) pids = sl_cpu_gpu_pids (profile, dev->device);
+  GArray *pids = sl_cpu_gpu_pids (profile, device);
+  guint kept = 0;
+
+  if (pids->len == 0)
+    {
+      if (filter != NULL)
+        g_array_append_vals (pids, filter->pids->data, filter->pids->len);
+      return pids;
+    }
+  for (guint i = 0; i < pids->len; i++)
+    if (sl_filter_match_pid (filter, g_array_index (pids, guint32, i)))
+      g_array_index (pids, guint32, kept++) = g_array_index (pids, guint32, i);
+  g_array_set_size (pids, kept);
+  return pids;
+}
+
+void
+sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile, const SlFilter *filter,
+                         const SlGapsDevice *dev)
+{
+  g_autoptr(GArray) pids = gap_pids (profile, filter, dev->device);
 
   for (guint i = 0; i < dev->n_top; i++)
     {
@@ -73,7 +95,8 @@ stacks_json (const SlCpuActivity *a, const SlGap *gap, const GArray *pids)
 }
 
 void
-sl_cli_gap_stacks_json (const SlCpuActivity *a, const SlProfile *profile, const SlGaps *gaps, JsonNode *gaps_json)
+sl_cli_gap_stacks_json (const SlCpuActivity *a, const SlProfile *profile, const SlFilter *filter,
+                        const SlGaps *gaps, JsonNode *gaps_json)
 {
   JsonArray *devices = json_object_get_array_member (json_node_get_object (gaps_json), "devices");
 
@@ -81,7 +104,7 @@ sl_cli_gap_stacks_json (const SlCpuActivity *a, const SlProfile *profile, const 
     {
       const SlGapsDevice *dev = &gaps->devices[d];
       JsonArray *list = json_object_get_array_member (json_array_get_object_element (devices, d), "gaps");
-      g_autoptr(GArray) pids = sl_cpu_gpu_pids (profile, dev->device);
+      g_autoptr(GArray) pids = gap_pids (profile, filter, dev->device);
 
       for (guint i = 0; i < dev->n_top && i < json_array_get_length (list); i++)
         {

@@ -91,7 +91,7 @@ show (const SlCliRun *run, gpointer data)
     {
       JsonNode *node = sl_gaps_to_json (gaps);
       if (cpu != NULL)
-        sl_cli_gap_stacks_json (cpu, run->profile, gaps, node);
+        sl_cli_gap_stacks_json (cpu, run->profile, run->common.filter, gaps, node);
       sl_cli_print_json (node);
     }
   else if (gaps->n_devices == 0)
@@ -101,7 +101,7 @@ show (const SlCliRun *run, gpointer data)
       {
         print_device (&gaps->devices[d], gaps->count_copies, d == 0);
         if (cpu != NULL && cpu->n_samples > 0)
-          sl_cli_gap_stacks_print (cpu, run->profile, &gaps->devices[d]);
+          sl_cli_gap_stacks_print (cpu, run->profile, run->common.filter, &gaps->devices[d]);
       }
   return SL_CLI_OK;
 }

@@ -287,13 +287,17 @@ def gpu_pids(db):
     return out
 
 
-def check_gap_stacks(name, path, expect_samples):
+def check_gap_stacks(name, path, expect_samples, pid=None):
+    """With @pid: `--pid PID` keeps that process's samples only (and its GPU work)."""
     db = ro(path)
     names = strings(db)
     rows = sample_rows(db, names)
     owners = gpu_pids(db)
     db.close()
-    got = t.run_json("gaps", "--stacks", "--json", "--top", "6", path)
+    if pid is not None:
+        owners = {dev: {p for p in ps if p == pid} for dev, ps in owners.items()}
+        name = f"{name} --pid {pid}"
+    got = t.run_json("gaps", "--stacks", "--json", "--top", "6", *(["--pid", str(pid)] if pid is not None else []), path)
     if got is None:
         return
     n_gaps = 0
@@ -315,6 +319,19 @@ def check_gap_stacks(name, path, expect_samples):
     t.check(n_gaps > 0, f"{name}: no gaps to check")
     if expect_samples:
         t.check(any(g["samples"] > 0 for d in got["devices"] for g in d["gaps"]), f"{name}: no gap has samples")
+
+
+def check_shared_gpu_pid(gen, work):
+    """Two processes on one GPU: `gaps --stacks --pid P` counts P's samples only."""
+    path = os.path.join(work, "gen-shared-gpu.sqlite")
+    subprocess.run([gen, path, "--gpus", "1", "--processes", "2", "--threads", "2", "--kernels", "3000",
+                    "--iterations", "4", "--gap-ns", "3000000", "--cpu-samples", "12000", "--seed", "5"],
+                   check=True, capture_output=True)
+    db = ro(path)
+    owners = gpu_pids(db)
+    db.close()
+    t.check(len(owners.get(0, ())) == 2, f"shared GPU: two processes own GPU 0 ({owners.get(0)})")
+    check_gap_stacks("generated shared GPU", path, expect_samples=True, pid=max(owners.get(0, {0})))
 
 
 def check_info(name, path, d):
@@ -457,6 +474,8 @@ def main():
             check_info(f"generated {layout}", path, d)
             check_cpu(f"generated {layout}", path, env)
             check_gap_stacks(f"generated {layout}", path, expect_samples=True)
+            if layout == "current":
+                check_shared_gpu_pid(gen, work)
             if layout == "current":
                 check_hostile(path, work, env)
                 e = dict(env, SL_CPU_CANCEL="1")
