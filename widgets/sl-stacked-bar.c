@@ -10,6 +10,7 @@ struct _SlStackedBar {
   GtkWidget *area;
   GtkWidget *legend;
   GArray    *parts;        /* SlStackedPart; labels not kept (the legend has them) */
+  double     full;         /* the value the whole width stands for; 0: the parts' sum */
 };
 
 G_DEFINE_FINAL_TYPE (SlStackedBar, sl_stacked_bar, GTK_TYPE_WIDGET)
@@ -30,6 +31,9 @@ draw_bar (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer dat
     total += g_array_index (self->parts, SlStackedPart, i).value;
   if (total <= 0)
     return;
+  /* bars of several profiles side by side share one scale (see set_full) */
+  if (self->full >= total)
+    total = self->full;
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (guint i = 0; i < self->parts->len; i++)
     {
@@ -79,6 +83,14 @@ sl_stacked_bar_set_parts (SlStackedBar *self, const SlStackedPart *parts, guint 
   for (guint i = 0; i < n_parts; i++)
     if (parts[i].value > 0)
       gtk_flow_box_append (GTK_FLOW_BOX (self->legend), legend_item (&parts[i], parts[i].value / total));
+  gtk_widget_queue_draw (self->area);
+}
+
+void
+sl_stacked_bar_set_full (SlStackedBar *self, double full)
+{
+  g_return_if_fail (SL_IS_STACKED_BAR (self));
+  self->full = full;
   gtk_widget_queue_draw (self->area);
 }
 

@@ -22,4 +22,9 @@ void       sl_stacked_bar_set_parts (SlStackedBar        *self,
                                      const SlStackedPart *parts,
                                      guint                n_parts);
 
+/* The value the bar's whole width stands for (bars compared side by side
+ * share it), 0 (the default) for the sum of the parts; never less than it. */
+void       sl_stacked_bar_set_full  (SlStackedBar        *self,
+                                     double               full);
+
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-application.c: application actions, opening files, recent profiles. */
 #include "sl-application.h"
+#include "sl-compare-window.h"
 #include "sl-recent.h"
 #include "sl-window.h"
 
@@ -8,6 +9,7 @@
 
 struct _SlApplication {
   GtkApplication parent_instance;
+  gboolean       compare;    /* --compare: the files given open as one comparison */
 };
 
 G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
@@ -107,8 +109,40 @@ sl_application_open (GApplication  *app,
                      int            n_files,
                      const char    *hint)
 {
+  SlApplication *self = SL_APPLICATION (app);
+
+  if (self->compare)
+    {
+      self->compare = FALSE;
+      gtk_window_present (GTK_WINDOW (sl_compare_window_new (GTK_APPLICATION (app), files, n_files)));
+      return;
+    }
   for (int i = 0; i < n_files; i++)
     sl_application_open_file (SL_APPLICATION (app), files[i], NULL);
+}
+
+/* --compare A B [C…]: open() then opens the files given as one
+ * comparison.  A running instance would open them as separate profiles
+ * (its open() cannot know of the option): say so rather than do that. */
+static int
+sl_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_variant_dict_contains (options, "compare"))
+    return -1;
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  if (g_application_get_is_remote (app))
+    {
+      g_printerr ("%s\n", _("--compare: Sightline is already running; use File → Compare With… in its window"));
+      return 1;
+    }
+  SL_APPLICATION (app)->compare = TRUE;
+  return -1;
 }
 
 static void
@@ -203,6 +237,7 @@ sl_application_startup (GApplication *app)
   set_accels (gtk_app, "win.close", "<Control>w", NULL);
   set_accels (gtk_app, "win.reload", "F5", "<Control>r", NULL);
   set_accels (gtk_app, "win.export", "<Control>e", NULL);
+  set_accels (gtk_app, "win.compare-with", "<Control><Shift>c", NULL);
   set_accels (gtk_app, "win.zoom-in", "<Control>plus", "<Control>equal", NULL);
   set_accels (gtk_app, "win.zoom-out", "<Control>minus", NULL);
   set_accels (gtk_app, "win.fit", "<Control>0", NULL);
@@ -249,12 +284,15 @@ sl_application_class_init (SlApplicationClass *klass)
   app_class->activate = sl_application_activate;
   app_class->open = sl_application_open;
   app_class->startup = sl_application_startup;
+  app_class->handle_local_options = sl_application_handle_local_options;
 }
 
 static void
 sl_application_init (SlApplication *self)
 {
   g_set_application_name (_("Sightline"));
+  g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Compare the profiles given (the first against the others)"), NULL);
 }
 
 SlApplication *

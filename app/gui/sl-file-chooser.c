@@ -5,8 +5,9 @@
 #include <glib/gi18n.h>
 
 typedef struct {
-  SlFileChosenFunc callback;
-  gpointer         user_data;
+  SlFileChosenFunc  callback;
+  SlFilesChosenFunc many;
+  gpointer          user_data;
 } Pending;
 
 static void
@@ -16,25 +17,34 @@ response_cb (GtkNativeDialog *dialog,
 {
   g_autoptr(GFile) file = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  pending->callback (file, pending->user_data);
+  if (pending->many != NULL)
+    {
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GListModel) chosen = response == GTK_RESPONSE_ACCEPT
+                                     ? gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog)) : NULL;
+
+      for (guint i = 0; chosen != NULL && i < g_list_model_get_n_items (chosen); i++)
+        g_ptr_array_add (files, g_list_model_get_item (chosen, i));
+      pending->many (files, pending->user_data);
+    }
+  else
+    {
+      if (response == GTK_RESPONSE_ACCEPT)
+        file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      pending->callback (file, pending->user_data);
+    }
   g_free (pending);
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
 
-void
-sl_file_chooser_open (GtkWindow        *parent,
-                      SlFileChosenFunc  callback,
-                      gpointer          user_data)
+static GtkFileChooserNative *
+chooser_new (GtkWindow *parent, const char *title, const char *accept)
 {
   GtkFileChooserNative *native;
   GtkFileFilter *filter;
-  Pending *pending;
 
-  native = gtk_file_chooser_native_new (_("Open Profile"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
-                                        _("_Open"), _("_Cancel"));
+  native = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, accept, _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
 
   filter = gtk_file_filter_new ();
@@ -51,9 +61,35 @@ sl_file_chooser_open (GtkWindow        *parent,
   gtk_file_filter_add_pattern (filter, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
   g_object_unref (filter);
+  return native;
+}
+
+void
+sl_file_chooser_open (GtkWindow        *parent,
+                      SlFileChosenFunc  callback,
+                      gpointer          user_data)
+{
+  GtkFileChooserNative *native = chooser_new (parent, _("Open Profile"), _("_Open"));
+  Pending *pending;
 
   pending = g_new0 (Pending, 1);
   pending->callback = callback;
+  pending->user_data = user_data;
+  g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+void
+sl_file_chooser_open_many (GtkWindow         *parent,
+                           const char        *title,
+                           SlFilesChosenFunc  callback,
+                           gpointer           user_data)
+{
+  GtkFileChooserNative *native = chooser_new (parent, title, _("_Compare"));
+  Pending *pending = g_new0 (Pending, 1);
+
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (native), TRUE);
+  pending->many = callback;
   pending->user_data = user_data;
   g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));

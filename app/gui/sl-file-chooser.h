@@ -14,4 +14,13 @@ void sl_file_chooser_open (GtkWindow        *parent,
                            SlFileChosenFunc  callback,
                            gpointer          user_data);
 
+/* Called with the chosen files (GFile; empty when the user cancelled). */
+typedef void (*SlFilesChosenFunc) (GPtrArray *files, gpointer user_data);
+
+/* The Open dialog choosing one or more profiles, titled @title. */
+void sl_file_chooser_open_many (GtkWindow         *parent,
+                                const char        *title,
+                                SlFilesChosenFunc  callback,
+                                gpointer           user_data);
+
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-window-actions.c: the win.* actions (menus, buttons and shortcuts). */
 #include "sl-window-private.h"
+#include "sl-compare-window.h"
 #include "sl-file-chooser.h"
 #include "sl-ui-state.h"
 
@@ -176,6 +177,32 @@ export_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
 }
 
+/* The profile shown is A, the chosen ones B, C…: a comparison window. */
+static void
+compare_chosen_cb (GPtrArray *chosen, gpointer data)
+{
+  g_autoptr(SlWindow) self = data;
+  g_autoptr(GPtrArray) files = NULL;
+  SlCompareWindow *window;
+
+  if (chosen->len == 0 || self->session == NULL)
+    return;
+  files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (files, g_file_new_for_path (sl_session_get_profile (self->session)->path));
+  for (guint i = 0; i < chosen->len; i++)
+    g_ptr_array_add (files, g_object_ref (chosen->pdata[i]));
+  window = sl_compare_window_new (gtk_window_get_application (GTK_WINDOW (self)), (GFile **) files->pdata, files->len);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+compare_with_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+
+  sl_file_chooser_open_many (GTK_WINDOW (self), _("Compare With"), compare_chosen_cb, g_object_ref (self));
+}
+
 static const GActionEntry win_entries[] = {
   { "open", open_action },
   { "open-recent", open_recent_action, "s" },
@@ -183,6 +210,7 @@ static const GActionEntry win_entries[] = {
   { "cancel-load", cancel_load_action },
   { "close", close_action },
   { "export", export_action },
+  { "compare-with", compare_with_action },
   { "zoom-in", timeline_action },
   { "zoom-out", timeline_action },
   { "fit", timeline_action },
@@ -209,7 +237,7 @@ static const GActionEntry win_entries[] = {
 static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
   "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
-  "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout",
+  "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout", "compare-with",
 };
 
 static void

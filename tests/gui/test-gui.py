@@ -1721,6 +1721,93 @@ def test_cpu_summary(tmp):
         app.close()
 
 
+def compare_pair(tmp):
+    """A and B from one seed; B with flash_fwd_kernel 30 % slower (sl-gen), softmax_warp_forward's
+    rows deleted and reduce_kernel renamed (patched here with sqlite3)."""
+    a, b = os.path.join(tmp, 'A.sqlite'), os.path.join(tmp, 'B.sqlite')
+    common = ['--iterations', '8', '--kernels', '20000', '--nvtx-depth', '3', '--seed', '3']
+    subprocess.run([GEN, a, *common], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([GEN, b, *common, '--slow-kernel', 'flash_fwd_kernel=1.3'], check=True, stdout=subprocess.DEVNULL)
+    db = sqlite3.connect(b)
+    sid = lambda n: db.execute('SELECT id FROM StringIds WHERE value = ?', (n,)).fetchone()[0]
+    db.execute('DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE shortName = ?', (sid('softmax_warp_forward'),))
+    new = db.execute('SELECT max(id) + 1 FROM StringIds').fetchone()[0]
+    db.execute('INSERT INTO StringIds (id, value) VALUES (?, ?)', (new, 'reduce_kernel_v2'))
+    old = sid('reduce_kernel')
+    for col in ('shortName', 'demangledName', 'mangledName'):
+        db.execute(f'UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET {col} = ? WHERE {col} = ?', (new, old))
+    db.commit()
+    db.close()
+    return a, b
+
+
+def compare_state(app):
+    try:
+        with open(app.state_path + '.compare') as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def wait_compare(app, pred, timeout=90.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        s = compare_state(app)
+        if s is not None and pred(s):
+            return s
+        if app.proc.poll() is not None:
+            return None
+        time.sleep(0.1)
+    return None
+
+
+def test_compare_window(tmp):
+    a, b = compare_pair(tmp)
+    cli = cli_json('compare', a, b)
+    app = App(tmp, '--compare', a, b)
+    try:
+        s = wait_compare(app, lambda t: t['page'] == 'compare' and 'timelines' in t)
+        if not check(s is not None, 'sightline --compare A B shows the comparison'):
+            return
+        check(s['basis'] == cli['basis'], f"basis {s['basis']} as the CLI's {cli['basis']}")
+        check(s['step_median_ns'] == cli['step']['median_ns'], f"step medians {s['step_median_ns']} as the CLI's")
+        mine = sorted((k['name'], k['status']) for k in s['kernels'])
+        theirs = sorted((k['name'], k['status']) for k in cli['kernels'])
+        check(mine == theirs, f'the diff rows (name, status) equal `sightline-cli compare --json` ({len(mine)} rows)')
+        planted = {k['name']: k['status'] for k in s['kernels']}
+        check(planted.get('flash_fwd_kernel') == 'slower' and planted.get('softmax_warp_forward') == 'removed'
+              and planted.get('reduce_kernel') == 'removed' and planted.get('reduce_kernel_v2') == 'added',
+              'the planted changes: slower, removed, renamed (removed + added)')
+        slower = sql_one(b, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName '
+                            'WHERE s.value = ?', 'flash_fwd_kernel')[0]
+        check(s['timelines'][1]['outlined'] == slower, f"B outlines every slower kernel ({slower} by SQL)")
+        check(s['histogram_series'] == 2, 'the selected kernel has one histogram per profile')
+        ta, tb = s['timelines']
+        check(tb['visible'][0] - ta['visible'][0] == s['offset_ns'] and
+              tb['visible'][1] - tb['visible'][0] == ta['visible'][1] - ta['visible'][0],
+              'B shows what A shows, shifted by the alignment offset')
+        # Ctrl+wheel over A zooms it; B follows
+        px = int(ta['x'] + (ta['header_width'] + (ta['width'] - ta['header_width']) * 0.4) / ta['scale'])
+        py = int(ta['y'] + (ta['body_y'] + 20) / ta['scale'])
+        span = ta['visible'][1] - ta['visible'][0]
+        xdo('mousemove', '--window', s['xid'], px, py)
+        time.sleep(0.3)
+        xdo('keydown', 'ctrl', 'click', '--repeat', 2, '--delay', 150, 4, 'keyup', 'ctrl')
+        z = wait_compare(app, lambda t: t['timelines'][0]['visible'][1] - t['timelines'][0]['visible'][0] < span / 3, 10)
+        if check(z is not None, 'Ctrl+wheel zooms timeline A'):
+            time.sleep(0.5)
+            z = compare_state(app)
+            za, zb = z['timelines']
+            check(zb['visible'][1] - zb['visible'][0] == za['visible'][1] - za['visible'][0] and
+                  zb['visible'][0] - za['visible'][0] == z['offset_ns'],
+                  f"timeline B follows A's zoom ({za['visible']} / {zb['visible']})")
+        shot = os.path.join(OUT, 'compare-window.png')
+        screenshot(s['xid'], shot)
+        log('# screenshot', shot)
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1733,7 +1820,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
                  test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
-                 test_rough_edges, test_links, test_row_control, test_cpu_rows, test_cpu_summary):
+                 test_rough_edges, test_links, test_row_control, test_cpu_rows, test_cpu_summary,
+                 test_compare_window):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
