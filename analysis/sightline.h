@@ -15,6 +15,7 @@
 #include "sl-content-id.h"
 #include "sl-profile-cache.h"
 #include "sl-cpu-loader.h"
+#include "sl-session-info.h"
 /* analyses/ */
 #include "sl-stats.h"
 #include "sl-intervals.h"
@@ -32,6 +33,8 @@
 #include "sl-category-summary.h"
 #include "sl-category-mapping.h"
 #include "sl-compare.h"
+#include "sl-rank-summary.h"
+#include "sl-ranks.h"
 #include "sl-tree.h"
 #include "sl-name-match.h"
 #include "sl-name-search.h"

@@ -4,12 +4,15 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "sl-cli-compare-gate.h"
 #include "sl-cli-compare-models.h"
 #include "sl-cli-run.h"
 #include "sl-cli-table.h"
 
 typedef struct {
   char              *threshold_text;
+  char              *fail_text;
+  double             fail_pct;       /* NAN: no gate */
   char              *top_text;
   char              *names;
   char              *rules;
@@ -58,6 +61,7 @@ check (const char *command, gpointer data)
 
   return sl_cli_parse_names (command, o->names, &o->style)
          && parse_threshold (command, o->threshold_text, &o->threshold)
+         && sl_cli_compare_gate_parse (command, o->fail_text, &o->fail_pct)
          && sl_cli_parse_count (command, "--top", o->top_text, &o->top)
          && sl_cli_compare_models_parse (command, o->rules, o->models, &o->categories);
 }
@@ -211,7 +215,7 @@ show (const SlCliRun *run, gpointer data)
   if (run->common.json)
     {
       sl_cli_print_json (sl_compare_to_json (cmp));
-      return SL_CLI_OK;
+      return sl_cli_compare_gate_check (cmp, o->fail_pct);
     }
   print_profiles (cmp);
   if (cmp->n_kernels == 0)
@@ -223,7 +227,8 @@ show (const SlCliRun *run, gpointer data)
       print_kernels (cmp);
       print_verdict (cmp, o->threshold);
     }
-  return SL_CLI_OK;
+  fflush (stdout);
+  return sl_cli_compare_gate_check (cmp, o->fail_pct);
 }
 
 int
@@ -239,10 +244,13 @@ sl_cli_compare (int argc, char **argv)
     .check = check, .show = show, .categories = chosen_categories,
     .parts = SL_PARTS_GPU | SL_PART_API | SL_PART_NVTX,
   };
-  Options o = { .threshold = 0.05, .style = SL_NAMES_SHORT };
+  Options o = { .threshold = 0.05, .fail_pct = NAN, .style = SL_NAMES_SHORT };
   GOptionEntry entries[] = {
     { "threshold", 0, 0, G_OPTION_ARG_STRING, &o.threshold_text,
       N_("Change counted as faster/slower, in percent (default 5)"), "PCT" },
+    { "fail-if-slower", 0, 0, G_OPTION_ARG_STRING, &o.fail_text,
+      N_("Exit with status 3 when the step time (per call basis without iterations) got slower by more than PCT percent, "
+         "listing the top offenders on stderr (a CI gate)"), "PCT" },
     { "top", 0, 0, G_OPTION_ARG_STRING, &o.top_text, N_("Only the K largest changes"), "K" },
     { "names", 0, 0, G_OPTION_ARG_STRING, &o.names, N_("Kernel names: short (default) or demangled"), "short|demangled" },
     { "rules", 0, 0, G_OPTION_ARG_FILENAME, &o.rules, N_("Category rules file (see categories --help)"), "FILE" },

@@ -24,6 +24,8 @@ static const SlCliCommand commands[] = {
   { "tree", sl_cli_tree, N_("NVTX hierarchy with kernels as leaves") },
   { "search", sl_cli_search, N_("Find kernels and NVTX ranges by name") },
   { "cpu", sl_cli_cpu, N_("Top functions of the CPU samples (self and total)") },
+  { "summarize", sl_cli_summarize, N_("A compact per-rank summary (JSON) for ranks") },
+  { "ranks", sl_cli_ranks, N_("The ranks of one job: step times, stragglers, NCCL wait") },
 };
 
 static void

@@ -59,6 +59,14 @@ typedef struct {
   int         step_jitter, extra_block_step;
   /* the CPU side and GPU metrics (issue 12, sl-gen-cpu.c) */
   gint64      osrt_calls, cpu_samples, metrics_hz;
+  /* comparisons and ranks (issue 15): kernels of this short name never
+   * run; a kernel of a new name after each step's optimizer; a rank in the
+   * captured environment; step late_step starts late_ns late (and the gap
+   * after it is late_ns shorter, as when the other ranks wait for it); the
+   * session's wall-clock start (the events keep their wall-clock times) */
+  char       *drop_kernel, *add_kernel;
+  int         rank, late_step;
+  gint64      late_ns, session_start_ns;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -720,6 +728,16 @@ describe_all_args (const Options *o)
     g_string_append_printf (s, " --step-jitter %d", o->step_jitter);
   if (o->extra_block_step >= 0)
     g_string_append_printf (s, " --extra-block-step %d", o->extra_block_step);
+  if (o->drop_kernel != NULL)
+    g_string_append_printf (s, " --drop-kernel %s", o->drop_kernel);
+  if (o->add_kernel != NULL)
+    g_string_append_printf (s, " --add-kernel %s", o->add_kernel);
+  if (o->rank >= 0)
+    g_string_append_printf (s, " --rank %d", o->rank);
+  if (o->late_step >= 0)
+    g_string_append_printf (s, " --late-step %d:%" G_GINT64_FORMAT, o->late_step, o->late_ns);
+  if (o->session_start_ns > 0)
+    g_string_append_printf (s, " --session-start-ns %" G_GINT64_FORMAT, o->session_start_ns);
   return g_string_free (s, FALSE);
 }
 
@@ -754,12 +772,15 @@ insert_meta (Gen *g)
         NULL,
       };
       insert_kv (g, "META_DATA_EXPORT", kv);
+      g_autofree char *rank_env = g_strdup_printf ("RANK=%d", g->o.rank);
       const char *cap[] = {
         "CAPTURE_EVENT_TYPE", "CUDA",
         "CAPTURE_EVENT_TYPE", "NVTX",
         "PROCESS_0:COMMAND", "python3",
         "PROCESS_0:ARGUMENT_0", "train.py",
         "RUN_DURATION_MS", "0",
+        /* --rank: as torchrun's environment shows it */
+        g->o.rank >= 0 ? "PROCESS_0:ENVIRONMENT_VARIABLE" : NULL, rank_env,
         NULL,
       };
       insert_kv (g, "META_DATA_CAPTURE", cap);
@@ -798,11 +819,21 @@ insert_meta (Gen *g)
       gint64 base_s = G_GINT64_CONSTANT (1779630014) + (gint64) (g->o.seed % 86400);
       g_autoptr (GDateTime) dt = g_date_time_new_from_unix_utc (base_s);
       g_autofree char *iso = g_date_time_format (dt, "%Y-%m-%dT%H:%M:%S");
-      B64 (st, 1, base_s * G_GINT64_CONSTANT (1000000000) + 123456789);
+      gint64 utc = base_s * G_GINT64_CONSTANT (1000000000) + 123456789;
+      gint64 clock = g->t_min > 0 && g->t_min != G_MAXINT64 ? g->t_min : 0;
+      /* --session-start-ns N: the capture started at N on the wall clock;
+       * the events keep their wall-clock times, so the capture clock read
+       * (N - utc) later at the session start */
+      if (g->o.session_start_ns > 0)
+        {
+          clock += g->o.session_start_ns - utc;
+          utc = g->o.session_start_ns;
+        }
+      B64 (st, 1, utc);
       BTXT (st, 2, iso);
       BTXT (st, 3, iso);
       if (cur)
-        B64 (st, 4, g->t_min > 0 && g->t_min != G_MAXINT64 ? g->t_min : 0);
+        B64 (st, 4, clock);
       step (g, st);
       sqlite3_finalize (st);
     }
@@ -988,9 +1019,12 @@ record_gpu (Gen *g, Proc *pc, Lane *ln, int stream, gint64 s, gint64 e, int kind
   see_time (g, s, e);
 }
 
-/* The CUPTI_ACTIVITY_KIND_KERNEL row of one kernel of type @kt. */
+static guint32 s_added_kernel;   /* --add-kernel's name */
+
+/* The CUPTI_ACTIVITY_KIND_KERNEL row of one kernel of type @kt (named
+ * --add-kernel's name instead when @added). */
 static void
-kernel_row (Gen *g, Proc *pc, Lane *ln, int stream, int kt, guint64 corr, gint64 start, gint64 end)
+kernel_row_as (Gen *g, Proc *pc, Lane *ln, int stream, int kt, gboolean added, guint64 corr, gint64 start, gint64 end)
 {
   const KernelType *k = &ktypes[kt];
   BVal *r = batch_row (g, &g->b_kernel);
@@ -1002,10 +1036,10 @@ kernel_row (Gen *g, Proc *pc, Lane *ln, int stream, int kt, guint64 corr, gint64
   R64 (r, 5, ln->stream_id[stream]);
   R64 (r, 6, corr);
   R64 (r, 7, pc->gpid);
-  R64 (r, 8, g->kt_dem[kt]);
-  R64 (r, 9, g->kt_short[kt]);
+  R64 (r, 8, added ? s_added_kernel : g->kt_dem[kt]);
+  R64 (r, 9, added ? s_added_kernel : g->kt_short[kt]);
   if (g->o.layout != LAYOUT_2020)
-    R64 (r, 10, g->kt_mang[kt]);
+    R64 (r, 10, added ? s_added_kernel : g->kt_mang[kt]);
   R64 (r, 11, k->regs);
   R64 (r, 12, k->grid[0]);
   R64 (r, 13, k->grid[1]);
@@ -1017,6 +1051,37 @@ kernel_row (Gen *g, Proc *pc, Lane *ln, int stream, int kt, guint64 corr, gint64
   R64 (r, 19, k->dyn_smem);
   R64 (r, 20, ++pc->grid_id);
   R64 (r, 21, k->dyn_smem + k->static_smem > 0 ? 233472 : 32768);
+}
+
+static void
+kernel_row (Gen *g, Proc *pc, Lane *ln, int stream, int kt, guint64 corr, gint64 start, gint64 end)
+{
+  kernel_row_as (g, pc, ln, stream, kt, FALSE, corr, start, end);
+}
+
+/* --add-kernel: one kernel of the new name on each lane's main stream,
+ * ADDED_NS long, with fixed launch times: no random draws, so every other
+ * kernel keeps the duration it has without the option. */
+#define ADDED_NS 40000
+static void
+launch_added_kernels (Gen *g, Proc *pc, Thread *th, int iter)
+{
+  for (int i = 0; i < pc->n_lanes; i++)
+    {
+      Lane *ln = &g->lanes[pc->lanes[i]];
+      guint64 corr = ++pc->corr;   /* not next_corr (): it draws */
+      gint64 start = max64 (th->cpu + 2000, ln->stream_free[0]);
+
+      kernel_row_as (g, pc, ln, 0, K_REDUCE, TRUE, corr, start, start + ADDED_NS);
+      emit_api (g, pc, th, th->cpu, th->cpu + 3000, 0, corr, s_launch, s_launch_bt);
+      th->cpu += 4000;
+      ln->stream_free[0] = start + ADDED_NS;
+      record_gpu (g, pc, ln, 0, start, start + ADDED_NS, IV_COMPUTE, iter);
+      g->n_kernels++;
+      pc->kernels++;
+      pc->iters[iter].kernels++;
+      ln->n_kernels++;
+    }
 }
 
 static void
@@ -1040,6 +1105,12 @@ launch_kernel (Gen *g, Proc *pc, Thread *th, Lane *ln, int kt, int stream, gbool
     dur = dur * g->o.step_pct[iter % g->o.n_step_pct] / 100;
   if (g->o.slow_kernel != NULL && g_str_equal (k->short_name, g->o.slow_kernel))
     dur = (gint64) ((double) dur * g->o.slow_factor + 0.5);
+  if (g->o.drop_kernel != NULL && g_str_equal (k->short_name, g->o.drop_kernel))
+    {
+      /* The same draws as a launch: every other kernel keeps its duration. */
+      th->cpu = api_e + rnd (g, 300, 1200);
+      return;
+    }
   gint64 end = start + dur;
   ln->stream_free[stream] = end;
 
@@ -1513,6 +1584,8 @@ run_iteration (Gen *g, Proc *pc, int iter, gint64 t0)
       nvtx_mark (g, main_th, buf);
     }
   run_phase (g, pc, main_th, PH_OPT, Uf + Ub, Uo, iter);
+  if (g->o.add_kernel != NULL && !g->o.no_gpu)
+    launch_added_kernels (g, pc, main_th, iter);
   nvtx_pop (g, main_th);
 
   if (!g->o.no_gpu)
@@ -1737,6 +1810,8 @@ intern_names (Gen *g)
   s_nccl_allreduce = str_id (g, "ncclAllReduce");
   str_id (g, "ncclGroupStart");
   str_id (g, "ncclGroupEnd");
+  if (g->o.add_kernel != NULL)
+    s_added_kernel = str_id (g, g->o.add_kernel);
 }
 
 static void
@@ -2356,6 +2431,61 @@ parse_slow_kernel (char *text, Options *o)
   return TRUE;
 }
 
+/* --drop-kernel, --add-kernel, --rank, --late-step K:NS, --session-start-ns
+ * (issue 15: planted changes between runs and between ranks). */
+typedef struct {
+  char  *drop, *add, *late;
+  int    rank;
+  gint64 session_start_ns;
+} RankArgs;
+
+static RankArgs rank_args = { NULL, NULL, NULL, -1, 0 };
+
+static void
+add_rank_options (GOptionContext *ctx)
+{
+  GOptionEntry entries[] = {
+    { "drop-kernel", 0, 0, G_OPTION_ARG_STRING, &rank_args.drop,
+      "Kernels of this short name never run (the others keep their durations)", "NAME" },
+    { "add-kernel", 0, 0, G_OPTION_ARG_STRING, &rank_args.add,
+      "A kernel of this new name (40 us) on every GPU after each step's optimizer", "NAME" },
+    { "rank", 0, 0, G_OPTION_ARG_INT, &rank_args.rank, "RANK=R in the captured environment (META_DATA_CAPTURE)", "R" },
+    { "late-step", 0, 0, G_OPTION_ARG_STRING, &rank_args.late,
+      "Step K starts NS late and the gap after it is NS shorter (NS <= --gap-ns): a straggler", "K:NS" },
+    { "session-start-ns", 0, 0, G_OPTION_ARG_INT64, &rank_args.session_start_ns,
+      "Session start on the wall clock (utcEpochNs); events keep their wall-clock times", "NS" },
+    { NULL }
+  };
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+static gboolean
+parse_rank_options (Options *o)
+{
+  o->drop_kernel = rank_args.drop;
+  o->add_kernel = rank_args.add;
+  o->rank = rank_args.rank;
+  o->late_step = -1;
+  o->session_start_ns = rank_args.session_start_ns;
+  if (rank_args.late != NULL)
+    {
+      g_autofree char *text = rank_args.late;
+      char tail;
+      if (sscanf (text, "%d:%" G_GINT64_FORMAT "%c", &o->late_step, &o->late_ns, &tail) != 2 ||
+          o->late_step < 0 || o->late_ns < 0 || o->late_ns > o->gap_ns)
+        {
+          g_printerr ("sightline-gen: --late-step takes K:NS, K >= 0 and 0 <= NS <= --gap-ns, not '%s'\n", text);
+          return FALSE;
+        }
+    }
+  if (o->session_start_ns < 0 || o->rank < -1)
+    {
+      g_printerr ("sightline-gen: --session-start-ns and --rank take values >= 0\n");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* --cuda-graph NxM and --async-ranges K (frees @graph). */
 static gboolean
 parse_graph_arg (char *graph, int async_ranges, Options *o)
@@ -2428,6 +2558,7 @@ parse_args (int argc, char **argv, Options *o)
   g_autoptr (GError) error = NULL;
   g_option_context_add_main_entries (ctx, entries, NULL);
   add_step_options (ctx);
+  add_rank_options (ctx);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       g_printerr ("sightline-gen: %s\n", error->message);
@@ -2465,7 +2596,7 @@ parse_args (int argc, char **argv, Options *o)
   o->iterations = iterations; o->nvtx_depth = depth; o->kernels = kernels; o->memcpy = n_memcpy;
   o->memset = n_memset; o->bad_rows = bad; o->gap_ns = gap; o->seed = (guint64) seed;
   o->nccl = nccl; o->no_gpu = no_gpu; o->scope_ranges = scope_ranges;
-  if (!parse_step_options (o))
+  if (!parse_step_options (o) || !parse_rank_options (o))
     return FALSE;
   if (slow != NULL && !parse_slow_kernel (slow, o))
     {
@@ -2563,6 +2694,8 @@ gen_free (Gen *g)
   g_array_unref (g->str_idv);
   g_free (g->o.truth);
   g_free (g->o.slow_kernel);
+  g_free (g->o.drop_kernel);
+  g_free (g->o.add_kernel);
 }
 
 int
@@ -2611,12 +2744,15 @@ main (int argc, char **argv)
 
   for (int i = 0; i < g.o.iterations; i++)
     {
+      gint64 late = i == g.o.late_step ? g.o.late_ns : 0;
       gint64 end = t;
       for (int p = 0; p < g.o.processes; p++)
-        end = max64 (end, run_iteration (&g, &g.procs[p], i, t + p * rnd (&g, 5000, 15000)));
+        end = max64 (end, run_iteration (&g, &g.procs[p], i, t + late + p * rnd (&g, 5000, 15000)));
       finish_iteration (&g);
-      /* Data loading on the CPU: nothing runs on any GPU meanwhile. */
-      t = end + g.o.gap_ns + rnd (&g, 20000, 10000);
+      /* Data loading on the CPU: nothing runs on any GPU meanwhile.  After
+       * a late step the gap is shorter by as much: the next step starts on
+       * time, as when the other ranks waited for this one. */
+      t = end + g.o.gap_ns - late + rnd (&g, 20000, 10000);
     }
   if (g.o.async_ranges > 0)
     t = run_async_ranges (&g, t);

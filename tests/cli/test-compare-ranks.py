@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""compare --fail-if-slower and ranks/summarize on generated profiles with
+PLANTED changes (issue 15):
+- a pair where one kernel is 30 % slower per call, one is dropped, one
+  added: compare finds exactly those (status and name), every other kernel
+  "same"; the gate trips below the step-time change (measured here from
+  the NVTX iteration ranges with SQL) and not above;
+- 6 ranks whose session starts differ by known offsets, one late by a
+  known amount at a known step: ranks names exactly that straggler,
+  iteration and amount, the offsets, and the same with summaries mixed in;
+  a bad file is reported, the others shown (exit 4).
+
+  test-compare-ranks.py CLI GEN"""
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+
+CLI, GEN = sys.argv[1], sys.argv[2]
+failures = []
+SLOW = "flash_fwd_kernel"
+GEMM = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def gen(path, *args):
+    subprocess.run([GEN, path, "--gpus", "1", "--kernels", "3000", "--nccl", "--gap-ns", "5000000", *args],
+                   check=True)
+
+
+def step_median(path):
+    """Median duration of the iteration_N NVTX ranges, straight from SQL."""
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT end - start FROM NVTX_EVENTS WHERE text LIKE 'iteration\\_%' ESCAPE '\\'").fetchall()
+    db.close()
+    return statistics.median(r[0] for r in rows)
+
+
+def compare(a, b, *args):
+    return subprocess.run([CLI, "compare", *args, a, b], capture_output=True, text=True)
+
+
+def test_planted_pair(tmp):
+    a, b = os.path.join(tmp, "a.sqlite"), os.path.join(tmp, "b.sqlite")
+    gen(a)
+    gen(b, "--slow-kernel", SLOW + "=1.3", "--drop-kernel", "reduce_kernel", "--add-kernel", "planted_new_kernel")
+    r = compare(a, b, "--json")
+    check(r.returncode == 0, f"compare --json: exit {r.returncode}: {r.stderr}")
+    kernels = {k["name"]: k for k in json.loads(r.stdout)["kernels"]}
+    changed = {n: k["status"] for n, k in kernels.items() if k["status"] != "same"}
+    check(changed == {SLOW: "slower", "reduce_kernel": "removed", "planted_new_kernel": "added"},
+          f"planted changes found: {changed}")
+    check(abs(kernels[SLOW]["change_pct"] - 30.0) < 0.1, f"{SLOW} change {kernels[SLOW]['change_pct']}")
+
+
+def test_gate(tmp):
+    a, b = os.path.join(tmp, "a.sqlite"), os.path.join(tmp, "g.sqlite")
+    # the GPU-bound step: the largest GEMM 30 % slower makes the step slower
+    gen(b, "--slow-kernel", GEMM + "=1.3", "--add-kernel", "planted_new_kernel")
+    change = (step_median(b) / step_median(a) - 1) * 100
+    check(change > 3, f"the planted slowdown shows in the step time ({change:.2f} %)")
+    below = compare(a, b, "--fail-if-slower", f"{change - 1:.2f}")
+    check(below.returncode == 3, f"gate at {change - 1:.2f} % < {change:.2f} %: exit {below.returncode}")
+    check(GEMM in below.stderr and "planted_new_kernel" in below.stderr, f"offenders listed: {below.stderr}")
+    offenders = [l for l in below.stderr.splitlines() if l.startswith("  +")]
+    check(len(offenders) == 2 and GEMM in offenders[0], f"offenders by added time: {offenders}")
+    above = compare(a, b, "--fail-if-slower", f"{change + 1:.2f}")
+    check(above.returncode == 0, f"gate at {change + 1:.2f} % > {change:.2f} %: exit {above.returncode}")
+    same = compare(a, a, "--fail-if-slower", "0")
+    check(same.returncode == 0, f"a profile against itself passes a 0 % gate: exit {same.returncode}")
+    bad = compare(a, b, "--fail-if-slower", "fast")
+    check(bad.returncode == 1, f"--fail-if-slower fast: usage error, exit {bad.returncode}")
+
+
+N_RANKS, LATE_RANK, LATE_STEP, LATE_NS, OFFSET_NS = 6, 4, 3, 2500000, 1700000
+BASE_UTC = 1779630000000000000
+
+
+def make_ranks(tmp, n=N_RANKS):
+    """Rank files: the same work (same seed), session r started r x OFFSET_NS
+    later, rank LATE_RANK's step LATE_STEP LATE_NS late."""
+    paths = []
+    for r in range(n):
+        p = os.path.join(tmp, f"job-rank{r}.sqlite")
+        late = ["--late-step", f"{LATE_STEP}:{LATE_NS}"] if r == LATE_RANK else []
+        gen(p, "--rank", str(r), "--session-start-ns", str(BASE_UTC + r * OFFSET_NS), *late)
+        paths.append(p)
+    return paths
+
+
+def ranks(*args):
+    r = subprocess.run([CLI, "ranks", "--json", *args], capture_output=True, text=True)
+    return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
+
+
+def check_ranks(d, label):
+    check([row["rank"] for row in d["ranks"]] == list(range(N_RANKS)), f"{label}: ranks in order")
+    check([row["offset_ns"] for row in d["ranks"]] == [r * OFFSET_NS for r in range(N_RANKS)],
+          f"{label}: offsets {[row['offset_ns'] for row in d['ranks']]}")
+    for it in d["iterations"]:
+        s = it["straggler"]
+        if it["index"] == LATE_STEP:
+            check(s is not None and s["rank"] == LATE_RANK and s["late_ns"] == LATE_NS,
+                  f"{label}: straggler of step {LATE_STEP}: {s}")
+        else:
+            check(s is None, f"{label}: no straggler at step {it['index']}: {s}")
+
+
+def test_ranks(tmp):
+    paths = make_ranks(tmp)
+    status, profiles_only, err = ranks(*paths)
+    check(status == 0, f"ranks: exit {status}: {err}")
+    check_ranks(profiles_only, "profiles")
+    mixed = []
+    for i, p in enumerate(paths):
+        if i % 2:
+            out = p.replace(".sqlite", ".json")
+            subprocess.run([CLI, "summarize", p, "-o", out], check=True)
+            mixed.append(out)
+        else:
+            mixed.append(p)
+    status, d, err = ranks(*mixed)
+    check(status == 0, f"ranks (mixed): exit {status}: {err}")
+    strip = lambda d: [{k: v for k, v in row.items() if k != "path"} for row in d["ranks"]]
+    check(strip(d) == strip(profiles_only) and d["iterations"] == profiles_only["iterations"],
+          "summaries and profiles mixed give the same result as profiles only")
+    # a manual offset moves that rank's clock: rank 0 now ends last everywhere
+    status, d, err = ranks("--offset", f"{paths[0]}=10ms", *paths)
+    check(d["ranks"][0]["offset_ns"] == 10000000, f"--offset: {d['ranks'][0]['offset_ns']}")
+    bad = os.path.join(tmp, "broken.sqlite")
+    open(bad, "w").write("not a profile")
+    status, d, err = ranks(paths[0], bad, paths[1])
+    check(status == 4, f"one bad file: exit 4 (partial), got {status}")
+    check("broken.sqlite" in err, f"the bad file is named: {err}")
+    check(d is not None and len(d["ranks"]) == 2, "the other files are still shown")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="sl-cmp-ranks-")
+    test_planted_pair(tmp)
+    test_gate(tmp)
+    test_ranks(tmp)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        sys.exit(1)
+    print("ok")
+
+
+main()
