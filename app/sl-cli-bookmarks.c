@@ -42,7 +42,7 @@ is_sqlite (const char *path)
 /* The store of the profile at @path; with @need_start, its start is that
  * of a complete load.  NULL after a message (exit SL_CLI_INPUT). */
 static SlBookmarkStore *
-open_store (const char *command, const char *path, gboolean need_start)
+find_store (const char *command, const char *path, gboolean need_start)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *id = NULL;
@@ -73,6 +73,17 @@ open_store (const char *command, const char *path, gboolean need_start)
       sl_cli_error (command, "%s", error->message);
     return store;
   }
+}
+
+/* find_store(), and a bad file it found (kept aside) reported. */
+static SlBookmarkStore *
+open_store (const char *command, const char *path, gboolean need_start)
+{
+  SlBookmarkStore *store = find_store (command, path, need_start);
+
+  if (store != NULL && sl_bookmark_store_get_problem (store) != NULL)
+    sl_cli_error (command, "%s", sl_bookmark_store_get_problem (store));
+  return store;
 }
 
 /* "first line of the note" (cut by the table). (transfer full) */
@@ -145,8 +156,6 @@ run_list (const char *command, const SlCliCommon *common, const char *path)
 
   if (store == NULL)
     return SL_CLI_INPUT;
-  if (sl_bookmark_store_get_problem (store) != NULL)
-    sl_cli_error (command, "%s", sl_bookmark_store_get_problem (store));
   if (common->json)
     sl_cli_print_json (list_json (store, path));
   else if (sl_bookmark_store_get_bookmarks (store)->len == 0)
