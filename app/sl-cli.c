@@ -26,6 +26,7 @@ static const SlCliCommand commands[] = {
   { "cpu", sl_cli_cpu, N_("Top functions of the CPU samples (self and total)") },
   { "summarize", sl_cli_summarize, N_("A compact per-rank summary (JSON) for ranks") },
   { "ranks", sl_cli_ranks, N_("The ranks of one job: step times, stragglers, NCCL wait") },
+  { "bookmarks", sl_cli_bookmarks, N_("List, add or remove a profile's bookmarks (named ranges)") },
 };
 
 static void
