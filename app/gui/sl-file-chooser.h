@@ -14,4 +14,12 @@ void sl_file_chooser_open (GtkWindow        *parent,
                            SlFileChosenFunc  callback,
                            gpointer          user_data);
 
+/* Several profiles at once (File → Open Ranks…): @callback gets the
+ * chosen paths (NULL-terminated, NULL when the user cancelled). */
+typedef void (*SlFilesChosenFunc) (const char * const *paths, gpointer user_data);
+
+void sl_file_chooser_open_many (GtkWindow         *parent,
+                                SlFilesChosenFunc  callback,
+                                gpointer           user_data);
+
 G_END_DECLS
