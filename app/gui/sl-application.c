@@ -3,6 +3,8 @@
 #include "sl-application.h"
 #include "sl-compare-window.h"
 #include "sl-recent.h"
+#include "sl-file-chooser.h"
+#include "sl-ranks-window.h"
 #include "sl-window.h"
 
 #include <glib/gi18n.h>
@@ -194,7 +196,42 @@ no_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
 }
 
+/* app.merge(paths): the files as the ranks of one job, in a ranks window. */
+static void
+merge_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  g_autofree const char **paths = g_variant_get_strv (param, NULL);
+
+  if (paths != NULL && paths[0] != NULL)
+    gtk_window_present (GTK_WINDOW (sl_ranks_window_new (GTK_APPLICATION (data), paths)));
+}
+
+static void
+ranks_chosen_cb (GPtrArray *files, gpointer data)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      char *path = g_file_get_path (g_ptr_array_index (files, i));
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  if (paths->len > 1)
+    g_action_group_activate_action (G_ACTION_GROUP (data), "merge",
+                                    g_variant_new_strv ((const char * const *) paths->pdata, paths->len));
+}
+
+static void
+open_ranks_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  sl_file_chooser_open_many (gtk_application_get_active_window (GTK_APPLICATION (data)), _("Open Ranks"),
+                             _("_Open"), ranks_chosen_cb, data);
+}
+
 static const GActionEntry app_entries[] = {
+  { "merge", merge_action, "as" },
+  { "open-ranks", open_ranks_action },
   { "quit", quit_action },
   { "new-window", new_window_action },
   { "open-sample", open_sample_action },
@@ -234,6 +271,7 @@ sl_application_startup (GApplication *app)
   set_accels (gtk_app, "app.quit", "<Control>q", NULL);
   set_accels (gtk_app, "app.new-window", "<Control>n", NULL);
   set_accels (gtk_app, "win.open", "<Control>o", NULL);
+  set_accels (gtk_app, "app.open-ranks", "<Control><Shift>o", NULL);
   set_accels (gtk_app, "win.close", "<Control>w", NULL);
   set_accels (gtk_app, "win.reload", "F5", "<Control>r", NULL);
   set_accels (gtk_app, "win.export", "<Control>e", NULL);
@@ -274,6 +312,50 @@ sl_application_window_added (GtkApplication *app,
     g_signal_connect_object (window, "open-request", G_CALLBACK (window_open_request_cb), app, 0);
 }
 
+/* sightline --merge A B C: the files as ranks of one job in one window,
+ * by app.merge (a running instance gets the action), not opened one by
+ * one.  GApplication keeps the file arguments from handle-local-options,
+ * so they are taken here, before it parses the rest. */
+static gboolean
+sl_application_local_command_line (GApplication *app, char ***arguments, int *exit_status)
+{
+  char **argv = *arguments;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  gboolean merge = FALSE;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    merge |= g_strcmp0 (argv[i], "--merge") == 0;
+  if (!merge)
+    return G_APPLICATION_CLASS (sl_application_parent_class)->local_command_line (app, arguments, exit_status);
+  for (guint i = 1; argv[i] != NULL; i++)
+    if (argv[i][0] != '-')
+      {
+        g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
+        g_ptr_array_add (paths, g_file_get_path (file));
+      }
+  g_ptr_array_add (paths, NULL);
+  if (paths->len < 2)
+    {
+      g_printerr ("%s\n", _("--merge needs the profiles to open, one per rank"));
+      *exit_status = 1;
+      return TRUE;
+    }
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      *exit_status = 1;
+      return TRUE;
+    }
+  g_action_group_activate_action (G_ACTION_GROUP (app), "merge",
+                                  g_variant_new_strv ((const char * const *) paths->pdata, -1));
+  /* the rest as a plain start: activate presents the ranks window (or a
+   * running instance's), the main loop runs while it is open */
+  for (guint i = 1; argv[i] != NULL; i++)
+    g_clear_pointer (&argv[i], g_free);
+  return G_APPLICATION_CLASS (sl_application_parent_class)->local_command_line (app, arguments, exit_status);
+}
+
 static void
 sl_application_class_init (SlApplicationClass *klass)
 {
@@ -282,6 +364,7 @@ sl_application_class_init (SlApplicationClass *klass)
   GTK_APPLICATION_CLASS (klass)->window_added = sl_application_window_added;
 
   app_class->activate = sl_application_activate;
+  app_class->local_command_line = sl_application_local_command_line;
   app_class->open = sl_application_open;
   app_class->startup = sl_application_startup;
   app_class->handle_local_options = sl_application_handle_local_options;
@@ -290,9 +373,15 @@ sl_application_class_init (SlApplicationClass *klass)
 static void
 sl_application_init (SlApplication *self)
 {
+  static const GOptionEntry entries[] = {
+    { "merge", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the profiles as the ranks of one job, in one window"), NULL },
+    { NULL }
+  };
+
   g_set_application_name (_("Sightline"));
   g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Compare the profiles given (the first against the others)"), NULL);
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
 }
 
 SlApplication *

@@ -82,10 +82,11 @@ sl_file_chooser_open (GtkWindow        *parent,
 void
 sl_file_chooser_open_many (GtkWindow         *parent,
                            const char        *title,
+                           const char        *accept,
                            SlFilesChosenFunc  callback,
                            gpointer           user_data)
 {
-  GtkFileChooserNative *native = chooser_new (parent, title, _("_Compare"));
+  GtkFileChooserNative *native = chooser_new (parent, title, accept);
   Pending *pending = g_new0 (Pending, 1);
 
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (native), TRUE);

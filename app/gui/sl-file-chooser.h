@@ -17,9 +17,11 @@ void sl_file_chooser_open (GtkWindow        *parent,
 /* Called with the chosen files (GFile; empty when the user cancelled). */
 typedef void (*SlFilesChosenFunc) (GPtrArray *files, gpointer user_data);
 
-/* The Open dialog choosing one or more profiles, titled @title. */
+/* The Open dialog choosing one or more profiles, titled @title, its
+ * button labelled @accept (Compare With…, Open Ranks…). */
 void sl_file_chooser_open_many (GtkWindow         *parent,
                                 const char        *title,
+                                const char        *accept,
                                 SlFilesChosenFunc  callback,
                                 gpointer           user_data);
 

@@ -200,7 +200,7 @@ compare_with_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   SlWindow *self = data;
 
-  sl_file_chooser_open_many (GTK_WINDOW (self), _("Compare With"), compare_chosen_cb, g_object_ref (self));
+  sl_file_chooser_open_many (GTK_WINDOW (self), _("Compare With"), _("_Compare"), compare_chosen_cb, g_object_ref (self));
 }
 
 static const GActionEntry win_entries[] = {

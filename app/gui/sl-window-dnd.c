@@ -14,6 +14,21 @@ drop_cb (SlWindow      *self,
   if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     return FALSE;
   files = g_value_get_boxed (value);
+  /* several files at once: the ranks of one job, in one ranks window */
+  if (files != NULL && files->next != NULL)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      for (GSList *l = files; l; l = l->next)
+        {
+          char *path = g_file_get_path (G_FILE (l->data));
+          if (path != NULL)
+            g_ptr_array_add (paths, path);
+        }
+      g_ptr_array_add (paths, NULL);
+      g_action_group_activate_action (G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (self))), "merge",
+                                      g_variant_new_strv ((const char * const *) paths->pdata, -1));
+      return TRUE;
+    }
   for (GSList *l = files; l; l = l->next)
     _sl_window_request_open (self, G_FILE (l->data));
   return files != NULL;

@@ -1755,6 +1755,34 @@ def wait_compare(app, pred, timeout=90.0):
         s = compare_state(app)
         if s is not None and pred(s):
             return s
+RANKS_N, RANKS_LATE, RANKS_STEP, RANKS_LATE_NS, RANKS_OFFSET = 4, 2, 3, 2500000, 1700000
+RANKS_SHIFT = 7000000   # rank 3's capture clock reads this much later than the others'
+
+
+def shift_capture_clock(path, ns):
+    """Every timestamp of @path and its capture clock at the session start moved by @ns:
+    the same moments on another clock, which alignment must undo."""
+    db = sqlite3.connect(path)
+    for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        cols = [c[1] for c in db.execute(f'PRAGMA table_info({table})')]
+        for col in cols:
+            if col in ('start', 'end', 'systemClockNs'):
+                db.execute(f'UPDATE {table} SET "{col}" = "{col}" + ? WHERE "{col}" IS NOT NULL', (ns,))
+    db.commit()
+    db.close()
+
+
+def ranks_state(app, pred, timeout=90.0):
+    path = app.state_path + '.ranks'
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(path) as f:
+                s = json.load(f)
+            if pred(s):
+                return s
+        except (OSError, ValueError):
+            pass
         if app.proc.poll() is not None:
             return None
         time.sleep(0.1)
@@ -1804,6 +1832,78 @@ def test_compare_window(tmp):
         shot = os.path.join(OUT, 'compare-window.png')
         screenshot(s['xid'], shot)
         log('# screenshot', shot)
+def rank_x(r, t):
+    tl = r['timeline']
+    return tl['x'] + tl['header_width'] + (t - tl['t0']) / tl['px_ns']
+
+
+def test_merged_ranks(tmp):
+    """sightline --merge over 4 generated ranks (sessions started RANKS_OFFSET apart, rank 2's
+    step 3 late, rank 3's capture clock shifted) and a bad file: one group per rank, the bad
+    file reported, the same step at the same screen x, the heat map's stragglers as
+    sightline-cli ranks --json, and a click on the straggler cell zooms every rank to it."""
+    base = 1779630000000000000
+    paths = []
+    for r in range(RANKS_N):
+        p = os.path.join(tmp, f'job-rank{r}.sqlite')
+        late = ['--late-step', f'{RANKS_STEP}:{RANKS_LATE_NS}'] if r == RANKS_LATE else []
+        subprocess.run([GEN, p, '--gpus', '1', '--kernels', '3000', '--nccl', '--gap-ns', '5000000', '--rank', str(r),
+                        '--session-start-ns', str(base + r * RANKS_OFFSET), *late], check=True, stdout=subprocess.DEVNULL)
+        paths.append(p)
+    shift_capture_clock(paths[3], RANKS_SHIFT)
+    bad = os.path.join(tmp, 'broken-rank.sqlite')
+    with open(bad, 'w') as f:
+        f.write('not a profile\n')
+    cli = os.path.join(os.path.dirname(os.path.dirname(APP)), 'sightline-cli')
+    want = json.loads(subprocess.run([cli, 'ranks', '--json', *paths], check=True, capture_output=True, text=True).stdout)
+    app = App(tmp, '--merge', paths[0], paths[1], bad, paths[2], paths[3])
+    try:
+        done = lambda s: all(r['state'] in ('ready', 'failed') for r in s['ranks']) and s['heatmap'] is not None
+        s = ranks_state(app, lambda s: done(s) and all(r.get('timeline', {}).get('mapped') for r in s['ranks']
+                                                        if r['state'] == 'ready'))
+        if not check(s is not None, 'ranks: the window shows the files loaded'):
+            return
+        s = ranks_state(app, lambda s: True)
+        by_name = {r['name']: r for r in s['ranks']}
+        check(by_name['broken-rank.sqlite']['state'] == 'failed' and 'broken-rank.sqlite' in by_name['broken-rank.sqlite']['status'],
+              f"ranks: the bad file is reported by name: {by_name['broken-rank.sqlite']['status']!r}")
+        ready = [by_name[f'job-rank{r}.sqlite'] for r in range(RANKS_N)]
+        check(all(r['state'] == 'ready' for r in ready), 'ranks: the other files open')
+        check([r['group']['title'] for r in ready] == [f'Rank {r} · job-rank{r}.sqlite' for r in range(RANKS_N)]
+              and all(r['group']['gpus'] == 1 and r['group']['expanded'] for r in ready),
+              f"ranks: a header per rank over its rows: {[r['group'] for r in ready]}")
+        check([r['offset_ns'] for r in ready] == [r * RANKS_OFFSET for r in range(RANKS_N)],
+              f"ranks: offsets from the session starts: {[r['offset_ns'] for r in ready]}")
+        # the same step (its NVTX range, by SQL) at the same x in every rank's timeline
+        xs = [rank_x(r, sql_one(p, "SELECT start FROM NVTX_EVENTS WHERE text = 'iteration_6'")[0])
+              for r, p in zip(ready, paths)]
+        check(max(xs) - min(xs) <= 1.0, f'ranks: iteration_6 starts at the same x in every rank: {xs}')
+        h = s['heatmap']
+        got = [None if st is None else (st['rank'], st['late_ns']) for st in h['stragglers']]
+        exp = [None if it['straggler'] is None else (it['straggler']['rank'], it['straggler']['late_ns'])
+               for it in want['iterations']]
+        check(got == exp and got[RANKS_STEP] == (RANKS_LATE, RANKS_LATE_NS),
+              f'ranks: the heat map stragglers are sightline-cli ranks\': {got} vs {exp}')
+        row = next(i for i, hr in enumerate(h['rows']) if hr['rank'] == RANKS_LATE)
+        cell = h['rows'][row]['cells'][RANKS_STEP]
+        xdo('mousemove', '--window', s['xid'], int(cell['x']), int(cell['y']))
+        xdo('click', 1)
+        steps = [next(st for st in wr['steps'] if st and st['index'] == RANKS_STEP) for wr in want['ranks']]
+        a, b = min(st['start_ns'] for st in steps), max(st['end_ns'] for st in steps)
+        zoomed = lambda s: all(r['timeline']['job_start'] <= a and r['timeline']['job_end'] >= b and
+                               r['timeline']['job_end'] - r['timeline']['job_start'] < 2 * (b - a)
+                               for r in s['ranks'] if r['state'] == 'ready')
+        z = ranks_state(app, zoomed, timeout=10)
+        check(z is not None, f'ranks: a click on the straggler cell zooms every rank to step {RANKS_STEP} [{a}, {b}]')
+        if z is not None:
+            zr = [r for r in z['ranks'] if r['state'] == 'ready']
+            check(len({r['timeline']['job_start'] for r in zr}) == 1, 'ranks: every rank shows the same job time')
+        time.sleep(0.5)
+        shot = os.path.join(OUT, 'ranks-heatmap.png')
+        screenshot(s['xid'], shot)
+        dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'data', 'screenshots')
+        if os.environ.get('SL_README_SHOTS') == '1' and os.path.isdir(dest):   # as save_readme_shots
+            subprocess.run(['convert', shot, os.path.join(dest, 'ranks-heatmap.png')], check=False)
     finally:
         app.close()
 
@@ -1821,7 +1921,8 @@ def main():
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
                  test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
                  test_rough_edges, test_links, test_row_control, test_cpu_rows, test_cpu_summary,
-                 test_compare_window):
+                 test_compare_window,
+                 test_merged_ranks):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-ranks-window-private.h: what the ranks window's files share
+ * (sl-ranks-window.c: the window; sl-ranks-load.c: loading the files;
+ * sl-ranks-align.c: one job clock over the timelines; sl-ranks-probe.c:
+ * the state for tests). */
+#pragma once
+
+#include "sl-ranks-window.h"
+#include "sightline.h"
+#include "sl-session.h"
+#include "sl-rank-heatmap.h"
+
+G_BEGIN_DECLS
+
+/* Files loading at once: one per core of the 2-core machines we target. */
+#define SL_RANKS_PARALLEL 2
+
+typedef enum {
+  SL_RANK_WAITING,
+  SL_RANK_LOADING,
+  SL_RANK_READY,
+  SL_RANK_FAILED,
+} SlRankState;
+
+/* One file.  The worker writes profile .. origin_ns before its task returns;
+ * the main thread reads them after.  fraction is written by the worker's
+ * progress callback and polled (an atomic double is enough for a bar). */
+typedef struct {
+  char            *path;
+  char            *name;          /* base name, for headers */
+  SlRankState      state;
+  double           fraction;
+  char            *error;         /* FAILED: the reason */
+  SlProfile       *profile;
+  SlRankSummary   *summary;
+  SlTimelineModel *model;
+  gboolean         aligned;       /* the file says when its session started */
+  gint64           origin_ns;     /* capture clock at the session start (or profile start) */
+  gint64           manual_ns;     /* the user's offset, added to its clock */
+  SlSession       *session;
+  GtkWidget       *section;       /* GtkExpander */
+  GtkWidget       *progress;
+  GtkWidget       *status;
+  GtkWidget       *offset;        /* GtkSpinButton, ms */
+  GtkWidget       *timeline;
+} SlRank;
+
+struct _SlRanksWindow {
+  GtkApplicationWindow parent_instance;
+
+  GPtrArray     *ranks;           /* SlRank*, input order */
+  GCancellable  *cancellable;
+  guint          poll_source;
+  SlRanks       *table;           /* of the ready ranks' summaries */
+  GPtrArray     *table_ranks;     /* SlRank* of table->rows, row order */
+  gboolean       syncing;
+
+  GtkWidget     *heatmap;
+  GtkWidget     *heatmap_label;
+  GtkWidget     *sections;        /* GtkBox of the rank sections */
+  GtkWidget     *subtitle;
+  struct _SlRanksProbe *probe;
+};
+
+/* sl-ranks-load.c: starts the next loads (at most SL_RANKS_PARALLEL at once). */
+void     _sl_ranks_load_next        (SlRanksWindow *self);
+void     _sl_rank_free              (SlRank *rank);
+/* sl-ranks-window.c: a file finished (ready or failed). */
+void     _sl_ranks_window_rank_done (SlRanksWindow *self, SlRank *rank);
+/* "Rank 3 · file name", or the file name while its rank is unknown. */
+char    *_sl_rank_title             (SlRank *rank);
+
+/* sl-ranks-align.c: rank @rank's capture clock <-> the job clock (ns since
+ * the earliest session start, offsets included). */
+gint64   _sl_rank_offset_ns         (SlRanksWindow *self, SlRank *rank);
+gint64   _sl_rank_to_job            (SlRanksWindow *self, SlRank *rank, gint64 t);
+gint64   _sl_rank_from_job          (SlRanksWindow *self, SlRank *rank, gint64 t);
+/* Follows @rank's visible range in every other ready rank. */
+void     _sl_ranks_align_watch      (SlRanksWindow *self, SlRank *rank);
+void     _sl_ranks_align_from       (SlRanksWindow *self, SlRank *rank);
+void     _sl_ranks_align_unwatch    (SlRank *rank);
+/* Shows job-clock range [start, end) in every ready rank. */
+void     _sl_ranks_show_job_range   (SlRanksWindow *self, gint64 start, gint64 end);
+
+/* sl-ranks-probe.c: SIGHTLINE_TEST_STATE=FILE writes FILE.ranks. */
+typedef struct _SlRanksProbe SlRanksProbe;
+SlRanksProbe *_sl_ranks_probe_new     (SlRanksWindow *self);
+void          _sl_ranks_probe_changed (SlRanksProbe *probe);
+void          _sl_ranks_probe_free    (SlRanksProbe *probe);
+
+G_END_DECLS

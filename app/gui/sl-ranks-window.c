@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-ranks-window.c: the ranks of one job in one window.
+ *
+ * Design: each rank keeps its own single-profile model, session and
+ * timeline (the single-profile path stays exactly as fast as before);
+ * the window stacks them under a collapsible header per rank and keeps
+ * them on one job clock (sl-ranks-align.c).  The heat map above shows
+ * cmp-cli's rank x iteration table (sl-ranks.h) of the ranks loaded. */
+#include "sl-ranks-window-private.h"
+#include "sl-timeline.h"
+
+#include <glib/gi18n.h>
+
+#define TIMELINE_HEIGHT 230
+
+G_DEFINE_FINAL_TYPE (SlRanksWindow, sl_ranks_window, GTK_TYPE_APPLICATION_WINDOW)
+
+char *
+_sl_rank_title (SlRank *rank)
+{
+  if (rank->summary != NULL && rank->summary->rank >= 0)
+    return g_strdup_printf (_("Rank %d · %s"), rank->summary->rank, rank->name);
+  return g_strdup (rank->name);
+}
+
+static void
+rebuild_table (SlRanksWindow *self)
+{
+  g_autoptr(GPtrArray) sums = g_ptr_array_new ();
+  g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  g_clear_pointer (&self->table, sl_ranks_free);
+  g_ptr_array_set_size (self->table_ranks, 0);
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      SlRank *rank = self->ranks->pdata[i];
+      if (rank->state != SL_RANK_READY)
+        continue;
+      g_ptr_array_add (sums, rank->summary);
+      g_array_append_val (offsets, rank->manual_ns);
+    }
+  if (sums->len > 0)
+    self->table = sl_ranks_compute ((SlRankSummary *const *) sums->pdata, sums->len, (gint64 *) offsets->data);
+  /* rows are sorted by rank: find each row's file by its summary's path */
+  for (guint r = 0; self->table && r < self->table->n_rows; r++)
+    for (guint i = 0; i < self->ranks->len; i++)
+      {
+        SlRank *rank = self->ranks->pdata[i];
+        if (rank->summary != NULL && rank->summary->path == self->table->rows[r].path)
+          {
+            g_ptr_array_add (self->table_ranks, rank);
+            g_ptr_array_add (labels, _sl_rank_title (rank));
+          }
+      }
+  g_ptr_array_add (labels, NULL);
+  sl_rank_heatmap_set_ranks (SL_RANK_HEATMAP (self->heatmap), self->table, (const char *const *) labels->pdata);
+}
+
+/* The job's whole time: every ready rank's profile on the job clock. */
+static void
+show_whole_job (SlRanksWindow *self)
+{
+  gint64 start = G_MAXINT64, end = G_MININT64;
+
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      SlRank *rank = self->ranks->pdata[i];
+      if (rank->state != SL_RANK_READY)
+        continue;
+      start = MIN (start, _sl_rank_to_job (self, rank, rank->model->start_ns));
+      end = MAX (end, _sl_rank_to_job (self, rank, rank->model->end_ns));
+    }
+  if (start < end)
+    _sl_ranks_show_job_range (self, start, end);
+}
+
+static void
+update_subtitle (SlRanksWindow *self)
+{
+  guint ready = 0, failed = 0;
+  g_autoptr(GString) notes = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      SlRank *rank = self->ranks->pdata[i];
+      ready += rank->state == SL_RANK_READY;
+      failed += rank->state == SL_RANK_FAILED;
+      if (rank->state == SL_RANK_READY && !rank->aligned)
+        g_string_append_printf (notes, _("%s records no session start: aligned at its first event. "), rank->name);
+    }
+  text = g_strdup_printf (_("%u of %u files open, %u failed"), ready, self->ranks->len, failed);
+  gtk_label_set_text (GTK_LABEL (self->subtitle), text);
+  g_string_append (notes, _("Colour: how late each rank's step ends after the iteration's median end; "
+                            "outlined: the straggler. Click a cell to zoom every rank to that iteration."));
+  gtk_label_set_text (GTK_LABEL (self->heatmap_label), notes->str);
+}
+
+static void
+show_ready (SlRanksWindow *self, SlRank *rank)
+{
+  g_autofree char *title = _sl_rank_title (rank);
+
+  rank->session = sl_session_new (rank->model);
+  gtk_expander_set_label (GTK_EXPANDER (rank->section), title);
+  rank->timeline = sl_timeline_new ();
+  gtk_widget_set_size_request (rank->timeline, -1, TIMELINE_HEIGHT);
+  sl_timeline_set_session (SL_TIMELINE (rank->timeline), rank->session);
+  gtk_expander_set_child (GTK_EXPANDER (rank->section), rank->timeline);
+  gtk_expander_set_expanded (GTK_EXPANDER (rank->section), TRUE);
+  gtk_widget_set_visible (rank->progress, FALSE);
+  gtk_widget_set_sensitive (rank->offset, TRUE);
+  _sl_ranks_align_watch (self, rank);
+}
+
+void
+_sl_ranks_window_rank_done (SlRanksWindow *self, SlRank *rank)
+{
+  if (rank->state == SL_RANK_READY)
+    show_ready (self, rank);
+  else
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not open %s: %s"), rank->name, rank->error);
+      gtk_widget_set_visible (rank->progress, FALSE);
+      gtk_label_set_text (GTK_LABEL (rank->status), text);
+      gtk_widget_set_tooltip_text (rank->status, text);
+      gtk_widget_add_css_class (rank->status, "error");
+    }
+  rebuild_table (self);
+  show_whole_job (self);
+  update_subtitle (self);
+  if (self->probe != NULL)
+    _sl_ranks_probe_changed (self->probe);
+}
+
+static void
+offset_changed_cb (GtkSpinButton *spin, SlRank *rank)
+{
+  SlRanksWindow *self = SL_RANKS_WINDOW (gtk_widget_get_root (GTK_WIDGET (spin)));
+  SlRank *anchor = NULL;
+  gint64 start = 0, end = 0;
+
+  /* keep the job time shown: read it before the clocks move */
+  for (guint i = 0; i < self->ranks->len && anchor == NULL; i++)
+    if (((SlRank *) self->ranks->pdata[i])->session != NULL)
+      anchor = self->ranks->pdata[i];
+  if (anchor != NULL)
+    {
+      const SlTimeRange *r = sl_session_get_visible_range (anchor->session);
+      start = _sl_rank_to_job (self, anchor, r->start);
+      end = _sl_rank_to_job (self, anchor, r->end);
+    }
+  rank->manual_ns = (gint64) (gtk_spin_button_get_value (spin) * 1e6);
+  rebuild_table (self);
+  if (anchor != NULL)
+    _sl_ranks_show_job_range (self, start, end);
+}
+
+static GtkWidget *
+rank_header (SlRank *rank)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+
+  rank->status = gtk_label_new (NULL);
+  /* a long reason must not widen the window: the tooltip has it all */
+  gtk_label_set_ellipsize (GTK_LABEL (rank->status), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (rank->status, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (rank->status), 0);
+  rank->progress = gtk_progress_bar_new ();
+  gtk_widget_set_valign (rank->progress, GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (rank->progress, 160, -1);
+  rank->offset = gtk_spin_button_new_with_range (-1e6, 1e6, 0.1);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (rank->offset), 3);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (rank->offset), 0);
+  gtk_widget_set_sensitive (rank->offset, FALSE);
+  gtk_widget_set_tooltip_text (rank->offset, _("Manual clock offset of this file, in milliseconds"));
+  g_signal_connect (rank->offset, "value-changed", G_CALLBACK (offset_changed_cb), rank);
+  gtk_box_append (GTK_BOX (box), rank->progress);
+  gtk_box_append (GTK_BOX (box), gtk_label_new (_("Offset (ms)")));
+  gtk_box_append (GTK_BOX (box), rank->offset);
+  gtk_box_append (GTK_BOX (box), rank->status);
+  return box;
+}
+
+static void
+add_rank (SlRanksWindow *self, const char *path)
+{
+  SlRank *rank = g_new0 (SlRank, 1);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+  rank->path = g_strdup (path);
+  rank->name = g_path_get_basename (path);
+  rank->section = gtk_expander_new (rank->name);
+  gtk_widget_add_css_class (rank->section, "heading");
+  gtk_box_append (GTK_BOX (row), rank->section);
+  gtk_box_append (GTK_BOX (row), rank_header (rank));
+  gtk_box_append (GTK_BOX (self->sections), row);
+  g_ptr_array_add (self->ranks, rank);
+}
+
+static gboolean
+poll_progress_cb (gpointer data)
+{
+  SlRanksWindow *self = data;
+
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      SlRank *rank = self->ranks->pdata[i];
+      if (rank->state == SL_RANK_LOADING)
+        gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (rank->progress), rank->fraction);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+cell_activated_cb (SlRankHeatmap *heatmap, guint row, guint iteration, SlRanksWindow *self)
+{
+  gint64 start = G_MAXINT64, end = G_MININT64, margin;
+
+  if (self->table == NULL || iteration >= self->table->n_iterations)
+    return;
+  for (guint r = 0; r < self->table->n_rows; r++)
+    {
+      const SlRanksCell *c = &self->table->rows[r].cells[iteration];
+      if (!c->present)
+        continue;
+      start = MIN (start, c->start_ns);
+      end = MAX (end, c->end_ns);
+    }
+  if (start >= end)
+    return;
+  margin = (end - start) / 20;
+  _sl_ranks_show_job_range (self, start - margin, end + margin);
+}
+
+static GtkWidget *
+heatmap_pane (SlRanksWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+
+  self->heatmap = sl_rank_heatmap_new ();
+  gtk_widget_set_vexpand (self->heatmap, TRUE);
+  g_signal_connect (self->heatmap, "cell-activated", G_CALLBACK (cell_activated_cb), self);
+  self->heatmap_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->heatmap_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->heatmap_label), 0);
+  gtk_widget_add_css_class (self->heatmap_label, "dim-label");
+  gtk_box_append (GTK_BOX (box), self->heatmap);
+  gtk_box_append (GTK_BOX (box), self->heatmap_label);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_widget_set_margin_top (box, 6);
+  return box;
+}
+
+static void
+build_ui (SlRanksWindow *self)
+{
+  GtkWidget *header = gtk_header_bar_new ();
+  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *title = gtk_label_new (_("Ranks"));
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_widget_add_css_class (title, "title");
+  self->subtitle = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->subtitle, "subtitle");
+  gtk_box_append (GTK_BOX (titles), title);
+  gtk_box_append (GTK_BOX (titles), self->subtitle);
+  gtk_widget_set_valign (titles, GTK_ALIGN_CENTER);
+  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), titles);
+  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+
+  self->sections = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start (self->sections, 6);
+  gtk_widget_set_margin_end (self->sections, 6);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->sections);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_paned_set_start_child (GTK_PANED (paned), heatmap_pane (self));
+  gtk_paned_set_end_child (GTK_PANED (paned), scroller);
+  gtk_paned_set_position (GTK_PANED (paned), 230);
+  gtk_window_set_child (GTK_WINDOW (self), paned);
+  gtk_window_set_default_size (GTK_WINDOW (self), 1400, 900);
+}
+
+static void
+sl_ranks_window_dispose (GObject *object)
+{
+  SlRanksWindow *self = SL_RANKS_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->poll_source, g_source_remove);
+  g_clear_pointer (&self->probe, _sl_ranks_probe_free);
+  if (self->heatmap != NULL)
+    sl_rank_heatmap_set_ranks (SL_RANK_HEATMAP (self->heatmap), NULL, NULL);
+  G_OBJECT_CLASS (sl_ranks_window_parent_class)->dispose (object);
+}
+
+/* The ranks go last: a load still running holds the window (its task's
+ * source object), so nothing frees a rank under a worker. */
+static void
+sl_ranks_window_finalize (GObject *object)
+{
+  SlRanksWindow *self = SL_RANKS_WINDOW (object);
+
+  g_clear_pointer (&self->table, sl_ranks_free);
+  g_ptr_array_unref (self->table_ranks);
+  g_ptr_array_unref (self->ranks);
+  g_clear_object (&self->cancellable);
+  G_OBJECT_CLASS (sl_ranks_window_parent_class)->finalize (object);
+}
+
+static void
+sl_ranks_window_class_init (SlRanksWindowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = sl_ranks_window_dispose;
+  G_OBJECT_CLASS (klass)->finalize = sl_ranks_window_finalize;
+}
+
+static void
+sl_ranks_window_init (SlRanksWindow *self)
+{
+  self->ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) _sl_rank_free);
+  self->table_ranks = g_ptr_array_new ();
+  self->cancellable = g_cancellable_new ();
+  build_ui (self);
+}
+
+SlRanksWindow *
+sl_ranks_window_new (GtkApplication *app, const char *const *paths)
+{
+  SlRanksWindow *self = g_object_new (SL_TYPE_RANKS_WINDOW, "application", app, NULL);
+
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    add_rank (self, paths[i]);
+  update_subtitle (self);
+  self->probe = _sl_ranks_probe_new (self);
+  self->poll_source = g_timeout_add (100, poll_progress_cb, self);
+  _sl_ranks_load_next (self);
+  return self;
+}
