@@ -1755,34 +1755,6 @@ def wait_compare(app, pred, timeout=90.0):
         s = compare_state(app)
         if s is not None and pred(s):
             return s
-RANKS_N, RANKS_LATE, RANKS_STEP, RANKS_LATE_NS, RANKS_OFFSET = 4, 2, 3, 2500000, 1700000
-RANKS_SHIFT = 7000000   # rank 3's capture clock reads this much later than the others'
-
-
-def shift_capture_clock(path, ns):
-    """Every timestamp of @path and its capture clock at the session start moved by @ns:
-    the same moments on another clock, which alignment must undo."""
-    db = sqlite3.connect(path)
-    for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
-        cols = [c[1] for c in db.execute(f'PRAGMA table_info({table})')]
-        for col in cols:
-            if col in ('start', 'end', 'systemClockNs'):
-                db.execute(f'UPDATE {table} SET "{col}" = "{col}" + ? WHERE "{col}" IS NOT NULL', (ns,))
-    db.commit()
-    db.close()
-
-
-def ranks_state(app, pred, timeout=90.0):
-    path = app.state_path + '.ranks'
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            with open(path) as f:
-                s = json.load(f)
-            if pred(s):
-                return s
-        except (OSError, ValueError):
-            pass
         if app.proc.poll() is not None:
             return None
         time.sleep(0.1)
@@ -1832,6 +1804,44 @@ def test_compare_window(tmp):
         shot = os.path.join(OUT, 'compare-window.png')
         screenshot(s['xid'], shot)
         log('# screenshot', shot)
+    finally:
+        app.close()
+
+
+RANKS_N, RANKS_LATE, RANKS_STEP, RANKS_LATE_NS, RANKS_OFFSET = 4, 2, 3, 2500000, 1700000
+RANKS_SHIFT = 7000000   # rank 3's capture clock reads this much later than the others'
+
+
+def shift_capture_clock(path, ns):
+    """Every timestamp of @path and its capture clock at the session start moved by @ns:
+    the same moments on another clock, which alignment must undo."""
+    db = sqlite3.connect(path)
+    for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        cols = [c[1] for c in db.execute(f'PRAGMA table_info({table})')]
+        for col in cols:
+            if col in ('start', 'end', 'systemClockNs'):
+                db.execute(f'UPDATE {table} SET "{col}" = "{col}" + ? WHERE "{col}" IS NOT NULL', (ns,))
+    db.commit()
+    db.close()
+
+
+def ranks_state(app, pred, timeout=90.0):
+    path = app.state_path + '.ranks'
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(path) as f:
+                s = json.load(f)
+            if pred(s):
+                return s
+        except (OSError, ValueError):
+            pass
+        if app.proc.poll() is not None:
+            return None
+        time.sleep(0.1)
+    return None
+
+
 def rank_x(r, t):
     tl = r['timeline']
     return tl['x'] + tl['header_width'] + (t - tl['t0']) / tl['px_ns']
