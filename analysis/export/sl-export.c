@@ -226,6 +226,21 @@ write_directory (const Job *job, const char *dir, GCancellable *cancellable, GEr
   return TRUE;
 }
 
+/* A destination that is a device or a pipe (/dev/stdout, a FIFO) is
+ * written in place: renaming a file onto it would replace the device. */
+static gboolean
+write_special (const Job *job, const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) file_out = g_file_append_to (file, G_FILE_CREATE_NONE, cancellable, error);
+  g_autoptr(GOutputStream) out = NULL;
+
+  if (file_out == NULL)
+    return FALSE;
+  out = wrap_output (path, G_OUTPUT_STREAM (file_out));
+  return run_writer (job, out, cancellable, error) && g_output_stream_close (out, cancellable, error);
+}
+
 gboolean
 sl_export_to_path (SlProfile *profile, const SlExportOptions *options, const char *path,
                    SlExportProgress progress, gpointer progress_data,
@@ -246,5 +261,7 @@ sl_export_to_path (SlProfile *profile, const SlExportOptions *options, const cha
                    _("Cannot write “%s”: it is a folder"), path);
       return FALSE;
     }
+  if (g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return write_special (&job, path, cancellable, error);
   return write_file (&job, path, cancellable, error);
 }

@@ -244,6 +244,9 @@ def check_usage(path, tmp):
     t.check(p.returncode == 1, f"unknown extension: exit {p.returncode}")
     p = t.run("export", path, "--format", "pdf", "-o", os.path.join(tmp, "x.pdf"))
     t.check(p.returncode == 1, f"unknown format: exit {p.returncode}")
+    p = t.run("export", path, "--format", "perfetto", "-o", "/dev/stdout")
+    t.check(p.returncode == 0 and json.loads(p.stdout)["traceEvents"], "export to /dev/stdout: no trace")
+    t.check(os.path.exists("/dev/stdout") and not os.path.isfile("/dev/stdout"), "/dev/stdout was replaced")
     p = t.run("export", path, "-o", "/proc/x.json")
     t.check(p.returncode == 2 and "/proc/x.json" in p.stderr and "read-only" in p.stderr,
             f"read-only folder: exit {p.returncode}: {p.stderr}")
