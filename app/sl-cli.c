@@ -27,6 +27,7 @@ static const SlCliCommand commands[] = {
   { "summarize", sl_cli_summarize, N_("A compact per-rank summary (JSON) for ranks") },
   { "ranks", sl_cli_ranks, N_("The ranks of one job: step times, stragglers, NCCL wait") },
   { "bookmarks", sl_cli_bookmarks, N_("List, add or remove a profile's bookmarks (named ranges)") },
+  { "export", sl_cli_export, N_("HTML report, CSV tables or Perfetto trace to share") },
 };
 
 static void

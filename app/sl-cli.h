@@ -65,5 +65,6 @@ int sl_cli_cpu        (int argc, char **argv);
 int sl_cli_summarize  (int argc, char **argv);
 int sl_cli_ranks      (int argc, char **argv);
 int sl_cli_bookmarks  (int argc, char **argv);
+int sl_cli_export     (int argc, char **argv);
 
 G_END_DECLS
