@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-export-escape.c: profile strings made safe for the formats they are
+ * written into.  Names come from the profiled program, so they may hold
+ * anything: quotes, newlines, markup, formulas, bytes that are not UTF-8. */
+#include "sl-export-private.h"
+
+#include <string.h>
+
+/* Runs @fn on a valid UTF-8 version of @text. */
+#define WITH_VALID_UTF8(text, valid)                                          \
+  g_autofree char *fixed_ = NULL;                                            \
+  const char *valid = (text) != NULL ? (text) : "";                          \
+  if (!g_utf8_validate (valid, -1, NULL))                                    \
+    valid = fixed_ = g_utf8_make_valid (valid, -1)
+
+void
+sl_export_csv_text (GString *buf, const char *text)
+{
+  WITH_VALID_UTF8 (text, s);
+  gboolean formula = strchr ("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
+  gboolean quote = strpbrk (s, ",\"\r\n") != NULL;
+
+  if (!quote && !formula)
+    {
+      g_string_append (buf, s);
+      return;
+    }
+  if (quote)
+    g_string_append_c (buf, '"');
+  if (formula)
+    g_string_append_c (buf, '\'');
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (buf, '"');
+      g_string_append_c (buf, *p);
+    }
+  if (quote)
+    g_string_append_c (buf, '"');
+}
+
+void
+sl_export_json_text (GString *buf, const char *text)
+{
+  WITH_VALID_UTF8 (text, s);
+
+  g_string_append_c (buf, '"');
+  for (const guchar *p = (const guchar *) s; *p != '\0'; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        {
+          g_string_append_c (buf, '\\');
+          g_string_append_c (buf, (char) *p);
+        }
+      else if (*p < 0x20)
+        g_string_append_printf (buf, "\\u%04x", *p);
+      else if (*p == '/' && p > (const guchar *) s && p[-1] == '<')
+        g_string_append (buf, "\\/");
+      else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+        {
+          /* U+2028/2029 end a line in JavaScript before ES2019. */
+          g_string_append (buf, p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+          p += 2;
+        }
+      else
+        g_string_append_c (buf, (char) *p);
+    }
+  g_string_append_c (buf, '"');
+}
+
+static void
+append_u64 (GString *buf, guint64 v)
+{
+  char tmp[24];
+  int n = 0;
+
+  do
+    {
+      tmp[n++] = (char) ('0' + v % 10);
+      v /= 10;
+    }
+  while (v != 0);
+  while (n > 0)
+    g_string_append_c (buf, tmp[--n]);
+}
+
+void
+sl_export_append_i64 (GString *buf, gint64 value)
+{
+  if (value < 0)
+    g_string_append_c (buf, '-');
+  append_u64 (buf, value < 0 ? (guint64) 0 - (guint64) value : (guint64) value);
+}
+
+void
+sl_export_json_us (GString *buf, gint64 ns)
+{
+  guint64 mag = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
+  guint frac = (guint) (mag % 1000);
+
+  if (ns < 0)
+    g_string_append_c (buf, '-');
+  append_u64 (buf, mag / 1000);
+  g_string_append_c (buf, '.');
+  g_string_append_c (buf, (char) ('0' + frac / 100));
+  g_string_append_c (buf, (char) ('0' + frac / 10 % 10));
+  g_string_append_c (buf, (char) ('0' + frac % 10));
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-export-private.h: what the writers of sl-export.h share: a buffered
+ * sink that checks for cancel and reports progress as it flushes, the
+ * escaping of profile strings for CSV and JSON, and NVTX paths. */
+#pragma once
+
+#include "sl-export.h"
+#include "sl-attribution.h"
+
+G_BEGIN_DECLS
+
+/* Text is gathered in @buf and written to @out in blocks of about
+ * SL_EXPORT_BLOCK bytes: a write per event would cost more than the event. */
+#define SL_EXPORT_BLOCK (256 * 1024)
+
+typedef struct {
+  GOutputStream    *out;
+  GString          *buf;
+  GCancellable     *cancellable;
+  SlExportProgress  progress;
+  gpointer          progress_data;
+  guint64           total;      /* events the writer will visit (progress) */
+  guint64           done;
+  GError           *error;      /* the first failure; later writes are skipped */
+} SlExportSink;
+
+void     sl_export_sink_init   (SlExportSink *sink, GOutputStream *out, guint64 total,
+                                SlExportProgress progress, gpointer progress_data,
+                                GCancellable *cancellable);
+/* Writes what is buffered; FALSE once the sink has failed or was cancelled. */
+gboolean sl_export_sink_flush  (SlExportSink *sink);
+/* Flushes, frees, and moves the sink's error (if any) to @error. */
+gboolean sl_export_sink_finish (SlExportSink *sink, GError **error);
+
+/* Counts @n events done; flushes when the buffer is full.  FALSE: stop. */
+static inline gboolean
+sl_export_sink_step (SlExportSink *sink, guint n)
+{
+  sink->done += n;
+  if (G_LIKELY (sink->buf->len < SL_EXPORT_BLOCK))
+    return TRUE;
+  return sl_export_sink_flush (sink);
+}
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF;
+ * invalid UTF-8 made valid; a text starting with = + - @ (or a tab or CR,
+ * which spreadsheets also strip before evaluating) gets a ' in front so
+ * that no spreadsheet runs it as a formula. */
+void     sl_export_csv_text    (GString *buf, const char *text);
+/* A JSON string literal with its quotes: valid UTF-8, control characters,
+ * U+2028/U+2029 and "</" escaped so that it is safe inside <script> too. */
+void     sl_export_json_text   (GString *buf, const char *text);
+/* A decimal integer, without printf's cost (it is called for every field). */
+void     sl_export_append_i64  (GString *buf, gint64 value);
+/* @ns as microseconds with the nanoseconds kept as three decimals, exact. */
+void     sl_export_json_us     (GString *buf, gint64 ns);
+
+/* NVTX paths of kernels ("outer > inner"), each range's built once. */
+typedef struct _SlNvtxPaths SlNvtxPaths;
+SlNvtxPaths *sl_nvtx_paths_new  (const SlProfile *profile);
+/* The path of the push/pop range with global id @range ("" for SL_NONE);
+ * (transfer none), lives as long as @paths. */
+const char  *sl_nvtx_paths_get  (SlNvtxPaths *paths, guint32 range);
+/* The innermost range of kernel @i of stream @stream, or SL_NONE. */
+guint32      sl_nvtx_paths_kernel_range (SlNvtxPaths *paths, guint32 stream, guint i);
+void         sl_nvtx_paths_free (SlNvtxPaths *paths);
+
+/* The summary tables of a CSV directory export, by name ("kernels", "api",
+ * "nvtx", "memcpy", "categories", "iterations", "gaps"): the rows of the
+ * command's --json output, one column per key.  NULL-terminated. */
+const char * const *sl_export_csv_tables (void);
+gboolean     sl_export_csv_table_write (SlProfile *profile, const SlExportOptions *options,
+                                        const char *table, GOutputStream *out,
+                                        GCancellable *cancellable, GError **error);
+/* "environment included" and, when it is, the environment lines. */
+gboolean     sl_export_csv_info_write  (const SlExportOptions *options, GOutputStream *out,
+                                        GCancellable *cancellable, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNvtxPaths, sl_nvtx_paths_free)
+
+G_END_DECLS
