@@ -59,5 +59,6 @@ void             _sl_export_dialog_show_status  (SlExportDialog *self,
                                                  const char     *state,
                                                  const char     *text);
 void             _sl_export_dialog_run_dispose  (SlExportDialog *self);
+void             _sl_export_dialog_hide         (SlExportDialog *self);
 
 G_END_DECLS

@@ -56,7 +56,7 @@ export_done_cb (GObject *source, GAsyncResult *result, gpointer data)
       self->last_path = g_strdup (path);
       self->fraction = 1.0;
       _sl_export_dialog_show_status (self, "done", NULL);
-      gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+      _sl_export_dialog_hide (self);
       _sl_export_dialog_exported (self, path);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -196,7 +196,16 @@ _sl_export_dialog_cancel (SlExportDialog *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   else
-    gtk_window_close (GTK_WINDOW (self));
+    _sl_export_dialog_hide (self);
+}
+
+/* Hidden with the focus in the entry, GTK on X11 warns that its text
+ * "did not receive a focus-out event": the focus leaves first. */
+void
+_sl_export_dialog_hide (SlExportDialog *self)
+{
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
 void

@@ -278,6 +278,8 @@ sl_export_dialog_present (SlExportDialog *self)
           g_autofree char *path = default_path (self);
           gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
         }
+      /* a new export: the last one's outcome is in the window's bar or gone */
+      _sl_export_dialog_show_status (self, "idle", NULL);
     }
   gtk_window_present (GTK_WINDOW (self));
   _sl_export_dialog_notify_state (self);
@@ -375,6 +377,10 @@ _sl_export_dialog_exported (SlExportDialog *self, const char *path)
 void
 _sl_export_dialog_set_running (SlExportDialog *self, gboolean running)
 {
+  /* an entry made insensitive with the focus in it warns ("did not
+   * receive a focus-out event"): Cancel, the one button left, takes it */
+  if (running)
+    gtk_widget_grab_focus (self->cancel_button);
   for (GtkWidget *c = gtk_widget_get_first_child (gtk_window_get_child (GTK_WINDOW (self)));
        c != NULL; c = gtk_widget_get_next_sibling (c))
     if (c != self->progress_bar && c != self->status_label)
@@ -446,7 +452,7 @@ sl_export_dialog_set_session (SlExportDialog *self, SlSession *session)
   if (self->cancellable == NULL)
     gtk_editable_set_text (GTK_EDITABLE (self->path_entry), "");
   if (session == NULL)
-    gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+    _sl_export_dialog_hide (self);
   else if (gtk_widget_get_visible (GTK_WIDGET (self)))
     sl_export_dialog_present (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);

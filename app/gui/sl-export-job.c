@@ -3,8 +3,14 @@
  *
  * Writers report progress as often as they like from the worker; the job
  * keeps the latest fraction and has at most one idle callback pending, so
- * the main loop sees one update per iteration however fast they call. */
+ * the main loop sees one update per iteration however fast they call.
+ *
+ * The GUI tests cancel an export midway; exports are too quick for a
+ * keystroke to land midway, so in the test mode (SIGHTLINE_TEST_STATE)
+ * SIGHTLINE_TEST_EXPORT_HOLD=FILE holds the worker at its first progress
+ * report, the export half written, while FILE exists or until cancelled. */
 #include "sl-export-job.h"
+#include "sl-capture-env.h"
 
 typedef struct {
   SlProfile           *profile;
@@ -12,6 +18,8 @@ typedef struct {
   char                *path;
   SlExportJobProgress  progress;
   GObject             *progress_data;
+  GCancellable        *cancellable;    /* nullable */
+  char                *hold_path;      /* test mode only, see above */
   gint                 fraction_ppm;   /* atomic: the latest fraction, in millionths */
   gint                 idle_pending;   /* atomic */
 } Job;
@@ -45,6 +53,8 @@ job_clear (Job *job)
   sl_export_request_free (job->request);
   g_free (job->path);
   g_clear_object (&job->progress_data);
+  g_clear_object (&job->cancellable);
+  g_free (job->hold_path);
 }
 
 static Job *
@@ -79,6 +89,9 @@ worker_progress_cb (double fraction, gpointer data)
   g_atomic_int_set (&job->fraction_ppm, (gint) (CLAMP (fraction, 0.0, 1.0) * 1e6));
   if (g_atomic_int_compare_and_exchange (&job->idle_pending, 0, 1))
     g_idle_add_full (G_PRIORITY_DEFAULT, progress_idle_cb, job_ref (job), (GDestroyNotify) job_unref);
+  while (job->hold_path != NULL && g_file_test (job->hold_path, G_FILE_TEST_EXISTS) &&
+         !g_cancellable_is_cancelled (job->cancellable))
+    g_usleep (10 * 1000);
 }
 
 static void
@@ -97,6 +110,17 @@ export_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
   };
   GError *error = NULL;
 
+  /* read here: a query on the file, off the main thread */
+  if (r->include_environment && r->environment == NULL)
+    {
+      r->environment = sl_capture_env_read (job->profile->path, &error);
+      if (r->environment == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      options.environment = r->environment;
+    }
   if (sl_export_to_path (job->profile, &options, job->path, worker_progress_cb, job, cancellable, &error))
     g_task_return_boolean (task, TRUE);
   else
@@ -124,6 +148,9 @@ sl_export_job_run (SlProfile           *profile,
   job->path = g_strdup (path);
   job->progress = progress;
   job->progress_data = progress_data != NULL ? g_object_ref (progress_data) : NULL;
+  job->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  if (g_getenv ("SIGHTLINE_TEST_STATE") != NULL)
+    job->hold_path = g_strdup (g_getenv ("SIGHTLINE_TEST_EXPORT_HOLD"));
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, sl_export_job_run);
   g_task_set_task_data (task, job, (GDestroyNotify) job_unref);
