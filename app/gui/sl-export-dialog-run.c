@@ -121,6 +121,8 @@ question_response_cb (GtkDialog *question, int response, gpointer data)
 
   self->question = NULL;
   gtk_window_destroy (GTK_WINDOW (question));
+  /* the focus back where the user was (without a window manager, nowhere) */
+  gtk_window_present (GTK_WINDOW (self));
   if (response == GTK_RESPONSE_ACCEPT)
     start (self, path);
   else

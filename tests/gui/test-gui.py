@@ -1812,6 +1812,21 @@ def check_export_replace(app, out):
     check(s is not None and os.path.getmtime(out) == before, 'saying no leaves the file alone')
 
 
+def check_export_folder(app, folder):
+    xdo('key', 'alt+t', 'ctrl+a')
+    xdo('type', '--delay', 20, os.path.join(folder, 'trace.json.gz'))
+    check(export_state(app, lambda e: e['format'] == 'perfetto', 10) is not None,
+          'a destination ending in .json.gz chooses the Perfetto trace')
+    # a folder (a path ending in /) is CSV: kernels.csv and the summary tables
+    export_to(app, folder + '/')
+    s = export_state(app, lambda e: e['state'] in ('done', 'failed'), 60)
+    check(s is not None and s['export']['format'] == 'csv' and s['export']['state'] == 'done',
+          'a destination ending in / exports CSV into a folder: ' + str(s and s['export'].get('error')))
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    check('kernels.csv' in names and any(n.endswith('-summary.csv') for n in names),
+          f'the folder holds kernels.csv and the summary tables: {names}')
+
+
 def test_export_dialog(tmp):
     profile = REAL
     out_dir = os.path.join(tmp, 'out')
@@ -1844,6 +1859,7 @@ def test_export_dialog(tmp):
         check_export_cancel(app, os.path.join(out_dir, 'cancelled.csv'), hold)
         check_export_error(app, tmp)
         check_export_replace(app, out)
+        check_export_folder(app, os.path.join(out_dir, 'tables'))
     finally:
         app.close()
 
