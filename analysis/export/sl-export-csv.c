@@ -35,9 +35,14 @@ write_int (GString *buf, gint64 v)
 
 /* The launch configuration is not part of the in-memory model (it is read
  * per kernel, by rowid, in the loader room): its five columns stay empty. */
+typedef struct {
+  SlCellCache *name, *demangled, *path;
+  SlNvtxPaths *paths;   /* nullable */
+} Cells;
+
 static void
 write_row (GString *buf, SlProfile *profile, const SlExportOptions *o, guint32 s, guint i,
-           SlNvtxPaths *paths)
+           const Cells *cells)
 {
   const SlStream *st = &profile->streams[s];
   const SlKernels *k = &st->kernels;
@@ -54,14 +59,19 @@ write_row (GString *buf, SlProfile *profile, const SlExportOptions *o, guint32 s
   if (thread != SL_NONE)
     sl_export_append_i64 (buf, profile->threads[thread].tid);
   g_string_append_c (buf, ',');
-  sl_export_csv_text (buf, sl_profile_kernel_name (profile, func, o->names == SL_NAMES_DEMANGLED));
+  sl_cell_cache_append (cells->name, buf, func,
+                        sl_profile_kernel_name (profile, func, o->names == SL_NAMES_DEMANGLED));
   g_string_append_c (buf, ',');
-  sl_export_csv_text (buf, sl_profile_kernel_name (profile, func, TRUE));
+  sl_cell_cache_append (cells->demangled, buf, func, sl_profile_kernel_name (profile, func, TRUE));
   g_string_append_c (buf, ',');
   write_int (buf, sl_kernels_corr (profile, k, i));
   g_string_append (buf, ",,,,,");
-  sl_export_csv_text (buf, paths != NULL ? sl_nvtx_paths_get (paths, sl_nvtx_paths_kernel_range (paths, s, i))
-                                         : "");
+  if (cells->paths != NULL)
+    {
+      guint32 range = sl_nvtx_paths_kernel_range (cells->paths, s, i);
+      if (range != SL_NONE)
+        sl_cell_cache_append (cells->path, buf, range, sl_nvtx_paths_get (cells->paths, range));
+    }
   g_string_append (buf, "\r\n");
 }
 
@@ -73,11 +83,15 @@ sl_export_csv_kernels_write (SlProfile *profile, const SlExportOptions *options,
 {
   SlExportSink sink;
   g_autoptr(SlNvtxPaths) paths = NULL;
+  g_autoptr(SlCellCache) name = sl_cell_cache_new (sl_export_csv_text);
+  g_autoptr(SlCellCache) demangled = sl_cell_cache_new (sl_export_csv_text);
+  g_autoptr(SlCellCache) path = sl_cell_cache_new (sl_export_csv_text);
+  Cells cells = { name, demangled, path, NULL };
   gboolean ok = TRUE;
 
   g_return_val_if_fail (profile != NULL && options != NULL, FALSE);
   if (profile->parts & SL_PART_NVTX)
-    paths = sl_nvtx_paths_new (profile);
+    cells.paths = paths = sl_nvtx_paths_new (profile);
   sl_export_sink_init (&sink, out, count_kernels (profile, options->filter), progress,
                        progress_data, cancellable);
   g_string_append (sink.buf, header);
@@ -92,7 +106,7 @@ sl_export_csv_kernels_write (SlProfile *profile, const SlExportOptions *options,
                              &first, &last);
       for (guint i = first; ok && i < last; i++)
         {
-          write_row (sink.buf, profile, options, s, i, paths);
+          write_row (sink.buf, profile, options, s, i, &cells);
           ok = sl_export_sink_step (&sink, 1);
         }
     }

@@ -18,7 +18,7 @@ write_api (SlPerfetto *p, const SlThread *th)
     {
       sl_perfetto_begin (p, "X", "cuda_api", th->pid, th->tid, api->spans.start[i]);
       sl_perfetto_dur (p, sl_spans_dur (&api->spans, i));
-      sl_perfetto_name (p, sl_strings_get (p->profile->strings, api->name[i]));
+      sl_perfetto_name_cached (p, p->strings, api->name[i], sl_strings_get (p->profile->strings, api->name[i]));
       g_string_append (p->sink.buf, ",\"args\":{\"correlation id\":");
       sl_export_append_i64 (p->sink.buf, sl_api_corr (api, i));
       g_string_append (p->sink.buf, "}}");
@@ -52,7 +52,7 @@ write_ranges (SlPerfetto *p, guint32 t, const SlNvtxRanges *r, gboolean startend
         }
       sl_perfetto_begin (p, "X", "nvtx", th->pid, tid, r->spans.start[i]);
       sl_perfetto_dur (p, sl_spans_dur (&r->spans, i));
-      sl_perfetto_name (p, sl_strings_get (p->profile->strings, r->name[i]));
+      sl_perfetto_name_cached (p, p->strings, r->name[i], sl_strings_get (p->profile->strings, r->name[i]));
       g_string_append (p->sink.buf, "}");
       ok = sl_export_sink_step (&p->sink, 1);
     }

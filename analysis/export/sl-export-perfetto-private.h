@@ -15,6 +15,9 @@ typedef struct {
   gboolean               first;        /* no event written yet (no comma before it) */
   gint64                 gpu_pid_base; /* GPU i is process gpu_pid_base + i: past every real pid */
   guint64                flows;        /* flow ids handed out */
+  SlCellCache           *kernel_names; /* by function */
+  SlCellCache           *path_cells;   /* by range */
+  SlCellCache           *strings;      /* by string id: API and NVTX names */
 } SlPerfetto;
 
 /* Synthetic threads holding a thread's start/end NVTX ranges, one per lane
@@ -29,6 +32,8 @@ void     sl_perfetto_begin  (SlPerfetto *p, const char *ph, const char *cat, gin
 /* `,"name":NAME` and `,"dur":DUR`. */
 void     sl_perfetto_name   (SlPerfetto *p, const char *name);
 void     sl_perfetto_dur    (SlPerfetto *p, gint64 dur_ns);
+/* `,"name":` and the escaped name, through @cache by @key. */
+void     sl_perfetto_name_cached (SlPerfetto *p, SlCellCache *cache, guint32 key, const char *name);
 /* A metadata event ("process_name", ...) with one argument. */
 void     sl_perfetto_meta   (SlPerfetto *p, const char *what, gint64 pid, gint64 tid,
                              const char *arg, const char *text, gint64 number);

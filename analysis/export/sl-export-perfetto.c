@@ -33,6 +33,13 @@ sl_perfetto_name (SlPerfetto *p, const char *name)
 }
 
 void
+sl_perfetto_name_cached (SlPerfetto *p, SlCellCache *cache, guint32 key, const char *name)
+{
+  g_string_append (p->sink.buf, ",\"name\":");
+  sl_cell_cache_append (cache, p->sink.buf, key, name);
+}
+
+void
 sl_perfetto_dur (SlPerfetto *p, gint64 dur_ns)
 {
   g_string_append (p->sink.buf, ",\"dur\":");
@@ -98,8 +105,9 @@ write_kernel (SlPerfetto *p, guint32 s, guint i, gint64 pid)
 
   sl_perfetto_begin (p, "X", "kernel", pid, s + 1, k->spans.start[i]);
   sl_perfetto_dur (p, sl_spans_dur (&k->spans, i));
-  sl_perfetto_name (p, sl_profile_kernel_name (p->profile, k->func[i],
-                                               p->options->names == SL_NAMES_DEMANGLED));
+  sl_perfetto_name_cached (p, p->kernel_names, k->func[i],
+                           sl_profile_kernel_name (p->profile, k->func[i],
+                                                   p->options->names == SL_NAMES_DEMANGLED));
   g_string_append (b, ",\"args\":{\"correlation id\":");
   sl_export_append_i64 (b, sl_kernels_corr (p->profile, k, i));
   if (p->paths != NULL)
@@ -108,7 +116,7 @@ write_kernel (SlPerfetto *p, guint32 s, guint i, gint64 pid)
       if (range != SL_NONE)
         {
           g_string_append (b, ",\"nvtx path\":");
-          sl_export_json_text (b, sl_nvtx_paths_get (p->paths, range));
+          sl_cell_cache_append (p->path_cells, b, range, sl_nvtx_paths_get (p->paths, range));
         }
     }
   g_string_append (b, "}}");
@@ -254,10 +262,16 @@ sl_export_perfetto_write (SlProfile *profile, const SlExportOptions *options,
   if (profile->parts & SL_PART_NVTX)
     p.paths = sl_nvtx_paths_new (profile);
   p.gpu_pid_base = gpu_pid_base (profile);
+  p.kernel_names = sl_cell_cache_new (sl_export_json_text);
+  p.path_cells = sl_cell_cache_new (sl_export_json_text);
+  p.strings = sl_cell_cache_new (sl_export_json_text);
   g_string_append (p.sink.buf, "{\"traceEvents\":[");
   ok = write_gpus (&p) && sl_perfetto_write_cpu (&p) && sl_perfetto_write_bookmarks (&p);
   if (ok)
     write_footer (&p);
   g_clear_pointer (&p.paths, sl_nvtx_paths_free);
+  g_clear_pointer (&p.kernel_names, sl_cell_cache_free);
+  g_clear_pointer (&p.path_cells, sl_cell_cache_free);
+  g_clear_pointer (&p.strings, sl_cell_cache_free);
   return sl_export_sink_finish (&p.sink, error);
 }

@@ -55,6 +55,18 @@ void     sl_export_append_i64  (GString *buf, gint64 value);
 /* @ns as microseconds with the nanoseconds kept as three decimals, exact. */
 void     sl_export_json_us     (GString *buf, gint64 ns);
 
+/* Profile strings escaped once each: millions of events share a few
+ * thousand names, and escaping (validating UTF-8, scanning for quotes) costs
+ * more than the rest of an event.  Keys are small dense indexes (a kernel
+ * function, a range) or any 32-bit id. */
+typedef void (*SlEscapeFunc) (GString *buf, const char *text);
+typedef struct _SlCellCache SlCellCache;
+SlCellCache *sl_cell_cache_new  (SlEscapeFunc escape);
+/* Appends @text escaped to @buf, escaping it only the first time @key is seen. */
+void         sl_cell_cache_append (SlCellCache *cache, GString *buf, guint32 key, const char *text);
+void         sl_cell_cache_free (SlCellCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCellCache, sl_cell_cache_free)
+
 /* NVTX paths of kernels ("outer > inner"), each range's built once. */
 typedef struct _SlNvtxPaths SlNvtxPaths;
 SlNvtxPaths *sl_nvtx_paths_new  (const SlProfile *profile);

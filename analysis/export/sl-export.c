@@ -87,8 +87,12 @@ run_writer (const Job *job, GOutputStream *out, GCancellable *cancellable, GErro
 static void
 folder_error (GError **error, const char *path, const char *dir, GError *cause)
 {
+  /* A folder that exists yet refuses new files with "not found" (/proc,
+   * some FUSE mounts) is read-only as far as the user is concerned. */
   if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED)
-      || g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+      || g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_READ_ONLY)
+      || (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)
+          && g_file_test (dir, G_FILE_TEST_IS_DIR)))
     g_set_error (error, G_IO_ERROR, cause->code,
                  _("Cannot write “%s”: “%s” is a read-only folder"), path, dir);
   else if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))

@@ -39,10 +39,16 @@ read_table (sqlite3 *db, const char *table, GPtrArray *lines)
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       const char *name = (const char *) sqlite3_column_text (stmt, 0);
-      const char *value = (const char *) sqlite3_column_text (stmt, 1);
+      const char *value = (const char *) sqlite3_column_blob (stmt, 1);
+      int len = sqlite3_column_bytes (stmt, 1);
+      GString *line = g_string_new (NULL);
 
-      g_ptr_array_add (lines, g_strdup_printf ("%s: %s=%s", table, name != NULL ? name : "",
-                                               value != NULL ? value : ""));
+      g_string_append_printf (line, "%s: %s=", table, name != NULL ? name : "");
+      /* Some values are binary (NUL-separated variables, device properties):
+       * keep every byte but NUL, which would end the line early. */
+      for (int i = 0; value != NULL && i < len; i++)
+        g_string_append_c (line, value[i] != '\0' ? value[i] : ' ');
+      g_ptr_array_add (lines, g_string_free (line, FALSE));
     }
   sqlite3_finalize (stmt);
 }

@@ -65,6 +65,10 @@ void sl_bench_search_detail (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-scope-summary.c (issue 11) */
 void sl_bench_scope_summary (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_scope_summary_detail (SlProfile *profile, JsonBuilder *builder);
+/* tests/bench/sl-bench-export.c (issue 14) */
+void sl_bench_export (SlProfile *profile, JsonBuilder *builder);
+void sl_bench_export_cpu (SlProfile *profile, JsonBuilder *builder);
+void sl_bench_export_rss (SlProfile *profile, JsonBuilder *builder);
 
 static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
@@ -72,6 +76,9 @@ static const BenchSection bench_sections[] = {
   { "search_detail", sl_bench_search_detail },
   { "scope_summary_ms", sl_bench_scope_summary },
   { "scope_summary_detail", sl_bench_scope_summary_detail },
+  { "export_mevents_per_s", sl_bench_export },
+  { "export_cpu_mevents_per_s", sl_bench_export_cpu },
+  { "export_peak_rss_mb", sl_bench_export_rss },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
   { "flame_ms",    bench_flame },    /* sl-bench-flame.c: the flame stack's two modes */
