@@ -95,3 +95,36 @@ sl_file_chooser_open_many (GtkWindow         *parent,
   g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
+
+void
+sl_file_chooser_save (GtkWindow        *parent,
+                      const char       *title,
+                      const char       *initial,
+                      gboolean          folder,
+                      SlFileChosenFunc  callback,
+                      gpointer          user_data)
+{
+  GtkFileChooserNative *native;
+  Pending *pending;
+
+  native = gtk_file_chooser_native_new (title, parent,
+                                        folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER : GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        folder ? _("_Select") : _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  if (initial != NULL && *initial != '\0')
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (initial);
+      g_autoptr(GFile) dir = folder ? g_object_ref (file) : g_file_get_parent (file);
+      g_autofree char *name = g_file_get_basename (file);
+
+      if (dir != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), dir, NULL);
+      if (!folder && name != NULL)
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+    }
+  pending = g_new0 (Pending, 1);
+  pending->callback = callback;
+  pending->user_data = user_data;
+  g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}

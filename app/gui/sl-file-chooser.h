@@ -24,5 +24,13 @@ void sl_file_chooser_open_many (GtkWindow         *parent,
                                 const char        *accept,
                                 SlFilesChosenFunc  callback,
                                 gpointer           user_data);
+/* Where to save: a file (asking before replacing one, where the platform's
+ * chooser does) or, with @folder, a folder; starts at @initial (nullable). */
+void sl_file_chooser_save (GtkWindow        *parent,
+                           const char       *title,
+                           const char       *initial,
+                           gboolean          folder,
+                           SlFileChosenFunc  callback,
+                           gpointer          user_data);
 
 G_END_DECLS

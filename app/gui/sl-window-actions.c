@@ -175,6 +175,7 @@ exact_names_changed (GSimpleAction *action, GVariant *state, gpointer data)
 static void
 export_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
+  _sl_window_export (SL_WINDOW (data));
 }
 
 /* The profile shown is A, the chosen ones B, C…: a comparison window. */
@@ -237,7 +238,7 @@ static const GActionEntry win_entries[] = {
 static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
   "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
-  "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout", "compare-with",
+  "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout", "compare-with", "export",
 };
 
 static void
@@ -296,7 +297,5 @@ _sl_window_add_actions (SlWindow *self)
   /* the panel as the user left it last time */
   g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel",
                                       g_variant_new_boolean (sl_ui_state_get_boolean ("side-panel-shown", TRUE)));
-  /* exporting arrives with the export feature */
-  set_enabled (self, "export", FALSE);
   _sl_window_bind_history (self);
 }

@@ -67,6 +67,10 @@ struct _SlWindow {
   guint            fit_source;
   char            *rows_id;      /* content id of the profile shown: its row layout's key */
   GCancellable    *rows_cancellable;
+
+  /* sl-window-export.c */
+  GtkWidget       *export_dialog;  /* (weak) made on first use */
+  GtkWidget       *export_toast;
 };
 
 /* sl-window-cpu-load.c: the CPU side and GPU counters, after the complete
@@ -122,6 +126,10 @@ void        _sl_window_queue_fit     (SlWindow   *self,
 
 /* sl-window-dnd.c */
 void        _sl_window_add_drop_target (SlWindow *self);
+
+/* sl-window-export.c: win.export, and the bar after an export */
+void        _sl_window_export_init   (SlWindow   *self);
+void        _sl_window_export        (SlWindow   *self);
 
 /* sl-window-probe.c: NULL when neither variable is set. */
 SlWindowProbe *_sl_window_probe_new  (SlWindow      *self);

@@ -363,6 +363,24 @@ add_views (JsonBuilder *b, SlWindow *window)
                                 ? gtk_widget_get_first_child (window->flame_slot) : NULL);
 }
 
+/* "export": the Export dialog's state and window id (null before it is
+ * first opened); "export_toast": the bar after an export. */
+static void
+add_export (JsonBuilder *b, SlWindow *window)
+{
+  add_view_state (b, "export", window->export_dialog);
+  add_view_state (b, "export_toast", window->export_toast);
+#ifdef GDK_WINDOWING_X11
+  if (window->export_dialog != NULL && gtk_widget_get_realized (window->export_dialog))
+    {
+      GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window->export_dialog));
+
+      if (GDK_IS_X11_SURFACE (surface))
+        sl_json_member_int (b, "export_xid", (gint64) gdk_x11_surface_get_xid (surface));
+    }
+#endif
+}
+
 static JsonNode *
 build_state (SlWindowProbe *probe)
 {
@@ -378,6 +396,7 @@ build_state (SlWindowProbe *probe)
   sl_json_member_double (b, "stall_ms", probe->stall_max / 1000.0);
   add_xid (b, window);
   add_load_bar (b, window);
+  add_export (b, window);
   if (g_strcmp0 (_sl_window_get_page (window), "profile") == 0 && window->session != NULL)
     l = sl_timeline_get_layout (SL_TIMELINE (window->timeline));
   if (l != NULL)
@@ -398,6 +417,8 @@ timeline_unallocated (SlWindow *window)
          gtk_widget_get_height (window->timeline) == 0;
 }
 
+static void watch_export_dialog (SlWindowProbe *probe);
+
 static gboolean
 write_state_cb (gpointer data)
 {
@@ -410,6 +431,7 @@ write_state_cb (gpointer data)
   if (timeline_unallocated (probe->window))
     return G_SOURCE_CONTINUE;   /* again after its first allocation */
   probe->state_source = 0;
+  watch_export_dialog (probe);
   gen = json_generator_new ();
   root = build_state (probe);
   json_generator_set_root (gen, root);
@@ -589,6 +611,7 @@ observe_views (SlWindowProbe *probe)
   g_signal_connect_swapped (window->side_panel, "notify::visible", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window->flame_slot, "notify::visible", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window->details_scroller, "notify::visible", G_CALLBACK (changed_cb), probe);
+  g_signal_connect_swapped (window->export_toast, "notify::probe-state", G_CALLBACK (changed_cb), probe);
 }
 
 static void
@@ -601,6 +624,21 @@ unobserve_views (SlWindowProbe *probe)
   g_signal_handlers_disconnect_by_data (probe->window->side_panel, probe);
   g_signal_handlers_disconnect_by_data (probe->window->flame_slot, probe);
   g_signal_handlers_disconnect_by_data (probe->window->details_scroller, probe);
+  g_signal_handlers_disconnect_by_data (probe->window->export_toast, probe);
+}
+
+/* The Export dialog is made on first use: it joins the toplevels before
+ * the window holds it, so the state written next connects to it. */
+static void
+watch_export_dialog (SlWindowProbe *probe)
+{
+  GtkWidget *dialog = probe->window->export_dialog;
+
+  if (dialog != NULL && !g_signal_handler_find (dialog, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, probe))
+    {
+      g_signal_connect_swapped (dialog, "notify::probe-state", G_CALLBACK (changed_cb), probe);
+      g_signal_connect_swapped (dialog, "realize", G_CALLBACK (changed_cb), probe);
+    }
 }
 
 static void
@@ -616,6 +654,7 @@ observe (SlWindowProbe *probe)
   g_signal_connect_swapped (window->details, "updated", G_CALLBACK (changed_cb), probe);
   g_signal_connect_swapped (window, "map", G_CALLBACK (changed_cb), probe);
   observe_views (probe);
+  g_signal_connect_swapped (gtk_window_get_toplevels (), "items-changed", G_CALLBACK (changed_cb), probe);
   /* the load bar's revealer: its button has moved once the slide is over */
   g_signal_connect_swapped (gtk_widget_get_first_child (window->load_bar), "notify::child-revealed",
                             G_CALLBACK (changed_cb), probe);
@@ -653,6 +692,9 @@ _sl_window_probe_free (SlWindowProbe *probe)
   g_signal_handlers_disconnect_by_data (window->timeline, probe);
   g_signal_handlers_disconnect_by_data (window->details, probe);
   unobserve_views (probe);
+  g_signal_handlers_disconnect_by_data (gtk_window_get_toplevels (), probe);
+  if (window->export_dialog != NULL)
+    g_signal_handlers_disconnect_by_data (window->export_dialog, probe);
   g_signal_handlers_disconnect_by_data (gtk_widget_get_first_child (window->load_bar), probe);
   if (probe->session != NULL)
     g_signal_handlers_disconnect_by_data (probe->session, probe);

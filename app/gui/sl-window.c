@@ -305,5 +305,6 @@ sl_window_init (SlWindow *self)
   /* the flame stack lives in its slot from the start, so the probe sees it */
   gtk_box_append (GTK_BOX (self->flame_slot), sl_flame_new ());
   _sl_window_rows_init (self);
+  _sl_window_export_init (self);
   self->probe = _sl_window_probe_new (self);
 }

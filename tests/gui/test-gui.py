@@ -1,5 +1,3 @@
-#!/usr/bin/env python3
-# SPDX-License-Identifier: GPL-3.0-or-later
 """The real sightline app under Xvfb, driven with xdotool.
 
 The app writes its state (page, visible range, selection, rows and where the
@@ -8,6 +6,7 @@ real X events come from xdotool and screenshots from ImageMagick's import.
 
   xvfb-run -a python3 test-gui.py APP GEN PROFILES_DIR OUT_DIR
 """
+import csv
 import json
 import math
 import os
@@ -1721,6 +1720,7 @@ def test_cpu_summary(tmp):
         app.close()
 
 
+
 def compare_pair(tmp):
     """A and B from one seed; B with flash_fwd_kernel 30 % slower (sl-gen), softmax_warp_forward's
     rows deleted and reduce_kernel renamed (patched here with sqlite3)."""
@@ -1920,6 +1920,147 @@ def test_merged_ranks(tmp):
         app.close()
 
 
+def export_state(app, pred, timeout=30.0):
+    return app.wait(lambda s: s.get('export') is not None and pred(s['export']), timeout)
+
+
+def export_to(app, path, keys=('Return',)):
+    """Types @path into the dialog's destination (Alt+T) and presses @keys."""
+    xdo('key', 'alt+t', 'ctrl+a')
+    xdo('type', '--delay', 20, path)
+    if not check(export_state(app, lambda e: e['destination'] == path, 10) is not None,
+                 f'the destination entry says {path}'):
+        return
+    xdo('key', *keys)
+
+
+def leftovers(folder, expected):
+    """Files in @folder but those @expected: a temporary file left behind."""
+    return sorted(set(os.listdir(folder)) - set(expected))
+
+
+def check_export_csv(app, profile, out):
+    export_to(app, out)
+    s = export_state(app, lambda e: e['state'] in ('done', 'failed'), 120)
+    if not check(s is not None and s['export']['state'] == 'done',
+                 'the CSV export succeeds: ' + str(s and s['export'].get('error'))):
+        return
+    check(not s['export']['shown'], 'the dialog closes after the export')
+    s = app.wait(lambda s: s['export_toast']['shown'], 10)
+    check(s is not None and s['export_toast']['path'] == out and os.path.basename(out) in s['export_toast']['text'],
+          'a bar says where the export went, with Open and Show in Folder')
+    with open(out, newline='', encoding='utf-8') as f:
+        rows = list(csv.reader(f))
+    want = sql_one(profile, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]
+    check(rows and rows[0][:3] == ['start_ns', 'end_ns', 'duration_ns'], f'kernels.csv has its header: {rows[:1]}')
+    check(len(rows) - 1 == want, f'kernels.csv has one row per kernel ({len(rows) - 1} rows, {want} in the file)')
+    first = sql_one(profile, 'SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]
+    check(min(int(r[0]) for r in rows[1:]) == first, 'its first kernel starts when the file says')
+
+
+def check_export_cancel(app, out, hold):
+    xdo('key', 'ctrl+e')
+    if not check(export_state(app, lambda e: e['shown'] and e['state'] == 'idle') is not None,
+                 'Ctrl+E opens the dialog again'):
+        return
+    # the worker waits at its first progress report while @hold exists
+    open(hold, 'w').close()
+    export_to(app, out)
+    s = export_state(app, lambda e: e['state'] == 'running' and e['progress'] > 0, 60)
+    folder = os.path.dirname(out)
+    check(s is not None and leftovers(folder, ['kernels.csv']),
+          'midway, the export is a temporary file: ' + str(leftovers(folder, ['kernels.csv'])))
+    xdo('key', 'Escape')
+    s = export_state(app, lambda e: e['state'] in ('done', 'failed', 'cancelled'), 60)
+    os.unlink(hold)
+    check(s is not None and s['export']['state'] == 'cancelled', 'Escape cancels the running export: ' +
+          str(s and s['export']['state']))
+    check(s is not None and s['export']['shown'], 'the dialog stays open after a cancel')
+    check(not os.path.exists(out), 'a cancelled export leaves no file')
+    left = leftovers(folder, ['kernels.csv'])
+    check(not left, f'nor any temporary file: {left}')
+
+
+def check_export_error(app, tmp):
+    if os.geteuid() == 0:   # root writes into read-only folders: a folder that is a file then
+        blocker = os.path.join(tmp, 'not-a-folder')
+        open(blocker, 'w').close()
+        out = os.path.join(blocker, 'kernels.csv')
+    else:
+        ro = os.path.join(tmp, 'read-only')
+        os.mkdir(ro, 0o555)
+        out = os.path.join(ro, 'kernels.csv')
+    export_to(app, out)
+    s = export_state(app, lambda e: e['state'] in ('done', 'failed'), 60)
+    if check(s is not None and s['export']['state'] == 'failed', 'an unwritable destination fails'):
+        e = s['export']
+        check(e['shown'] and e['status'] and os.path.dirname(out) in e['status'],
+              f'the dialog shows the error with the path: {e["status"]!r}')
+    check(not os.path.exists(out), 'and writes nothing')
+
+
+def check_export_replace(app, out):
+    before = os.path.getmtime(out)
+    export_to(app, out)
+    s = export_state(app, lambda e: e['state'] == 'confirming', 10)
+    check(s is not None, 'exporting onto an existing file asks first')
+    xdo('key', 'Escape')
+    s = export_state(app, lambda e: e['state'] == 'idle', 10)
+    check(s is not None and os.path.getmtime(out) == before, 'saying no leaves the file alone')
+
+
+def check_export_folder(app, folder):
+    xdo('key', 'alt+t', 'ctrl+a')
+    xdo('type', '--delay', 20, os.path.join(folder, 'trace.json.gz'))
+    check(export_state(app, lambda e: e['format'] == 'perfetto', 10) is not None,
+          'a destination ending in .json.gz chooses the Perfetto trace')
+    # a folder (a path ending in /) is CSV: kernels.csv and the summary tables
+    export_to(app, folder + '/')
+    s = export_state(app, lambda e: e['state'] in ('done', 'failed'), 60)
+    check(s is not None and s['export']['format'] == 'csv' and s['export']['state'] == 'done',
+          'a destination ending in / exports CSV into a folder: ' + str(s and s['export'].get('error')))
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    check('kernels.csv' in names and any(n.endswith('-summary.csv') for n in names),
+          f'the folder holds kernels.csv and the summary tables: {names}')
+
+
+def test_export_dialog(tmp):
+    profile = REAL
+    out_dir = os.path.join(tmp, 'out')
+    os.mkdir(out_dir)
+    hold = os.path.join(tmp, 'hold')
+    app = App(tmp, profile, env={'SIGHTLINE_TEST_EXPORT_HOLD': hold})
+    try:
+        s = app.wait(complete, 120)
+        if not check(s is not None, 'the profile opens'):
+            return
+        check(s.get('export') is None, 'no Export dialog before Ctrl+E')
+        xdo('key', 'ctrl+e')
+        s = export_state(app, lambda e: e['shown'])
+        if not check(s is not None, 'Ctrl+E opens the Export dialog'):
+            return
+        e = s['export']
+        check(e['format'] == 'html' and e['scope'] == 'whole' and not e['environment'],
+              'it starts with the HTML report of the whole profile, without the environment')
+        check(not e['selection_sensitive'], 'without a selection, "Selection" cannot be chosen')
+        gpus = sql_one(profile, 'SELECT count(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]
+        check(len(e['gpus']) == gpus and all(g['checked'] for g in e['gpus']), f'the {gpus} GPUs, checked')
+        xdo('key', 'alt+c')
+        s = export_state(app, lambda e: e['format'] == 'csv', 10)
+        check(s is not None and s['export']['destination'].endswith('.csv'),
+              'Alt+C chooses CSV, and the destination follows')
+        s = app.settle()
+        screenshot(s['export_xid'], os.path.join(OUT, 'export-dialog.png'))
+        out = os.path.join(out_dir, 'kernels.csv')
+        check_export_csv(app, profile, out)
+        check_export_cancel(app, os.path.join(out_dir, 'cancelled.csv'), hold)
+        check_export_error(app, tmp)
+        check_export_replace(app, out)
+        check_export_folder(app, os.path.join(out_dir, 'tables'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -1930,11 +2071,26 @@ def main():
         log('# skip: no X display (run under xvfb-run)')
         return 77
     os.makedirs(OUT, exist_ok=True)
-    for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
-                 test_rough_edges, test_links, test_row_control, test_cpu_rows, test_cpu_summary,
+    for test in (test_welcome,
+                 test_bad_file,
+                 test_real,
+                 test_generated,
+                 test_staged,
+                 test_staged_cancel,
+                 test_staged_error,
+                 test_panel,
+                 test_search,
+                 test_summary,
+                 test_flame,
+                 test_tree,
+                 test_rough_edges,
+                 test_links,
+                 test_row_control,
+                 test_cpu_rows,
+                 test_cpu_summary,
                  test_compare_window,
-                 test_merged_ranks):
+                 test_merged_ranks,
+                 test_export_dialog):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
