@@ -8,6 +8,7 @@
 #include "sl-cli-compare-models.h"
 #include "sl-cli-run.h"
 #include "sl-cli-table.h"
+#include "sl-export-compare-html.h"
 
 typedef struct {
   char              *threshold_text;
@@ -17,6 +18,7 @@ typedef struct {
   char              *names;
   char              *rules;
   char             **models;
+  char              *html;           /* --html OUT */
   double             threshold;
   guint              top;
   SlNameStyle        style;
@@ -200,6 +202,25 @@ print_verdict (const SlCompare *cmp, double threshold)
     printf (_("These captures ran different work: the verdict says little.\n"));
 }
 
+/* --html OUT: the report beside the usual output (a CI artifact even when
+ * the gate then fails); FALSE, with a message, when it could not be written. */
+static gboolean
+write_html (const SlCliRun *run, const Options *o, const SlCompare *cmp)
+{
+  SlCompareReport report = {
+    .profiles = (SlProfile *const *) run->profiles->pdata, .n_profiles = run->profiles->len,
+    .compare = cmp, .filter = run->common.filter, .threshold = o->threshold,
+  };
+  g_autoptr(GError) error = NULL;
+
+  if (o->html == NULL)
+    return TRUE;
+  if (sl_export_compare_html_to_path (&report, o->html, NULL, &error))
+    return TRUE;
+  sl_cli_error (run->command, "%s", error->message);
+  return FALSE;
+}
+
 static int
 show (const SlCliRun *run, gpointer data)
 {
@@ -212,6 +233,8 @@ show (const SlCliRun *run, gpointer data)
     return SL_CLI_USAGE;
   cmp = sl_compare_compute ((SlProfile *const *) run->profiles->pdata, run->profiles->len,
                             run->common.filter, rules, o->style, o->threshold, o->top);
+  if (!write_html (run, o, cmp))
+    return SL_CLI_INPUT;
   if (run->common.json)
     {
       sl_cli_print_json (sl_compare_to_json (cmp));
@@ -251,6 +274,8 @@ sl_cli_compare (int argc, char **argv)
     { "fail-if-slower", 0, 0, G_OPTION_ARG_STRING, &o.fail_text,
       N_("Exit with status 3 when the step time (per call basis without iterations) got slower by more than PCT percent, "
          "listing the top offenders on stderr (a CI gate)"), "PCT" },
+    { "html", 0, 0, G_OPTION_ARG_FILENAME, &o.html,
+      N_("Also write the comparison as a self-contained HTML report to OUT (atomically: no file on error)"), "OUT" },
     { "top", 0, 0, G_OPTION_ARG_STRING, &o.top_text, N_("Only the K largest changes"), "K" },
     { "names", 0, 0, G_OPTION_ARG_STRING, &o.names, N_("Kernel names: short (default) or demangled"), "short|demangled" },
     { "rules", 0, 0, G_OPTION_ARG_FILENAME, &o.rules, N_("Category rules file (see categories --help)"), "FILE" },
@@ -261,5 +286,6 @@ sl_cli_compare (int argc, char **argv)
   int status = sl_cli_run (&spec, entries, &o, argc, argv);
 
   sl_cli_compare_models_clear (&o.categories);
+  g_free (o.html);
   return status;
 }

@@ -17,6 +17,12 @@ static const char *const palette[] = {
   "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
 };
 
+const char *
+_sl_html_palette (guint i)
+{
+  return palette[i % G_N_ELEMENTS (palette)];
+}
+
 static void
 category_legend (SlHtml *html, const SlCategorySummary *s)
 {

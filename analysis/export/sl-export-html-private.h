@@ -42,6 +42,32 @@ void     _sl_html_json_string  (GString *out, const char *text);
 /* Base64 of the SHA-256 of @text, for a CSP 'sha256-…' source. (transfer full) */
 char    *_sl_html_csp_hash     (const char *text);
 
+/* Shared by the profile report and the comparison report
+ * (sl-export-compare-html*.c). */
+/* A file of the export resource (sl-report.css, sl-report.js). (transfer full) */
+char    *_sl_html_resource_text (const char *name);
+/* "<!DOCTYPE html>…<body>": the CSP admitting exactly @css and @js by hash,
+ * the title "@title — @subject" (@subject untrusted) and whether the
+ * capture's environment is in the file. */
+void     _sl_html_head         (SlHtml *html, const char *title, const char *subject,
+                                gboolean environment_included, const char *css, const char *js);
+/* "label: value" in a definition list; @value untrusted. */
+void     _sl_html_fact         (SlHtml *html, const char *label, const char *value);
+/* "0 · NVIDIA H100, 1 · …": the GPUs with activity that @filter keeps. (transfer full) */
+char    *_sl_html_gpu_list     (const SlProfile *profile, const SlFilter *filter);
+/* "<section id=…><h2>title</h2>" (@id trusted) and a dimmed paragraph. */
+void     _sl_html_section_open (SlHtml *html, const char *id, const char *title);
+void     _sl_html_note         (SlHtml *html, const char *text);
+/* "<table class=sortable id=@id><thead>…</thead><tbody>", @heads separated by '|'. */
+void     _sl_html_table_open   (SlHtml *html, const char *id, const char *heads);
+/* Cells carrying their raw value in data-v (sorting, tests). */
+void     _sl_html_cell_int     (SlHtml *html, gint64 value);
+void     _sl_html_cell_dur     (SlHtml *html, double ns);
+void     _sl_html_cell_pct     (SlHtml *html, double pct);
+void     _sl_html_cell_name    (SlHtml *html, const char *name);
+/* The charts' colour @i (cycling), distinguishable in light and dark themes. */
+const char *_sl_html_palette   (guint i);
+
 /* The sections, in order of the report. */
 void     _sl_html_header       (SlHtml *html);
 void     _sl_html_utilization  (SlHtml *html);

@@ -18,32 +18,32 @@
 #define TOP_GAPS 10
 #define MAX_ITERATION_ROWS 200
 
-static void
-cell_int (SlHtml *html, gint64 value)
+void
+_sl_html_cell_int (SlHtml *html, gint64 value)
 {
   g_autofree char *text = sl_format_count (value);
 
   _sl_html_printf (html, "<td class=\"num\" data-v=\"%" G_GINT64_FORMAT "\">%s</td>", value, text);
 }
 
-static void
-cell_dur (SlHtml *html, double ns)
+void
+_sl_html_cell_dur (SlHtml *html, double ns)
 {
   _sl_html_printf (html, "<td class=\"num\" data-v=\"%.17g\">", ns);
   _sl_html_duration (html, (gint64) (ns + (ns < 0 ? -0.5 : 0.5)));
   _sl_html_raw (html, "</td>");
 }
 
-static void
-cell_pct (SlHtml *html, double pct)
+void
+_sl_html_cell_pct (SlHtml *html, double pct)
 {
   g_autofree char *text = sl_format_percent (pct);
 
   _sl_html_printf (html, "<td class=\"num\" data-v=\"%.17g\">%s</td>", pct, text);
 }
 
-static void
-cell_name (SlHtml *html, const char *name)
+void
+_sl_html_cell_name (SlHtml *html, const char *name)
 {
   _sl_html_raw (html, "<td class=\"name\">");
   _sl_html_text (html, name);
@@ -51,8 +51,8 @@ cell_name (SlHtml *html, const char *name)
 }
 
 /* "<table class=sortable><thead>…</thead><tbody>" with @heads separated by '|'. */
-static void
-table_open (SlHtml *html, const char *id, const char *heads)
+void
+_sl_html_table_open (SlHtml *html, const char *id, const char *heads)
 {
   g_auto(GStrv) names = g_strsplit (heads, "|", -1);
 
@@ -66,16 +66,16 @@ table_open (SlHtml *html, const char *id, const char *heads)
   _sl_html_raw (html, "</tr></thead><tbody>\n");
 }
 
-static void
-section_open (SlHtml *html, const char *id, const char *title)
+void
+_sl_html_section_open (SlHtml *html, const char *id, const char *title)
 {
   _sl_html_printf (html, "<section id=\"%s\"><h2>", id);
   _sl_html_text (html, title);
   _sl_html_raw (html, "</h2>\n");
 }
 
-static void
-note (SlHtml *html, const char *text)
+void
+_sl_html_note (SlHtml *html, const char *text)
 {
   _sl_html_raw (html, "<p class=\"note\">");
   _sl_html_text (html, text);
@@ -98,10 +98,10 @@ _sl_html_utilization (SlHtml *html)
   g_autoptr(SlGaps) gaps = sl_gaps_compute (html->profile, filter, 0, 0);
   g_autoptr(SlOverlap) overlap = sl_overlap_compute (html->profile, filter);
 
-  section_open (html, "utilization", _("GPU utilization"));
-  note (html, _("Kernel and copy busy time are unions of intervals over each GPU's span; "
+  _sl_html_section_open (html, "utilization", _("GPU utilization"));
+  _sl_html_note (html, _("Kernel and copy busy time are unions of intervals over each GPU's span; "
                 "NCCL overlap is the share of NCCL kernel time that runs alongside compute kernels."));
-  table_open (html, "utilization-table", _("GPU|Span|Kernel busy|Kernel %|Copy busy|Copy %|NCCL time|NCCL overlap %"));
+  _sl_html_table_open (html, "utilization-table", _("GPU|Span|Kernel busy|Kernel %|Copy busy|Copy %|NCCL time|NCCL overlap %"));
   for (guint i = 0; i < gaps->n_devices; i++)
     {
       const SlGapsDevice *d = &gaps->devices[i];
@@ -109,13 +109,13 @@ _sl_html_utilization (SlHtml *html)
       double span = d->span_ns > 0 ? (double) d->span_ns : 1.0;
 
       _sl_html_printf (html, "<tr><td class=\"num\" data-v=\"%u\">%u</td>", d->device, d->device);
-      cell_dur (html, (double) d->span_ns);
-      cell_dur (html, (double) d->kernel_busy_ns);
-      cell_pct (html, 100.0 * (double) d->kernel_busy_ns / span);
-      cell_dur (html, (double) d->copy_busy_ns);
-      cell_pct (html, 100.0 * (double) d->copy_busy_ns / span);
-      cell_dur (html, o != NULL ? (double) o->nccl_ns : 0.0);
-      cell_pct (html, o != NULL ? o->overlap_pct : 0.0);
+      _sl_html_cell_dur (html, (double) d->span_ns);
+      _sl_html_cell_dur (html, (double) d->kernel_busy_ns);
+      _sl_html_cell_pct (html, 100.0 * (double) d->kernel_busy_ns / span);
+      _sl_html_cell_dur (html, (double) d->copy_busy_ns);
+      _sl_html_cell_pct (html, 100.0 * (double) d->copy_busy_ns / span);
+      _sl_html_cell_dur (html, o != NULL ? (double) o->nccl_ns : 0.0);
+      _sl_html_cell_pct (html, o != NULL ? o->overlap_pct : 0.0);
       _sl_html_raw (html, "</tr>\n");
     }
   _sl_html_raw (html, "</tbody></table></div></section>\n");
@@ -131,25 +131,25 @@ _sl_html_kernels (SlHtml *html)
   g_autofree char *summary = g_strdup_printf (_("%s kernels, %u names, %s of GPU time; the %u largest names:"),
                                               count, s->n_names, total, s->n_rows);
 
-  section_open (html, "kernels", _("Top kernels"));
+  _sl_html_section_open (html, "kernels", _("Top kernels"));
   _sl_html_printf (html, "<p class=\"note\" data-total=\"%" G_GINT64_FORMAT "\" data-instances=\"%"
                    G_GUINT64_FORMAT "\">", s->total_ns, s->instances);
   _sl_html_text (html, summary);
   _sl_html_raw (html, "</p>\n");
-  table_open (html, "kernels-table", _("Kernel|Instances|Total|Average|Median|Min|Max|Time %"));
+  _sl_html_table_open (html, "kernels-table", _("Kernel|Instances|Total|Average|Median|Min|Max|Time %"));
   for (guint i = 0; i < s->n_rows; i++)
     {
       const SlKernelRow *row = &s->rows[i];
 
       _sl_html_raw (html, "<tr>");
-      cell_name (html, row->name);
-      cell_int (html, (gint64) row->stats.count);
-      cell_dur (html, (double) row->stats.total);
-      cell_dur (html, row->stats.avg);
-      cell_dur (html, row->stats.median);
-      cell_dur (html, (double) row->stats.min);
-      cell_dur (html, (double) row->stats.max);
-      cell_pct (html, row->time_pct);
+      _sl_html_cell_name (html, row->name);
+      _sl_html_cell_int (html, (gint64) row->stats.count);
+      _sl_html_cell_dur (html, (double) row->stats.total);
+      _sl_html_cell_dur (html, row->stats.avg);
+      _sl_html_cell_dur (html, row->stats.median);
+      _sl_html_cell_dur (html, (double) row->stats.min);
+      _sl_html_cell_dur (html, (double) row->stats.max);
+      _sl_html_cell_pct (html, row->time_pct);
       _sl_html_raw (html, "</tr>\n");
     }
   _sl_html_raw (html, "</tbody></table></div></section>\n");
@@ -160,11 +160,11 @@ iteration_row (SlHtml *html, const SlIteration *it)
 {
   _sl_html_printf (html, "<tr><td class=\"num\" data-v=\"%u\">%u</td>"
                    "<td class=\"num\" data-v=\"%u\">%u</td>", it->pid, it->pid, it->index, it->index);
-  cell_name (html, it->name);
-  cell_dur (html, (double) it->dur_ns);
-  cell_dur (html, (double) it->gpu_busy_ns);
-  cell_dur (html, (double) it->nccl_ns);
-  cell_int (html, (gint64) it->kernels);
+  _sl_html_cell_name (html, it->name);
+  _sl_html_cell_dur (html, (double) it->dur_ns);
+  _sl_html_cell_dur (html, (double) it->gpu_busy_ns);
+  _sl_html_cell_dur (html, (double) it->nccl_ns);
+  _sl_html_cell_int (html, (gint64) it->kernels);
   _sl_html_raw (html, "</tr>\n");
 }
 
@@ -173,10 +173,10 @@ _sl_html_iterations (SlHtml *html)
 {
   g_autoptr(SlIterations) its = sl_iterations_compute (html->profile, html->options->filter, NULL, 0, NULL);
 
-  section_open (html, "iterations", _("Iterations"));
+  _sl_html_section_open (html, "iterations", _("Iterations"));
   if (its == NULL || its->n_iterations == 0)
     {
-      note (html, _("No repeating iterations were found."));
+      _sl_html_note (html, _("No repeating iterations were found."));
       _sl_html_raw (html, "</section>\n");
       return;
     }
@@ -184,7 +184,7 @@ _sl_html_iterations (SlHtml *html)
   _sl_html_text (html, its->reason);
   _sl_html_raw (html, "</p>\n");
   _sl_html_iterations_chart (html, its);
-  table_open (html, "iterations-table", _("Process|Index|Name|Duration|GPU busy|NCCL|Kernels"));
+  _sl_html_table_open (html, "iterations-table", _("Process|Index|Name|Duration|GPU busy|NCCL|Kernels"));
   for (guint i = 0; i < its->n_iterations && i < MAX_ITERATION_ROWS; i++)
     iteration_row (html, &its->iterations[i]);
   _sl_html_raw (html, "</tbody></table></div>\n");
@@ -192,7 +192,7 @@ _sl_html_iterations (SlHtml *html)
     {
       g_autofree char *more = g_strdup_printf (_("%u more iterations are in the chart only."),
                                                its->n_iterations - MAX_ITERATION_ROWS);
-      note (html, more);
+      _sl_html_note (html, more);
     }
   _sl_html_raw (html, "</section>\n");
 }

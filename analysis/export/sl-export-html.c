@@ -12,8 +12,8 @@
 #include "sl-export-resources.h"
 #include "sl-format.h"
 
-static char *
-resource_text (const char *name)
+char *
+_sl_html_resource_text (const char *name)
 {
   g_autofree char *path = g_strconcat ("/io/github/sightline/export/", name, NULL);
   /* Referencing the resource directly keeps the linker from dropping it. */
@@ -24,12 +24,12 @@ resource_text (const char *name)
   return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
 }
 
-static void
-head (SlHtml *html, const char *css, const char *js)
+void
+_sl_html_head (SlHtml *html, const char *title, const char *subject, gboolean environment_included,
+               const char *css, const char *js)
 {
   g_autofree char *css_hash = _sl_html_csp_hash (css);
   g_autofree char *js_hash = _sl_html_csp_hash (js);
-  g_autofree char *base = g_path_get_basename (html->profile->path != NULL ? html->profile->path : "");
 
   _sl_html_raw (html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
   /* default-src 'none' forbids every fetch (images, fonts, frames,
@@ -40,18 +40,17 @@ head (SlHtml *html, const char *css, const char *js)
   _sl_html_raw (html, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 "<meta name=\"color-scheme\" content=\"light dark\">\n<meta name=\"generator\" content=\"Sightline\">\n");
   _sl_html_printf (html, "<meta name=\"sightline-environment-included\" content=\"%s\">\n<title>",
-                   html->options->include_environment ? "true" : "false");
-  _sl_html_text (html, _("Sightline report"));
+                   environment_included ? "true" : "false");
+  _sl_html_text (html, title);
   _sl_html_raw (html, " — ");
-  _sl_html_text (html, base);
+  _sl_html_text (html, subject);
   _sl_html_raw (html, "</title>\n<style>");
   _sl_html_raw (html, css);
   _sl_html_raw (html, "</style>\n</head>\n<body>\n");
 }
 
-/* "label: value" as a definition list entry; @value untrusted. */
-static void
-fact (SlHtml *html, const char *label, const char *value)
+void
+_sl_html_fact (SlHtml *html, const char *label, const char *value)
 {
   _sl_html_raw (html, "<dt>");
   _sl_html_text (html, label);
@@ -60,8 +59,8 @@ fact (SlHtml *html, const char *label, const char *value)
   _sl_html_raw (html, "</dd>\n");
 }
 
-static char *
-gpu_list (const SlProfile *profile, const SlFilter *filter)
+char *
+_sl_html_gpu_list (const SlProfile *profile, const SlFilter *filter)
 {
   g_autoptr(GString) text = g_string_new (NULL);
 
@@ -101,11 +100,11 @@ environment (SlHtml *html)
 
   if (!o->include_environment)
     {
-      fact (html, _("Environment"), _("not included (the capture's environment, command lines and host "
+      _sl_html_fact (html, _("Environment"), _("not included (the capture's environment, command lines and host "
                                       "details were left out)"));
       return;
     }
-  fact (html, _("Environment"), _("included at the exporter's request"));
+  _sl_html_fact (html, _("Environment"), _("included at the exporter's request"));
   _sl_html_raw (html, "<dt></dt><dd><pre class=\"env\">");
   for (guint i = 0; o->environment != NULL && o->environment[i] != NULL; i++)
     {
@@ -121,19 +120,19 @@ _sl_html_header (SlHtml *html)
   const SlProfile *p = html->profile;
   const SlFilter *filter = html->options->filter;
   g_autofree char *base = g_path_get_basename (p->path != NULL ? p->path : "");
-  g_autofree char *gpus = gpu_list (p, filter);
+  g_autofree char *gpus = _sl_html_gpu_list (p, filter);
   g_autofree char *span = span_text (p, filter);
 
   _sl_html_raw (html, "<header><h1>");
   _sl_html_text (html, _("Sightline report"));
   _sl_html_raw (html, "</h1>\n<dl class=\"facts\">\n");
-  fact (html, _("Profile"), base);
-  fact (html, _("Nsight Systems"), p->nsys_version != NULL ? p->nsys_version : _("unknown"));
-  fact (html, _("GPUs"), gpus[0] != '\0' ? gpus : _("none"));
-  fact (html, _("Span"), span);
-  fact (html, _("Scope"), html->options->scope_label != NULL ? html->options->scope_label
+  _sl_html_fact (html, _("Profile"), base);
+  _sl_html_fact (html, _("Nsight Systems"), p->nsys_version != NULL ? p->nsys_version : _("unknown"));
+  _sl_html_fact (html, _("GPUs"), gpus[0] != '\0' ? gpus : _("none"));
+  _sl_html_fact (html, _("Span"), span);
+  _sl_html_fact (html, _("Scope"), html->options->scope_label != NULL ? html->options->scope_label
                                                            : _("whole profile"));
-  fact (html, _("Kernel names"), html->options->names == SL_NAMES_DEMANGLED ? _("demangled") : _("short"));
+  _sl_html_fact (html, _("Kernel names"), html->options->names == SL_NAMES_DEMANGLED ? _("demangled") : _("short"));
   environment (html);
   _sl_html_raw (html, "</dl>\n<nav>");
   _sl_html_printf (html, "<a href=\"#utilization\">%s</a> <a href=\"#kernels\">%s</a> <a href=\"#categories\">%s</a> "
@@ -190,14 +189,16 @@ sl_export_html_write (SlProfile *profile, const SlExportOptions *options, GOutpu
                       SlExportProgress progress, gpointer progress_data, GCancellable *cancellable,
                       GError **error)
 {
-  g_autofree char *css = resource_text ("sl-report.css");
-  g_autofree char *js = resource_text ("sl-report.js");
+  g_autofree char *css = _sl_html_resource_text ("sl-report.css");
+  g_autofree char *js = _sl_html_resource_text ("sl-report.js");
+  g_autofree char *base = NULL;
   g_autoptr(GString) buf = g_string_sized_new (512 * 1024);
   SlHtml html = { profile, options, out, cancellable, buf, NULL };
 
   g_return_val_if_fail (profile != NULL && options != NULL, FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
-  head (&html, css, js);
+  base = g_path_get_basename (profile->path != NULL ? profile->path : "");
+  _sl_html_head (&html, _("Sightline report"), base, options->include_environment, css, js);
   if (write_sections (&html, progress, progress_data) && _sl_html_tree (&html))
     {
       _sl_html_raw (&html, "<script>");

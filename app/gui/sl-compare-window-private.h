@@ -58,6 +58,10 @@ struct _SlCompareWindow {
   gboolean         linking;
   guint            sized;        /* timelines laid out: bit 0 A, bit 1 B */
   gboolean         anchored;     /* A's first sized view showed the chosen iteration */
+  /* sl-compare-export.c */
+  GtkWidget       *export_button, *export_label;
+  GCancellable    *export_cancellable;
+  char            *export_path;  /* the last report written */
 };
 
 /* sl-compare-load.c */
@@ -85,6 +89,14 @@ void        _sl_compare_hist_show     (SlCompareWindow *self,
 GtkWidget  *_sl_compare_timelines_new (SlCompareWindow *self);
 void        _sl_compare_timelines_fill (SlCompareWindow *self);
 void        _sl_compare_timelines_dispose (SlCompareWindow *self);
+/* sl-compare-export.c: Export Report… (win.export-report, Ctrl+E) in @header. */
+GtkWidget  *_sl_compare_export_new     (SlCompareWindow *self,
+                                        GtkWidget       *header);
+void        _sl_compare_export_enable  (SlCompareWindow *self);
+/* Writes the report to @path in a worker (also the GUI tests' way in). */
+void        _sl_compare_export_to      (SlCompareWindow *self,
+                                        const char      *path);
+void        _sl_compare_export_dispose (SlCompareWindow *self);
 /* sl-compare-window-probe.c: the "probe-state" JSON text. */
 char       *_sl_compare_probe_state   (SlCompareWindow *self);
 void        _sl_compare_probe_changed (SlCompareWindow *self);

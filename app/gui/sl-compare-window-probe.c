@@ -138,6 +138,7 @@ _sl_compare_probe_state (SlCompareWindow *self)
   json_builder_begin_object (b);
   sl_json_member_string (b, "page", page_of (self));
   sl_json_member_string (b, "error", self->error);
+  sl_json_member_string (b, "exported", self->export_path);   /* the last report written */
   add_xid (b, self);
   json_builder_set_member_name (b, "profiles");
   json_builder_begin_array (b);

@@ -192,6 +192,7 @@ _sl_compare_show (SlCompareWindow *self)
   fill_summary (self);
   _sl_compare_table_fill (self);
   _sl_compare_timelines_fill (self);
+  _sl_compare_export_enable (self);
   gtk_label_set_text (GTK_LABEL (self->subtitle_label), _("Kernel time: the last profile against the first"));
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "compare");
   _sl_compare_probe_changed (self);
@@ -298,6 +299,7 @@ build (SlCompareWindow *self)
   gtk_box_append (GTK_BOX (titles), self->subtitle_label);
   gtk_widget_set_valign (titles, GTK_ALIGN_CENTER);
   gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), titles);
+  _sl_compare_export_new (self, header);
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
   /* Translators: the comparison window's title, then the compared files */
   {
@@ -346,6 +348,7 @@ sl_compare_window_dispose (GObject *object)
     g_cancellable_cancel (self->hist_cancellable);
   g_clear_object (&self->hist_cancellable);
   _sl_compare_timelines_dispose (self);
+  _sl_compare_export_dispose (self);
   G_OBJECT_CLASS (sl_compare_window_parent_class)->dispose (object);
 }
 

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import time
-
 APP, GEN, PROFILES, OUT = sys.argv[1:5]
 REAL = os.path.join(PROFILES, 'nsysai-h100-2gpu-1s.sqlite')
 PASSED = FAILED = 0
@@ -2061,6 +2060,41 @@ def test_export_dialog(tmp):
         app.close()
 
 
+import re
+from html import unescape
+
+def test_compare_export(tmp):
+    """Export Report… (Ctrl+E) in the comparison window: the save dialog, a worker, the path in the
+    window; the file's diff rows (status, name) are `sightline-cli compare --json`'s."""
+    a, b = compare_pair(tmp)
+    cli = cli_json('compare', a, b)
+    out = os.path.join(tmp, 'report.html')
+    app = App(tmp, '--compare', a, b)
+    try:
+        s = wait_compare(app, lambda t: t['page'] == 'compare')
+        if not check(s is not None, 'the comparison window opens'):
+            return
+        xdo('key', 'ctrl+e')
+        time.sleep(2.0)
+        xdo('key', 'ctrl+a')
+        xdo('type', '--delay', 20, out)
+        time.sleep(0.3)
+        xdo('key', 'Return')
+        e = wait_compare(app, lambda t: t.get('exported') == out, 30)
+        if not check(e is not None and os.path.exists(out), f'Ctrl+E, a path, Enter: the report is written ({out})'):
+            return
+        with open(out, encoding='utf-8') as f:
+            html = f.read()
+        rows = re.findall(r'<tr data-status="([a-z]+)"><td class="status">[^<]*</td><td class="name">([^<]*)</td>', html)
+        want = [(k['status'], k['name']) for k in cli['kernels']]
+        check([(st, unescape(n)) for st, n in rows] == want, f'the exported diff rows equal compare --json ({len(rows)})')
+        check(not [f for f in os.listdir(tmp) if f.startswith('.report.html')], 'no temporary file is left')
+        time.sleep(0.3)
+        screenshot(s['xid'], os.path.join(OUT, 'compare-export.png'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -2090,7 +2124,8 @@ def main():
                  test_cpu_summary,
                  test_compare_window,
                  test_merged_ranks,
-                 test_export_dialog):
+                 test_export_dialog,
+                 test_compare_export):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
