@@ -7,6 +7,8 @@ real X events come from xdotool and screenshots from ImageMagick's import.
   xvfb-run -a python3 test-gui.py APP GEN PROFILES_DIR OUT_DIR
 """
 import csv
+import re
+from html import unescape
 import json
 import math
 import os
@@ -2060,8 +2062,6 @@ def test_export_dialog(tmp):
         app.close()
 
 
-import re
-from html import unescape
 
 def test_compare_export(tmp):
     """Export Report… (Ctrl+E) in the comparison window: the save dialog, a worker, the path in the
