@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-application.c: application actions, opening files, recent profiles. */
 #include "sl-application.h"
+#include "sl-preferences.h"
 #include "sl-recent.h"
+#include "sl-settings.h"
 #include "sl-window.h"
 
 #include <glib/gi18n.h>
@@ -156,6 +158,16 @@ about_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
+preferences_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
+  GSettings *settings = sl_settings_get ();
+
+  if (settings != NULL)
+    gtk_window_present (GTK_WINDOW (sl_preferences_new (parent, settings)));
+}
+
+static void
 no_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
 }
@@ -165,6 +177,7 @@ static const GActionEntry app_entries[] = {
   { "new-window", new_window_action },
   { "open-sample", open_sample_action },
   { "about", about_action },
+  { "preferences", preferences_action },
   { "no-recent", no_recent_action },
 };
 
@@ -196,9 +209,15 @@ sl_application_startup (GApplication *app)
                                sample != NULL);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "no-recent")),
                                FALSE);
+  /* without the schema there is nothing to edit nor to remember */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "preferences")),
+                               sl_settings_get () != NULL);
+  sl_settings_apply_theme ();
+  sl_settings_apply_cache_limit ();
 
   set_accels (gtk_app, "app.quit", "<Control>q", NULL);
   set_accels (gtk_app, "app.new-window", "<Control>n", NULL);
+  set_accels (gtk_app, "app.preferences", "<Control>comma", NULL);
   set_accels (gtk_app, "win.open", "<Control>o", NULL);
   set_accels (gtk_app, "win.close", "<Control>w", NULL);
   set_accels (gtk_app, "win.reload", "F5", "<Control>r", NULL);
@@ -239,6 +258,29 @@ sl_application_window_added (GtkApplication *app,
     g_signal_connect_object (window, "open-request", G_CALLBACK (window_open_request_cb), app, 0);
 }
 
+/* dconf writes asynchronously: the last window size must reach it */
+static void
+sl_application_shutdown (GApplication *app)
+{
+  for (GList *w = gtk_application_get_windows (GTK_APPLICATION (app)); w; w = w->next)
+    if (SL_IS_WINDOW (w->data))
+      sl_settings_save_window (GTK_WINDOW (w->data));
+  if (sl_settings_get () != NULL)
+    g_settings_sync ();
+  G_APPLICATION_CLASS (sl_application_parent_class)->shutdown (app);
+}
+
+static int
+sl_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("sightline %s\n", SL_VERSION);
+      return 0;
+    }
+  return -1;
+}
+
 static void
 sl_application_class_init (SlApplicationClass *klass)
 {
@@ -249,12 +291,23 @@ sl_application_class_init (SlApplicationClass *klass)
   app_class->activate = sl_application_activate;
   app_class->open = sl_application_open;
   app_class->startup = sl_application_startup;
+  app_class->shutdown = sl_application_shutdown;
+  app_class->handle_local_options = sl_application_handle_local_options;
 }
 
 static void
 sl_application_init (SlApplication *self)
 {
   g_set_application_name (_("Sightline"));
+  g_application_add_main_option (G_APPLICATION (self), "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Print the version and exit"), NULL);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[PROFILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+    _("Explore NVIDIA Nsight Systems profiles: each PROFILE (an .sqlite export or an "
+      ".nsys-rep report) opens in a window of its own."));
+  g_application_set_option_context_description (G_APPLICATION (self),
+    _("Analyses without a window: sightline-cli --help.\n"
+      "Report bugs at https://github.com/sightline/sightline/issues"));
 }
 
 SlApplication *
