@@ -21,6 +21,8 @@ def run(*args):
 
 def esc(text):
     text = text.replace('\\', '\\e').replace('-', '\\-')
+    # troff reads ASCII: µ, quotes and dashes as named glyphs
+    text = ''.join(c if ord(c) < 128 else f'\\[u{ord(c):04X}]' for c in text)
     return ('\\&' + text) if text.startswith(('.', "'")) else text
 
 
