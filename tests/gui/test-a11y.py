@@ -57,8 +57,15 @@ def find_app(pid):
     return None
 
 
+def name_of(node):
+    try:
+        return node.name
+    except Exception:   # gone since the walk (a page rebuilt while loading)
+        return None
+
+
 def named(nodes, name):
-    return [n for n in nodes if n.name == name]
+    return [n for n in nodes if name_of(n) == name]
 
 
 def main():
@@ -66,7 +73,8 @@ def main():
         print('# skip: needs a D-Bus session and an X display (dbus-run-session, xvfb-run)')
         return 77
     with tempfile.TemporaryDirectory(prefix='sightline-a11y-') as tmp:
-        env = dict(os.environ, GDK_BACKEND='x11', GSETTINGS_BACKEND='memory', NO_AT_BRIDGE='0',
+        env = dict(os.environ, ASAN_OPTIONS=(os.environ.get('ASAN_OPTIONS', '') + ':detect_leaks=0').lstrip(':'),
+                   GDK_BACKEND='x11', GSETTINGS_BACKEND='memory', NO_AT_BRIDGE='0',
                    XDG_CONFIG_HOME=tmp, XDG_STATE_HOME=tmp, XDG_DATA_HOME=tmp, XDG_CACHE_HOME=tmp,
                    SIGHTLINE_NO_CACHE='1', LANGUAGE='C', LC_ALL='C.UTF-8')
         env.pop('GTK_A11Y', None)
@@ -81,6 +89,10 @@ def main():
                 timeline = named(nodes, 'Timeline')
                 if timeline and 'Showing' in (timeline[0].description or '') and named(nodes, 'Details'):
                     break
+            if proc.poll() is not None:
+                log.flush()
+                print(open(os.path.join(tmp, 'app.log'), errors='replace').read()[-3000:])
+            check(proc.poll() is None, f'the app runs (exit status {proc.poll()})')
             check(app is not None, 'the application is on the AT-SPI bus')
             check(len(timeline) == 1, 'a node named "Timeline"')
             if timeline:
