@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-cli-options.h"
+#include "sl-cli-settings.h"
 
 GOptionEntry
 sl_cli_no_cache_entry (gboolean *flag)
@@ -206,6 +207,11 @@ sl_cli_parse_dur (const char *command, const char *option, const char *text, gin
 gboolean
 sl_cli_parse_names (const char *command, const char *text, SlNameStyle *out)
 {
+  g_autofree char *preferred = NULL;
+
+  /* no --names: the style chosen in the Preferences, if any */
+  if (text == NULL)
+    text = preferred = sl_cli_settings_get_string ("kernel-names");
   if (text == NULL || g_str_equal (text, "short"))
     *out = SL_NAMES_SHORT;
   else if (g_str_equal (text, "demangled"))
@@ -223,9 +229,17 @@ sl_cli_parse_rules (const char *command, const char *rules, const char *model, S
 {
   g_autoptr(GError) error = NULL;
 
+  g_autofree char *preferred = NULL;
+
   *out = NULL;
+  /* no --rules: the rules file chosen in the Preferences, if any */
   if (rules == NULL && model == NULL)
-    return TRUE;
+    {
+      preferred = sl_cli_settings_get_string ("category-rules");
+      if (preferred == NULL || *preferred == '\0')
+        return TRUE;
+      rules = preferred;
+    }
   if (rules == NULL)
     {
       sl_cli_error (command, _("--model needs --rules FILE (a gputrc2graph engine/model file)"));

@@ -27,6 +27,12 @@ for room in ("analysis", "app", "widgets"):
                   (name.endswith(".ui") and 'translatable="yes"' in text)
             if has and rel not in listed:
                 failures.append(f"has translatable strings but is not in POTFILES.in: {rel}")
+# the desktop file, the AppStream metainfo and the settings schema carry
+# strings people read too (software centres, dconf-editor)
+for name in sorted(os.listdir(os.path.join(top, "data"))):
+    rel = os.path.join("data", name)
+    if name.endswith((".desktop.in", ".metainfo.xml.in", ".gschema.xml")) and rel not in listed:
+        failures.append(f"has translatable strings but is not in POTFILES.in: {rel}")
 for f in failures:
     print("FAIL:", f)
 print(f"{0 if failures else 1} passed, {len(failures)} failed")

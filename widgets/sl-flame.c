@@ -539,6 +539,7 @@ sl_flame_class_init (SlFlameClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "flamestack");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -558,6 +559,8 @@ sl_flame_init (SlFlame *self)
   gtk_widget_set_hexpand (self->canvas, TRUE);
   gtk_widget_set_size_request (self->canvas, -1, 220);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->canvas), draw_cb, self, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame stack"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame stack of the selected range"), -1);
   gtk_widget_set_parent (self->canvas, GTK_WIDGET (self));
   _sl_flame_input_init (self);
   self->probe_state = probe_json (self);

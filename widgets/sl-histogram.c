@@ -6,6 +6,8 @@
 
 #include "sl-format.h"
 
+#include <glib/gi18n.h>
+
 #define PAD_LEFT   44.0
 #define PAD_RIGHT  10.0
 #define PAD_TOP    18.0
@@ -211,6 +213,7 @@ sl_histogram_set_selection (SlHistogram *self, guint first, guint last)
   self->sel_last = MAX (first, last);
   if (first == G_MAXUINT || last == G_MAXUINT)
     self->sel_first = self->sel_last = G_MAXUINT;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Duration histogram"), -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n.h>
+
 struct _SlStackedBar {
   GtkWidget  parent_instance;
 
@@ -110,6 +112,7 @@ sl_stacked_bar_class_init (SlStackedBarClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = sl_stacked_bar_dispose;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -120,6 +123,7 @@ sl_stacked_bar_init (SlStackedBar *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 4);
   self->parts = g_array_new (FALSE, FALSE, sizeof (SlStackedPart));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time breakdown"), -1);
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), 18);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw_bar, self, NULL);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-timeline-legend.c: one swatch and name per palette entry in use. */
 #include "sl-timeline-legend.h"
+
 #include "sl-timeline-colors.h"
 #include "sl-timeline-samples.h"
 
@@ -115,12 +116,14 @@ sl_timeline_legend_class_init (SlTimelineLegendClass *klass)
   G_OBJECT_CLASS (klass)->dispose = sl_timeline_legend_dispose;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "timelinelegend");
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
 sl_timeline_legend_init (SlTimelineLegend *self)
 {
   self->flow = gtk_flow_box_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Kernel categories"), -1);
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->flow), GTK_SELECTION_NONE);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->flow), 20);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->flow), 12);

@@ -9,6 +9,7 @@
  * range, the selected range and the selected event into it as the user
  * works, and follows it when another view (or the history) changes them. */
 #include "sl-timeline.h"
+#include "sl-timeline-a11y.h"
 #include "sl-timeline-render.h"
 #include "sl-timeline-hit.h"
 #include "sl-timeline-link.h"
@@ -1343,6 +1344,8 @@ sl_timeline_init (SlTimeline *self)
   self->launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->renderer = sl_timeline_renderer_new ();
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"), -1);
+  sl_timeline_a11y_update (GTK_WIDGET (self), NULL);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
@@ -1477,6 +1480,15 @@ highlight_changed_cb (SlTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* What a screen reader says of the view (sl-timeline-a11y.c). */
+static const char * const a11y_signals[] = { "notify::visible-range", "notify::selected-event", "notify::model" };
+
+static void
+a11y_changed_cb (SlTimeline *self)
+{
+  sl_timeline_a11y_update (GTK_WIDGET (self), self->session);
+}
+
 static void forget_event_texts (SlTimeline *self);
 
 static void
@@ -1575,10 +1587,13 @@ sl_timeline_set_session (SlTimeline *self,
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::highlight", G_CALLBACK (highlight_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      for (guint i = 0; i < G_N_ELEMENTS (a11y_signals); i++)
+        g_signal_connect_object (session, a11y_signals[i], G_CALLBACK (a11y_changed_cb), self, G_CONNECT_SWAPPED);
       highlight_changed_cb (self);
       selected_range_changed_cb (self);
       selected_event_changed_cb (self);
     }
+  a11y_changed_cb (self);
   self->dirty = TRUE;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);

@@ -2,9 +2,11 @@
 /* sl-application.c: application actions, opening files, recent profiles. */
 #include "sl-application.h"
 #include "sl-compare-window.h"
-#include "sl-recent.h"
 #include "sl-file-chooser.h"
+#include "sl-preferences.h"
 #include "sl-ranks-window.h"
+#include "sl-recent.h"
+#include "sl-settings.h"
 #include "sl-window.h"
 
 #include <glib/gi18n.h>
@@ -131,6 +133,11 @@ sl_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   g_autoptr(GError) error = NULL;
 
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("sightline %s\n", SL_VERSION);
+      return 0;
+    }
   if (!g_variant_dict_contains (options, "compare"))
     return -1;
   if (!g_application_register (app, NULL, &error))
@@ -192,6 +199,16 @@ about_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
+preferences_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
+  GSettings *settings = sl_settings_get ();
+
+  if (settings != NULL)
+    gtk_window_present (GTK_WINDOW (sl_preferences_new (parent, settings)));
+}
+
+static void
 no_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
 }
@@ -236,6 +253,7 @@ static const GActionEntry app_entries[] = {
   { "new-window", new_window_action },
   { "open-sample", open_sample_action },
   { "about", about_action },
+  { "preferences", preferences_action },
   { "no-recent", no_recent_action },
 };
 
@@ -267,9 +285,15 @@ sl_application_startup (GApplication *app)
                                sample != NULL);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "no-recent")),
                                FALSE);
+  /* without the schema there is nothing to edit nor to remember */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "preferences")),
+                               sl_settings_get () != NULL);
+  sl_settings_apply_theme ();
+  sl_settings_apply_cache_limit ();
 
   set_accels (gtk_app, "app.quit", "<Control>q", NULL);
   set_accels (gtk_app, "app.new-window", "<Control>n", NULL);
+  set_accels (gtk_app, "app.preferences", "<Control>comma", NULL);
   set_accels (gtk_app, "win.open", "<Control>o", NULL);
   set_accels (gtk_app, "app.open-ranks", "<Control><Shift>o", NULL);
   set_accels (gtk_app, "win.close", "<Control>w", NULL);
@@ -356,6 +380,18 @@ sl_application_local_command_line (GApplication *app, char ***arguments, int *ex
   return G_APPLICATION_CLASS (sl_application_parent_class)->local_command_line (app, arguments, exit_status);
 }
 
+/* dconf writes asynchronously: the last window size must reach it */
+static void
+sl_application_shutdown (GApplication *app)
+{
+  for (GList *w = gtk_application_get_windows (GTK_APPLICATION (app)); w; w = w->next)
+    if (SL_IS_WINDOW (w->data))
+      sl_settings_save_window (GTK_WINDOW (w->data));
+  if (sl_settings_get () != NULL)
+    g_settings_sync ();
+  G_APPLICATION_CLASS (sl_application_parent_class)->shutdown (app);
+}
+
 static void
 sl_application_class_init (SlApplicationClass *klass)
 {
@@ -367,6 +403,7 @@ sl_application_class_init (SlApplicationClass *klass)
   app_class->local_command_line = sl_application_local_command_line;
   app_class->open = sl_application_open;
   app_class->startup = sl_application_startup;
+  app_class->shutdown = sl_application_shutdown;
   app_class->handle_local_options = sl_application_handle_local_options;
 }
 
@@ -382,6 +419,15 @@ sl_application_init (SlApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Compare the profiles given (the first against the others)"), NULL);
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_add_main_option (G_APPLICATION (self), "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Print the version and exit"), NULL);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[PROFILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+    _("Explore NVIDIA Nsight Systems profiles: each PROFILE (an .sqlite export or an "
+      ".nsys-rep report) opens in a window of its own."));
+  g_application_set_option_context_description (G_APPLICATION (self),
+    _("Analyses without a window: sightline-cli --help.\n"
+      "Report bugs at https://github.com/sightline/sightline/issues"));
 }
 
 SlApplication *

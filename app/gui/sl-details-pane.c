@@ -345,6 +345,7 @@ sl_details_pane_class_init (SlDetailsPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlDetailsPane, placeholder);
   gtk_widget_class_bind_template_child (widget_class, SlDetailsPane, grid);
   gtk_widget_class_set_css_name (widget_class, "detailspane");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 
   /* the fields shown changed (a new event, or its launch configuration came in) */
   signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -355,4 +356,5 @@ static void
 sl_details_pane_init (SlDetailsPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Details"), -1);
 }

@@ -401,6 +401,7 @@ header (SlSummaryPage *self)
 
   self->scope_dropdown = gtk_drop_down_new_from_strings (translated);
   gtk_widget_set_tooltip_text (self->scope_dropdown, _("What the summary covers"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->scope_dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, _("What the summary covers"), -1);
   g_signal_connect_swapped (self->scope_dropdown, "notify::selected", G_CALLBACK (dropdown_cb), self);
   self->range_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);

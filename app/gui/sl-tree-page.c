@@ -439,6 +439,7 @@ expand_button (void)
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (menu));
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "view-list-symbolic");
   gtk_widget_set_tooltip_text (button, _("Expand or collapse the tree"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Expand or collapse the tree"), -1);
   return button;
 }
 
@@ -449,6 +450,7 @@ step_button (const char *icon, const char *action, const char *tooltip)
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
   gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   return button;
 }
 
@@ -459,6 +461,7 @@ build_toolbar (SlTreePage *self)
 
   self->entry = gtk_search_entry_new ();
   g_object_set (self->entry, "placeholder-text", _("Filter names"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Filter names"), -1);
   gtk_widget_set_hexpand (self->entry, TRUE);
   g_signal_connect_swapped (self->entry, "search-changed", G_CALLBACK (_sl_tree_page_refilter), self);
   gtk_box_append (GTK_BOX (bar), self->entry);

@@ -397,6 +397,11 @@ build_state (SlWindowProbe *probe)
   add_xid (b, window);
   add_load_bar (b, window);
   add_export (b, window);
+  {
+    /* set from the Preferences' time display (sl-settings.c) */
+    g_autoptr(GVariant) absolute = g_action_group_get_action_state (G_ACTION_GROUP (window), "absolute-time");
+    sl_json_member_int (b, "absolute_time", absolute && g_variant_get_boolean (absolute));
+  }
   if (g_strcmp0 (_sl_window_get_page (window), "profile") == 0 && window->session != NULL)
     l = sl_timeline_get_layout (SL_TIMELINE (window->timeline));
   if (l != NULL)

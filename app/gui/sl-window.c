@@ -7,6 +7,7 @@
 #include "sl-load-bar.h"
 #include "sl-recent.h"
 #include "sl-recent-row.h"
+#include "sl-settings.h"
 
 #include <glib/gi18n.h>
 
@@ -307,4 +308,6 @@ sl_window_init (SlWindow *self)
   _sl_window_rows_init (self);
   _sl_window_export_init (self);
   self->probe = _sl_window_probe_new (self);
+  sl_settings_track_window (GTK_WINDOW (self));
+  sl_settings_track_time_display (g_action_map_lookup_action (G_ACTION_MAP (self), "absolute-time"));
 }

@@ -658,7 +658,7 @@ def test_welcome(tmp):
         app.close()
 
 
-# ---- the side panel's Summary page and the duration histogram (issue 11) -------------
+# ---- preferences persist across restarts (issue 16) ---------------------------------
 
 def summary_app(tmp, profile):
     """The app on @profile with the side panel showing its Summary page."""
@@ -2095,6 +2095,82 @@ def test_compare_export(tmp):
         app.close()
 
 
+def prefs_app(tmp):
+    """The app with settings kept in a key file under @tmp, schema from the build tree."""
+    schema_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(APP))), 'data')
+    return App(tmp, env={'GSETTINGS_BACKEND': 'keyfile', 'GSETTINGS_SCHEMA_DIR': schema_dir})
+
+
+def window_size(xid):
+    out = subprocess.run(['xdotool', 'getwindowgeometry', str(xid)], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if 'Geometry:' in line:
+            w, h = line.split()[-1].split('x')
+            return int(w), int(h)
+    return None
+
+
+def test_preferences(tmp):
+    keyfile = os.path.join(tmp, 'config', 'glib-2.0', 'settings', 'keyfile')
+    app = prefs_app(tmp)
+    try:
+        s = app.wait(lambda s: s['page'] == 'welcome', 30)
+        if not check(s is not None, 'preferences: the welcome page shows'):
+            return
+        check(s.get('absolute_time') == 0, 'preferences: times start relative (the schema default)')
+        time.sleep(1)
+        xdo('windowsize', s['xid'], 1000, 700)
+        time.sleep(1)
+        check(window_size(s['xid']) == (1000, 700), 'preferences: the window was resized to 1000x700')
+        xdo('windowfocus', '--sync', s['xid'])
+        xdo('key', 'ctrl+comma')
+        time.sleep(1.5)   # the preferences window maps (software GL under Xvfb)
+        prefs = []
+        for _ in range(20):   # until it is mapped
+            prefs = subprocess.run(['xdotool', 'search', '--onlyvisible', '--name', '^Preferences$'],
+                                   capture_output=True, text=True).stdout.split()
+            if prefs:
+                break
+            time.sleep(0.25)
+        if not check(len(prefs) == 1, 'preferences: Ctrl+, opens the Preferences window'):
+            return
+        # without a window manager nothing gives the new window the keyboard
+        xdo('windowfocus', '--sync', prefs[0])
+        # focus starts on the first style choice; Tab goes to the times, Down to "Absolute"
+        xdo('key', 'Tab')
+        xdo('key', 'Down')
+        xdo('key', 'space')
+        time.sleep(0.5)
+        xdo('key', 'Escape')
+        time.sleep(0.5)
+        xdo('windowfocus', '--sync', app.state()['xid'])
+        xdo('key', 'ctrl+q')
+        try:
+            code = app.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            code = None
+        check(code == 0, f'preferences: Ctrl+Q quits (exit status {code})')
+    finally:
+        if app.proc.poll() == 0:
+            app.log.close()   # it quit as asked
+        else:
+            app.close()
+    text = open(keyfile).read() if os.path.exists(keyfile) else ''
+    check("time-display='absolute'" in text, 'preferences: the key file holds the time display')
+    check('window-width=1000' in text and 'window-height=700' in text, 'preferences: and the window size')
+    app = prefs_app(tmp)
+    try:
+        s = app.wait(lambda s: s['page'] == 'welcome', 30)
+        if check(s is not None, 'preferences: the app starts again'):
+            time.sleep(1)
+            check(window_size(s['xid']) == (1000, 700), f'preferences: the window is 1000x700 again: {window_size(s["xid"])}')
+            check(s.get('absolute_time') == 1, 'preferences: times are absolute again')
+    finally:
+        app.close()
+
+
+# ---- the side panel's Summary page and the duration histogram (issue 11) -------------
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -2125,7 +2201,8 @@ def main():
                  test_compare_window,
                  test_merged_ranks,
                  test_export_dialog,
-                 test_compare_export):
+                 test_compare_export,
+                 test_preferences):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
