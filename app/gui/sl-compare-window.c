@@ -178,12 +178,14 @@ fill_summary (SlCompareWindow *self)
   basis = cell (text, 0);
   gtk_label_set_wrap (GTK_LABEL (basis), TRUE);
   gtk_box_append (GTK_BOX (box), basis);
-  gtk_box_append (GTK_BOX (box), heading (_("Kernel time by category")));
-  add_category_bars (self, box);
+  /* the strips right under the step times they spread, so both are in
+   * view without scrolling; the categories' bars and legends come last */
   gtk_box_append (GTK_BOX (box), heading (_("Iteration durations (bar: median)")));
   self->strip = sl_strip_plot_new ();
   fill_strip (self);
   gtk_box_append (GTK_BOX (box), self->strip);
+  gtk_box_append (GTK_BOX (box), heading (_("Kernel time by category")));
+  add_category_bars (self, box);
 }
 
 void
