@@ -172,6 +172,7 @@ _sl_compare_probe_state (SlCompareWindow *self)
   json_builder_begin_object (b);
   sl_json_member_string (b, "page", page_of (self));
   sl_json_member_string (b, "error", self->error);
+  sl_json_member_string (b, "subtitle", self->subtitle_label ? gtk_label_get_text (GTK_LABEL (self->subtitle_label)) : NULL);
   add_xid (b, self);
   json_builder_set_member_name (b, "profiles");
   json_builder_begin_array (b);

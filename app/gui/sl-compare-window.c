@@ -205,7 +205,11 @@ _sl_compare_show_error (SlCompareWindow *self, const char *message)
   g_free (self->error);
   self->error = g_strdup (message);
   gtk_label_set_text (GTK_LABEL (self->error_label), message);
+  /* the subtitle said "Loading…"; a selectable label that takes the focus
+   * has all its text selected, which reads as highlighted by mistake */
+  gtk_label_set_text (GTK_LABEL (self->subtitle_label), _("Not compared"));
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");
+  gtk_label_select_region (GTK_LABEL (self->error_label), 0, 0);
   _sl_compare_probe_changed (self);
 }
 

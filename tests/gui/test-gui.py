@@ -1861,8 +1861,9 @@ def test_compare_bad_file(tmp):
     try:
         s = wait_compare(app, lambda t: t['page'] == 'error')
         if check(s is not None, 'a bad file in --compare shows the error page'):
-            check('notes.sqlite' in s['error'] and reason in s['error'],
-                  f"the error names the file and says the loader's reason “{reason}”: {s['error']}")
+            check(s['error'].count('notes.sqlite') == 1 and reason in s['error'],
+                  f"the error names the file (once) and says the loader's reason “{reason}”: {s['error']}")
+            check(s['subtitle'] != 'Loading…', f"the subtitle no longer says it is loading: {s['subtitle']}")
             screenshot(s['xid'], os.path.join(OUT, 'compare-error.png'))
     finally:
         app.close()
