@@ -55,7 +55,8 @@ parse_offsets (char **specs, char **files, guint n, gint64 *offsets)
 
       for (i = 0; file != NULL && i < n && !g_str_equal (files[i], file); i++)
         ;
-      if (file == NULL || i == n || !sl_parse_duration (eq + 1 + neg, &v, NULL))
+      /* bounded as a summary's times are, so that the shifted times cannot overflow */
+      if (file == NULL || i == n || !sl_parse_duration (eq + 1 + neg, &v, NULL) || v > SL_RANK_SUMMARY_MAX_SPAN_NS)
         {
           sl_cli_error ("ranks", _("--offset expects FILE=NS with FILE one of the files given, not “%s”"), specs[s]);
           return FALSE;

@@ -14,6 +14,15 @@
 G_BEGIN_DECLS
 
 #define SL_RANK_SUMMARY_FORMAT 1
+#define SL_RANK_SUMMARY_FORMAT_NAME "sightline-rank-summary"
+
+/* What a summary file may hold (sl_rank_summary_from_json refuses more):
+ * summaries come from other machines and are read by the thousand, so
+ * no value may make ranks allocate without bound or overflow its sums. */
+#define SL_RANK_SUMMARY_MAX_STEPS   (1u << 20)                 /* iteration indices 0 .. this - 1 */
+#define SL_RANK_SUMMARY_MAX_SPAN_NS (G_GINT64_CONSTANT (30) * 86400 * G_GINT64_CONSTANT (1000000000)) /* 30 days */
+#define SL_RANK_SUMMARY_MAX_GPUS    1024
+#define SL_RANK_SUMMARY_MAX_UTC_NS  G_GINT64_CONSTANT (4102444800000000000) /* 2100-01-01 */
 
 typedef struct {
   guint   index;           /* the iteration's index (the same in every process) */
@@ -74,7 +83,11 @@ void           sl_rank_summary_free    (SlRankSummary *summary);
  *  "total_ns", "instances"}], "categories": [{"name", "total_ns"}], "gpus":
  *  [{"device", "name"}]} */
 JsonNode      *sl_rank_summary_to_json   (const SlRankSummary *summary);
-/* NULL with @error when @node is not a summary of a known version. */
+/* NULL with @error (G_FILE_ERROR_INVAL) naming the member and what is
+ * wrong with it ("iterations.steps[3].end_ns: expected an integer, found a
+ * string") when @node is not a summary of a known version, lacks a member,
+ * or holds a value of the wrong type or out of the limits above.  @node
+ * NULL: an empty file. */
 SlRankSummary *sl_rank_summary_from_json (JsonNode *node, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlRankSummary, sl_rank_summary_free)

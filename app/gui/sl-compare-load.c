@@ -5,6 +5,7 @@
  * profile's iterations are then computed in a worker.  Cancel stops all. */
 #include "sl-compare-window-private.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 void
@@ -132,8 +133,12 @@ load_done_cb (GObject *source, GAsyncResult *res, gpointer data)
     }
   if (profile == NULL)
     {
-      g_autofree char *name = g_file_get_basename (self->files[p]);
-      g_autofree char *message = g_strdup_printf (_("Could not open “%s”: %s"), name, error->message);
+      g_autofree char *name = g_file_get_basename (self->files[p]), *path = g_file_get_path (self->files[p]);
+      /* the loader's messages mostly name the file already ("Cannot open
+       * “PATH”: …"): saying it twice reads as two problems */
+      g_autofree char *message = path != NULL && strstr (error->message, path) != NULL
+                                 ? g_strdup (error->message)
+                                 : g_strdup_printf (_("Could not open “%s”: %s"), name, error->message);
 
       if (!g_error_matches (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED))
         _sl_compare_show_error (self, message);

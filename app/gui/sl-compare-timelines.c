@@ -6,6 +6,7 @@
  * one by default), so the same step is seen side by side.  The kernels
  * whose name got slower are highlighted in the last profile's timeline. */
 #include "sl-compare-window-private.h"
+#include "sl-row-key.h"
 #include "sl-timeline.h"
 
 #include <stdlib.h>
@@ -83,6 +84,23 @@ visible_b_cb (SlCompareWindow *self)
   follow (self, 1, 0);
 }
 
+/* The name of the iteration chosen in timeline @t ("iteration_3"), as
+ * its NVTX range reads in the timeline: the spin counts from 0, as
+ * `sightline-cli iterations` does ("#"), so "3" and "iteration_3" agree
+ * when the profile names its steps from 0; the name settles it when not. */
+static void
+show_name (SlCompareWindow *self, guint t, const SlIterations *its, guint i)
+{
+  g_autofree char *text = NULL;
+
+  g_clear_pointer (&self->anchor_names[t], g_free);
+  if (its != NULL && i < its->n_iterations)
+    self->anchor_names[t] = g_strdup (its->iterations[i].name);
+  /* Translators: the chosen iteration's own name, after its number */
+  text = self->anchor_names[t] != NULL ? g_strdup_printf (_("(%s)"), self->anchor_names[t]) : g_strdup ("");
+  gtk_label_set_text (GTK_LABEL (self->names[t]), text);
+}
+
 /* The anchors from the alignment chosen; B follows A at once. */
 static void
 align (SlCompareWindow *self)
@@ -92,8 +110,9 @@ align (SlCompareWindow *self)
   for (guint t = 0; t < 2; t++)
     {
       const SlIterations *its = iterations_of (self, t);
-      guint i = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->spins[t])) - 1;
+      guint i = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->spins[t]));
 
+      show_name (self, t, by_iteration ? its : NULL, i);
       gtk_widget_set_sensitive (self->spins[t], by_iteration && its != NULL);
       if (by_iteration && its != NULL && i < its->n_iterations)
         self->anchor[t] = iteration_start (&its->iterations[i]);
@@ -108,7 +127,7 @@ static void
 show_anchor (SlCompareWindow *self)
 {
   const SlIterations *its = iterations_of (self, 0);
-  guint i = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->spins[0])) - 1;
+  guint i = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->spins[0]));
   SlTimelineModel *model = sl_session_get_model (self->sessions[0]);
   SlTimeRange range = { model->start_ns, model->end_ns };
 
@@ -141,9 +160,13 @@ controls (SlCompareWindow *self)
       g_autofree char *text = g_strdup_printf (_("%s iteration"), letter);
 
       gtk_box_append (GTK_BOX (box), gtk_label_new (text));
-      self->spins[t] = gtk_spin_button_new_with_range (1, 1, 1);
-      gtk_widget_set_tooltip_text (self->spins[t], _("The iteration aligned with the other timeline's"));
+      self->spins[t] = gtk_spin_button_new_with_range (0, 0, 1);
+      gtk_widget_set_tooltip_text (self->spins[t], _("The iteration aligned with the other timeline's, "
+                                                     "numbered from 0 as in sightline-cli iterations"));
       gtk_box_append (GTK_BOX (box), self->spins[t]);
+      self->names[t] = gtk_label_new (NULL);
+      gtk_widget_add_css_class (self->names[t], "dim-label");
+      gtk_box_append (GTK_BOX (box), self->names[t]);
     }
   return box;
 }
@@ -209,6 +232,28 @@ alignment_changed_cb (SlCompareWindow *self)
     show_anchor (self);
 }
 
+/* Both timelines are short: the GPU's utilization row and its projected
+ * NVTX lanes below the top one (the iteration's name) are hidden, so that
+ * the streams, where the slower kernels are outlined, are in view at the
+ * window's default size.  (The user's menu on a row's label shows them.) */
+static void
+compact_rows (SlCompareWindow *self, guint t)
+{
+  SlTimelineModel *model = self->models[profile_of (self, t)];
+  g_autoptr(SlRowLayout) rows = sl_row_layout_new ();
+
+  for (guint r = 0; r < model->n_rows; r++)
+    {
+      const SlTimelineRow *row = &model->rows[r];
+      if (row->kind == SL_ROW_GPU_UTIL || (row->kind == SL_ROW_NVTX_PROJECTED && row->depth > 0))
+        {
+          g_autofree char *key = sl_row_key (model, r);
+          sl_row_layout_set_hidden (rows, key, TRUE);
+        }
+    }
+  sl_timeline_set_row_layout (SL_TIMELINE (self->timelines[t]), rows);
+}
+
 void
 _sl_compare_timelines_fill (SlCompareWindow *self)
 {
@@ -222,8 +267,9 @@ _sl_compare_timelines_fill (SlCompareWindow *self)
 
       self->sessions[t] = sl_session_new (self->models[profile_of (self, t)]);
       sl_timeline_set_session (SL_TIMELINE (self->timelines[t]), self->sessions[t]);
-      gtk_spin_button_set_range (GTK_SPIN_BUTTON (self->spins[t]), 1, its ? its->n_iterations : 1);
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->spins[t]), its ? median_iteration (its) + 1 : 1);
+      gtk_spin_button_set_range (GTK_SPIN_BUTTON (self->spins[t]), 0, its ? its->n_iterations - 1 : 0);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->spins[t]), its ? median_iteration (its) : 0);
+      compact_rows (self, t);
     }
   slower = sl_highlight_new (last, (const SlEventRef *) res->slower_refs->data, res->slower_refs->len,
                              _("slower than in A"), FALSE);
@@ -241,6 +287,8 @@ _sl_compare_timelines_fill (SlCompareWindow *self)
 void
 _sl_compare_timelines_dispose (SlCompareWindow *self)
 {
+  for (guint t = 0; t < 2; t++)
+    g_clear_pointer (&self->anchor_names[t], g_free);
   for (guint t = 0; t < 2; t++)
     if (self->sessions[t] != NULL)
       {

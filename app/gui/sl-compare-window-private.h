@@ -53,7 +53,8 @@ struct _SlCompareWindow {
   GtkWidget       *timeline_box;
   SlSession       *sessions[2];
   GtkWidget       *timelines[2];
-  GtkWidget       *align_drop, *spins[2];
+  GtkWidget       *align_drop, *spins[2], *names[2];
+  char            *anchor_names[2]; /* the chosen iterations' names, nullable */
   gint64           anchor[2];
   gboolean         linking;
   guint            sized;        /* timelines laid out: bit 0 A, bit 1 B */

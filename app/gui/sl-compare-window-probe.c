@@ -84,6 +84,36 @@ add_kernels (JsonBuilder *b, SlCompareWindow *self, const SlCompare *cmp)
   sl_json_member_int (b, "histogram_series", sl_histogram_overlay_get_n_series (SL_HISTOGRAM_OVERLAY (self->hist)));
 }
 
+/* The keys of the rows wholly in view (under the band, above the bottom). */
+static void
+add_rows_in_view (JsonBuilder *b, SlTimelineLayout *l)
+{
+  json_builder_set_member_name (b, "rows_in_view");
+  json_builder_begin_array (b);
+  for (guint r = 0; l != NULL && r < sl_timeline_layout_n_rows (l); r++)
+    {
+      int y, h;
+      if (!sl_timeline_layout_row_hidden (l, r) && sl_timeline_layout_row_rect (l, r, &y, &h)
+          && y >= sl_timeline_layout_row_clip_top (l, r) && y + h <= l->height)
+        json_builder_add_string_value (b, sl_timeline_layout_row_key (l, r));
+    }
+  json_builder_end_array (b);
+}
+
+/* Whether the strip plot is wholly inside the summary's scrolled window,
+ * as it is first shown (not scrolled). */
+static gboolean
+strip_in_view (SlCompareWindow *self)
+{
+  GtkWidget *scroller = self->strip ? gtk_widget_get_ancestor (self->strip, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  graphene_rect_t r;
+
+  return scroller != NULL && gtk_widget_get_mapped (self->strip)
+         && gtk_widget_compute_bounds (self->strip, scroller, &r)
+         && r.origin.y >= 0 && r.origin.y + r.size.height <= gtk_widget_get_height (scroller)
+         && r.size.height > 0;
+}
+
 /* Where timeline @t sits in surface coordinates (what xdotool sees), its
  * size, and what it shows. */
 static void
@@ -107,7 +137,10 @@ add_timeline (JsonBuilder *b, SlCompareWindow *self, guint t)
   sl_json_member_int (b, "body_y", l ? sl_timeline_layout_body_y (l) : 0);
   sl_json_member_double (b, "scale", l ? l->scale : 1);
   sl_json_member_int (b, "anchor_ns", self->anchor[t]);
-  sl_json_member_int (b, "iteration", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->spins[t])) - 1);
+  sl_json_member_int (b, "iteration", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->spins[t])));
+  sl_json_member_string (b, "iteration_name", self->anchor_names[t]);
+  sl_json_member_string (b, "iteration_label", gtk_label_get_text (GTK_LABEL (self->names[t])));
+  add_rows_in_view (b, l);
   sl_json_member_int_array (b, "visible", (const gint64[]) { r->start, r->end }, 2);
   {
     SlHighlight *hl = sl_session_get_highlight (self->sessions[t]);
@@ -122,6 +155,7 @@ add_timelines (JsonBuilder *b, SlCompareWindow *self)
   sl_json_member_string (b, "align", gtk_drop_down_get_selected (GTK_DROP_DOWN (self->align_drop)) ? "iteration"
                                                                                                      : "start");
   sl_json_member_int (b, "offset_ns", self->anchor[1] - self->anchor[0]);
+  sl_json_member_boolean (b, "strip_in_view", strip_in_view (self));
   json_builder_set_member_name (b, "timelines");
   json_builder_begin_array (b);
   for (guint t = 0; t < 2; t++)
@@ -139,6 +173,7 @@ _sl_compare_probe_state (SlCompareWindow *self)
   sl_json_member_string (b, "page", page_of (self));
   sl_json_member_string (b, "error", self->error);
   sl_json_member_string (b, "exported", self->export_path);   /* the last report written */
+  sl_json_member_string (b, "subtitle", self->subtitle_label ? gtk_label_get_text (GTK_LABEL (self->subtitle_label)) : NULL);
   add_xid (b, self);
   json_builder_set_member_name (b, "profiles");
   json_builder_begin_array (b);

@@ -178,12 +178,14 @@ fill_summary (SlCompareWindow *self)
   basis = cell (text, 0);
   gtk_label_set_wrap (GTK_LABEL (basis), TRUE);
   gtk_box_append (GTK_BOX (box), basis);
-  gtk_box_append (GTK_BOX (box), heading (_("Kernel time by category")));
-  add_category_bars (self, box);
+  /* the strips right under the step times they spread, so both are in
+   * view without scrolling; the categories' bars and legends come last */
   gtk_box_append (GTK_BOX (box), heading (_("Iteration durations (bar: median)")));
   self->strip = sl_strip_plot_new ();
   fill_strip (self);
   gtk_box_append (GTK_BOX (box), self->strip);
+  gtk_box_append (GTK_BOX (box), heading (_("Kernel time by category")));
+  add_category_bars (self, box);
 }
 
 void
@@ -204,7 +206,11 @@ _sl_compare_show_error (SlCompareWindow *self, const char *message)
   g_free (self->error);
   self->error = g_strdup (message);
   gtk_label_set_text (GTK_LABEL (self->error_label), message);
+  /* the subtitle said "Loading…"; a selectable label that takes the focus
+   * has all its text selected, which reads as highlighted by mistake */
+  gtk_label_set_text (GTK_LABEL (self->subtitle_label), _("Not compared"));
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "error");
+  gtk_label_select_region (GTK_LABEL (self->error_label), 0, 0);
   _sl_compare_probe_changed (self);
 }
 

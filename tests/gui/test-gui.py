@@ -1785,6 +1785,10 @@ def test_compare_window(tmp):
         # the histograms are counted in a worker after the selection: wait for them
         h = wait_compare(app, lambda t: t.get('histogram_series') == 2, 30)
         check(h is not None, 'the selected kernel has one histogram per profile')
+        check(s['strip_in_view'], 'the iteration strip plot is in view without scrolling (1400x900)')
+        check_outlines_in_view(s, b)
+        for t, path in zip(s['timelines'], (a, b)):
+            check_iteration_name(t, path)
         ta, tb = s['timelines']
         check(tb['visible'][0] - ta['visible'][0] == s['offset_ns'] and
               tb['visible'][1] - tb['visible'][0] == ta['visible'][1] - ta['visible'][0],
@@ -2171,6 +2175,114 @@ def test_preferences(tmp):
 
 # ---- the side panel's Summary page and the duration histogram (issue 11) -------------
 
+def check_outlines_in_view(s, b):
+    """B's rows in view at the default size include a stream where the slower
+    kernel runs (by SQL), so its outlines are seen without scrolling."""
+    streams = {f'{d}/{st}' for d, st in sql_all(
+        b, 'SELECT DISTINCT k.deviceId, k.streamId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s '
+           'ON s.id = k.shortName WHERE s.value = ?', 'flash_fwd_kernel')}
+    shown = [k for k in s['timelines'][1]['rows_in_view'] if k.startswith('stream/')]
+    seen = {f"{k.split('/')[1]}/{k.split('/')[-1]}" for k in shown}
+    check(seen & streams, f'B shows a stream of the slower kernel ({sorted(streams)}) in view: {shown}')
+
+
+def check_iteration_name(t, path):
+    """The number shown for the chosen iteration names the NVTX range the
+    timeline shows there: the range starting at the anchor (by SQL) is
+    iteration_<number> (the generator numbers them from 0, as the CLI's "#")."""
+    row = sql_one(path, "SELECT text FROM NVTX_EVENTS WHERE start = ? AND text LIKE 'iteration%'", t['anchor_ns'])
+    name = row[0] if row else None
+    check(name is not None and name == t['iteration_name'] == f"iteration_{t['iteration']}"
+          and name in t['iteration_label'],
+          f"iteration {t['iteration']} ({t['iteration_label']}) is the range at its anchor: {name}")
+
+
+def sql_all(path, query, *args):
+    db = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+    try:
+        return db.execute(query, args).fetchall()
+    finally:
+        db.close()
+
+
+def iteration_start(path, k):
+    return sql_one(path, 'SELECT start FROM NVTX_EVENTS WHERE text = ?', f'iteration_{k}')[0]
+
+
+def check_linked(app, what, cond_a):
+    """Waits for A's view to satisfy @cond_a, then checks B = A + the offset."""
+    z = wait_compare(app, lambda t: cond_a(t['timelines'][0]['visible']), 10)
+    if not check(z is not None, what):
+        return None
+    time.sleep(0.5)
+    z = compare_state(app)
+    za, zb = z['timelines']
+    check(zb['visible'][0] - za['visible'][0] == z['offset_ns'] and
+          zb['visible'][1] - za['visible'][1] == z['offset_ns'],
+          f"{what}: B shows A's range + the offset {z['offset_ns']} ({za['visible']} / {zb['visible']})")
+    return z
+
+
+def test_compare_offset(tmp):
+    """A non-zero alignment offset: B stalls 20 ms in step 1, so its later steps
+    start later; B's view is A's shifted by the start of B's chosen iteration
+    minus A's (both by SQL), through a zoom on A and a pan on B."""
+    a, b = os.path.join(tmp, 'A.sqlite'), os.path.join(tmp, 'B.sqlite')
+    common = ['--iterations', '8', '--kernels', '8000', '--nvtx-depth', '2', '--seed', '5']
+    subprocess.run([GEN, a, *common], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([GEN, b, *common, '--stall-ns', '20000000', '--stall-step', '1'], check=True,
+                   stdout=subprocess.DEVNULL)
+    app = App(tmp, '--compare', a, b)
+    try:
+        s = wait_compare(app, lambda t: t['page'] == 'compare' and 'timelines' in t)
+        if not check(s is not None, 'the comparison of a stalled pair opens'):
+            return
+        ta, tb = s['timelines']
+        want = iteration_start(b, tb['iteration']) - iteration_start(a, ta['iteration'])
+        check(s['offset_ns'] == want and want != 0,
+              f"offset {s['offset_ns']} = B's iteration_{tb['iteration']} start - A's iteration_{ta['iteration']} "
+              f"start by SQL ({want}), not 0")
+        check(tb['visible'][0] - ta['visible'][0] == want, f"B's view starts at A's + {want}")
+        span = ta['visible'][1] - ta['visible'][0]
+        px = int(ta['x'] + (ta['header_width'] + (ta['width'] - ta['header_width']) * 0.4) / ta['scale'])
+        xdo('mousemove', '--window', s['xid'], px, int(ta['y'] + (ta['body_y'] + 20) / ta['scale']))
+        time.sleep(0.3)
+        xdo('keydown', 'ctrl', 'click', '--repeat', 2, '--delay', 150, 4, 'keyup', 'ctrl')
+        z = check_linked(app, 'Ctrl+wheel on A zooms both', lambda v: v[1] - v[0] < span / 3)
+        if z is None:
+            return
+        start = z['timelines'][0]['visible'][0]
+        xdo('mousemove', '--window', s['xid'], px, int(tb['y'] + (tb['body_y'] + 20) / tb['scale']))
+        time.sleep(0.3)
+        xdo('keydown', 'shift', 'click', '--repeat', 3, '--delay', 150, 5, 'keyup', 'shift')
+        check_linked(app, 'Shift+wheel on B pans both', lambda v: v[0] != start)
+    finally:
+        app.close()
+
+
+def test_compare_bad_file(tmp):
+    """sightline --compare GOOD BAD: the window shows the loader's own message
+    about BAD (as sightline-cli info says it), naming the file."""
+    good, bad = os.path.join(tmp, 'A.sqlite'), os.path.join(tmp, 'notes.sqlite')
+    subprocess.run([GEN, good, '--kernels', '2000'], check=True, stdout=subprocess.DEVNULL)
+    with open(bad, 'w') as f:
+        f.write('this is not a database\n' * 50)
+    cli = os.path.join(os.path.dirname(os.path.dirname(APP)), 'sightline-cli')
+    err = subprocess.run([cli, 'info', bad], capture_output=True, text=True).stderr.strip()
+    # "sightline-cli: Cannot open “PATH”: WHY": the loader's reason, after the path
+    reason = err.split('”: ', 1)[1].split('. ')[0] if '”: ' in err else err
+    app = App(tmp, '--compare', good, bad)
+    try:
+        s = wait_compare(app, lambda t: t['page'] == 'error')
+        if check(s is not None, 'a bad file in --compare shows the error page'):
+            check(s['error'].count('notes.sqlite') == 1 and reason in s['error'],
+                  f"the error names the file (once) and says the loader's reason “{reason}”: {s['error']}")
+            check(s['subtitle'] != 'Loading…', f"the subtitle no longer says it is loading: {s['subtitle']}")
+            screenshot(s['xid'], os.path.join(OUT, 'compare-error.png'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -2202,7 +2314,9 @@ def main():
                  test_merged_ranks,
                  test_export_dialog,
                  test_compare_export,
-                 test_preferences):
+                 test_preferences,
+                 test_compare_offset,
+                 test_compare_bad_file):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
