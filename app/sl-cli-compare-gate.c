@@ -6,30 +6,15 @@
 
 #include "sl-cli.h"
 #include "sl-cli-compare-gate.h"
+#include "sl-cli-options.h"
 
 #define N_OFFENDERS 10
 
 gboolean
 sl_cli_compare_gate_parse (const char *command, const char *text, double *pct)
 {
-  g_autofree char *copy = NULL;
-  char *end = NULL;
-  double v;
-
   *pct = NAN;
-  if (text == NULL)
-    return TRUE;
-  copy = g_strstrip (g_strdup (text));
-  if (g_str_has_suffix (copy, "%"))
-    copy[strlen (copy) - 1] = '\0';
-  v = g_ascii_strtod (copy, &end);
-  if (end == copy || *end != '\0' || !(v >= 0) || v > 100000)
-    {
-      sl_cli_error (command, _("--fail-if-slower expects a percentage such as 5 or 2.5%%, not “%s”"), text);
-      return FALSE;
-    }
-  *pct = v;
-  return TRUE;
+  return sl_cli_parse_percent (command, "--fail-if-slower", text, 100000, pct);
 }
 
 /* The time @k added to the last profile: per iteration, or in total. */

@@ -28,22 +28,11 @@ typedef struct {
 static gboolean
 parse_threshold (const char *command, const char *text, double *out)
 {
-  g_autofree char *copy = NULL;
-  char *end = NULL;
-  double v;
+  double pct = *out * 100.0;
 
-  if (text == NULL)
-    return TRUE;
-  copy = g_strstrip (g_strdup (text));
-  if (g_str_has_suffix (copy, "%"))
-    copy[strlen (copy) - 1] = '\0';
-  v = g_ascii_strtod (copy, &end);
-  if (end == copy || *end != '\0' || !(v >= 0) || v > 1000)
-    {
-      sl_cli_error (command, _("--threshold expects a percentage such as 5 or 2.5%%, not “%s”"), text);
-      return FALSE;
-    }
-  *out = v / 100.0;
+  if (!sl_cli_parse_percent (command, "--threshold", text, 1000, &pct))
+    return FALSE;
+  *out = pct / 100.0;
   return TRUE;
 }
 

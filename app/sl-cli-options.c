@@ -189,6 +189,28 @@ sl_cli_parse_count (const char *command, const char *option, const char *text, g
 }
 
 gboolean
+sl_cli_parse_percent (const char *command, const char *option, const char *text, double max, double *out)
+{
+  g_autofree char *copy = NULL;
+  char *end = NULL;
+  double v;
+
+  if (text == NULL)
+    return TRUE;
+  copy = g_strstrip (g_strdup (text));
+  if (g_str_has_suffix (copy, "%"))
+    copy[strlen (copy) - 1] = '\0';
+  v = g_ascii_strtod (copy, &end);
+  if (end == copy || *end != '\0' || !(v >= 0) || v > max)
+    {
+      sl_cli_error (command, _("%s expects a percentage such as 5 or 2.5%%, not “%s”"), option, text);
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+gboolean
 sl_cli_parse_dur (const char *command, const char *option, const char *text, gint64 *out)
 {
   g_autoptr(GError) error = NULL;

@@ -41,6 +41,9 @@ void      sl_cli_common_clear  (SlCliCommon *common);
 
 /* A count ("10"): a number >= 0. */
 gboolean  sl_cli_parse_count   (const char *command, const char *option, const char *text, guint *out);
+/* A percentage in [0, @max] ("5", "2.5%"). */
+gboolean  sl_cli_parse_percent (const char *command, const char *option, const char *text, double max,
+                                double *out);
 /* A duration >= 0 ("1ms"). */
 gboolean  sl_cli_parse_dur     (const char *command, const char *option, const char *text, gint64 *out);
 /* --names: "short" (the default, also for NULL) or "demangled". */

@@ -215,3 +215,17 @@ sl_compare_judge (SlCompare *self, SlProfile *const *profiles, const SlCompareKe
   g_ptr_array_add (reasons, NULL);
   self->reasons = (char **) g_ptr_array_free (reasons, FALSE);
 }
+
+const char *
+sl_compare_status_label (SlCompareStatus status)
+{
+  switch (status)
+    {
+    case SL_COMPARE_FASTER: return _("faster");
+    case SL_COMPARE_SLOWER: return _("slower");
+    case SL_COMPARE_ADDED: return _("added");
+    case SL_COMPARE_REMOVED: return _("removed");
+    case SL_COMPARE_CALLS: return _("call count");
+    case SL_COMPARE_SAME: default: return _("same");
+    }
+}

@@ -48,6 +48,8 @@ typedef struct {
 } SlCompareIterations;
 
 const char *sl_compare_status_name (SlCompareStatus status);
+/* The status as people read it, translated ("slower", "call count"). */
+const char *sl_compare_status_label (SlCompareStatus status);
 
 typedef struct {
   char            *name;

@@ -9,19 +9,6 @@
 
 #include "sl-export-compare-html-private.h"
 
-static const char *
-status_label (SlCompareStatus status)
-{
-  switch (status)
-    {
-    case SL_COMPARE_FASTER: return _("faster");
-    case SL_COMPARE_SLOWER: return _("slower");
-    case SL_COMPARE_ADDED: return _("added");
-    case SL_COMPARE_REMOVED: return _("removed");
-    case SL_COMPARE_CALLS: return _("call count");
-    case SL_COMPARE_SAME: default: return _("same");
-    }
-}
 
 static void
 controls (SlHtml *html)
@@ -37,7 +24,7 @@ controls (SlHtml *html)
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     {
       _sl_html_printf (html, "<option value=\"%s\">", sl_compare_status_name (order[i]));
-      _sl_html_text (html, status_label (order[i]));
+      _sl_html_text (html, sl_compare_status_label (order[i]));
       _sl_html_raw (html, "</option>");
     }
   _sl_html_raw (html, "</select> <input type=\"search\" id=\"diff-search\" placeholder=\"");
@@ -66,7 +53,7 @@ diff_row (SlCompareHtml *c, const SlCompareKernel *k)
   guint last = cmp->n_profiles - 1;
 
   _sl_html_printf (html, "<tr data-status=\"%s\"><td class=\"status\">", sl_compare_status_name (k->status));
-  _sl_html_text (html, status_label (k->status));
+  _sl_html_text (html, sl_compare_status_label (k->status));
   _sl_html_raw (html, "</td>");
   _sl_html_cell_name (html, k->name);
   cell_time (html, per_iteration ? k->per_iteration_ns[0] : k->per_call_ns[0]);

@@ -61,7 +61,7 @@ text_of (SlCompareWindow *self, const SlCompareKernel *k, Column col)
 
   switch (col)
     {
-    case COL_STATUS: return g_strdup (_sl_compare_status_label (k->status));
+    case COL_STATUS: return g_strdup (sl_compare_status_label (k->status));
     case COL_NAME: return g_strdup (k->name);
     case COL_RATIO: return isnan (v) ? g_strdup ("–") : g_strdup_printf ("%.3f×", v);
     case COL_DELTA:

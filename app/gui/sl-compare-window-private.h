@@ -79,7 +79,6 @@ guint32     _sl_compare_color         (guint            p);
 double      _sl_compare_basis_time    (const SlCompare       *cmp,
                                        const SlCompareKernel *k,
                                        guint                  p);
-const char *_sl_compare_status_label  (SlCompareStatus  status);
 /* sl-compare-table.c */
 GtkWidget  *_sl_compare_table_new     (SlCompareWindow *self);
 void        _sl_compare_table_fill    (SlCompareWindow *self);

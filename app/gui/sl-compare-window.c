@@ -34,19 +34,6 @@ _sl_compare_basis_time (const SlCompare *cmp, const SlCompareKernel *k, guint p)
   return cmp->basis == SL_COMPARE_PER_ITERATION ? k->per_iteration_ns[p] : k->per_call_ns[p];
 }
 
-const char *
-_sl_compare_status_label (SlCompareStatus status)
-{
-  switch (status)
-    {
-    case SL_COMPARE_FASTER: return _("faster");
-    case SL_COMPARE_SLOWER: return _("slower");
-    case SL_COMPARE_ADDED: return _("added");
-    case SL_COMPARE_REMOVED: return _("removed");
-    case SL_COMPARE_CALLS: return _("call count");
-    case SL_COMPARE_SAME: default: return _("same");
-    }
-}
 
 static GtkWidget *
 heading (const char *text)
