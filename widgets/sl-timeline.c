@@ -10,6 +10,7 @@
  * works, and follows it when another view (or the history) changes them. */
 #include "sl-timeline.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-bookmarks.h"
 #include "sl-timeline-hit.h"
 #include "sl-timeline-link.h"
 #include "sl-timeline-gpu-rows.h"
@@ -28,6 +29,7 @@ struct _SlTimeline {
 
   SlSession          *session;
   SlTimelineModel    *model;       /* the session's, borrowed */
+  GSignalGroup       *bookmark_signals;  /* the session's bookmark store: "changed" redraws */
   gboolean            publishing;  /* writing the view into the session */
   gint64              last_gesture_us;
   SlTimelineLayout   *layout;
@@ -447,6 +449,8 @@ sl_timeline_snapshot (GtkWidget   *widget,
                                                          w - l->header_width / s, h));
   if (l->has_range)
     snapshot_range (self, snapshot, &style, w, h);
+  if (self->session != NULL)
+    sl_timeline_bookmarks_snapshot (widget, snapshot, l, sl_session_get_bookmarks (self->session), s, w, h);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (l->header_width / s, sl_timeline_layout_body_y (l) / s,
                                                          w - l->header_width / s, h));
   snapshot_outlines (self, snapshot, &style);
@@ -819,6 +823,20 @@ click_pressed_cb (SlTimeline      *self,
     }
 }
 
+/* A click on a bookmark's flag selects its range. */
+static void
+select_flag (SlTimeline *self, double x, double y)
+{
+  const SlBookmark *b;
+
+  if (self->session == NULL)
+    return;
+  b = sl_timeline_bookmarks_flag_at (GTK_WIDGET (self), self->layout, sl_session_get_bookmarks (self->session),
+                                     widget_scale (self), x, y);
+  if (b != NULL)
+    sl_session_set_selected_range (self->session, &(SlTimeRange) { b->start, b->end });
+}
+
 static void
 click_released_cb (SlTimeline      *self,
                    int              n_press,
@@ -846,7 +864,10 @@ click_released_cb (SlTimeline      *self,
       return;
     }
   if (y * s < sl_timeline_layout_body_y (l))
-    return;
+    {
+      select_flag (self, x, y);
+      return;
+    }
   select_event (self, sl_timeline_layout_hit_test (l, x * s, y * s, &ev) ? &ev : NULL);
 }
 
@@ -1195,6 +1216,7 @@ sl_timeline_dispose (GObject *object)
   SlTimeline *self = SL_TIMELINE (object);
 
   sl_timeline_set_session (self, NULL);
+  g_clear_object (&self->bookmark_signals);
   g_clear_pointer (&self->vscrollbar, gtk_widget_unparent);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
@@ -1342,6 +1364,8 @@ sl_timeline_init (SlTimeline *self)
   self->label_width = SL_TIMELINE_LABEL_WIDTH_DEFAULT;
   self->launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->renderer = sl_timeline_renderer_new ();
+  self->bookmark_signals = g_signal_group_new (SL_TYPE_BOOKMARK_STORE);
+  g_signal_group_connect_swapped (self->bookmark_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
@@ -1546,6 +1570,15 @@ model_changed_cb (SlTimeline *self)
     gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
+/* The flags and bands follow the session's bookmark store. */
+static void
+bookmarks_changed_cb (SlTimeline *self)
+{
+  g_signal_group_set_target (self->bookmark_signals,
+                             self->session != NULL ? sl_session_get_bookmarks (self->session) : NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 void
 sl_timeline_set_session (SlTimeline *self,
                          SlSession  *session)
@@ -1559,6 +1592,7 @@ sl_timeline_set_session (SlTimeline *self,
     g_signal_handlers_disconnect_by_data (self->session, self);
   reset_view_state (self);
   g_set_object (&self->session, session);
+  bookmarks_changed_cb (self);
   if (session != NULL)
     {
       self->model = sl_session_get_model (session);
@@ -1574,6 +1608,8 @@ sl_timeline_set_session (SlTimeline *self,
       g_signal_connect_object (session, "notify::loading", G_CALLBACK (forget_event_texts),
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::highlight", G_CALLBACK (highlight_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::bookmarks", G_CALLBACK (bookmarks_changed_cb),
                                self, G_CONNECT_SWAPPED);
       highlight_changed_cb (self);
       selected_range_changed_cb (self);
