@@ -8,11 +8,14 @@
 #include "sl-format.h"
 #include "sl-lanes.h"
 #include "sl-time-range.h"
+#include "sl-bookmark.h"
 #include "sl-nvtx-name.h"
 /* loader/: reading an export */
 #include "sl-profile-loader.h"
 #include "sl-kernel-details.h"
 #include "sl-content-id.h"
+#include "sl-bookmark-store.h"
+#include "sl-bookmark-file.h"
 #include "sl-profile-cache.h"
 #include "sl-cpu-loader.h"
 /* analyses/ */
