@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-side-panel.c: the side panel's pages under a switcher. */
 #include "sl-side-panel.h"
+#include "sl-bookmarks-page.h"
 #include "sl-search-page.h"
 #include "sl-summary-page.h"
 #include "sl-tree-page.h"
@@ -30,6 +31,7 @@ static const struct {
   { "tree", N_("NVTX"), sl_tree_page_new },
   { "search", N_("Search"), sl_search_page_new },
   { "summary", N_("Summary"), sl_summary_page_new },
+  { "bookmarks", N_("Bookmarks"), sl_bookmarks_page_new },
 };
 
 void

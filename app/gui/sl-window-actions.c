@@ -210,6 +210,7 @@ static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
   "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
   "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout",
+  "add-bookmark", "next-bookmark", "previous-bookmark", "export-bookmarks", "import-bookmarks",
 };
 
 static void
