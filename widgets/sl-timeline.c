@@ -871,6 +871,27 @@ click_released_cb (SlTimeline      *self,
   select_event (self, sl_timeline_layout_hit_test (l, x * s, y * s, &ev) ? &ev : NULL);
 }
 
+/* Over an event, the menu starts with Bookmark: its span (the window's
+ * win.bookmark-range asks for the name). */
+static void
+add_bookmark_item (SlTimeline *self, GMenu *menu, double x, double y)
+{
+  double s = widget_scale (self);
+  g_autoptr(GMenu) section = NULL;
+  g_autoptr(GMenuItem) item = NULL;
+  SlEventRef ev;
+  gint64 a, b;
+
+  if (!sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev))
+    return;
+  sl_timeline_model_event_span (self->model, &ev, &a, &b);
+  section = g_menu_new ();
+  item = g_menu_item_new (_("Bookmark…"), NULL);
+  g_menu_item_set_action_and_target_value (item, "win.bookmark-range", g_variant_new ("(xx)", a, b));
+  g_menu_append_item (section, item);
+  g_menu_prepend_section (menu, NULL, G_MENU_MODEL (section));
+}
+
 /* A right click on a row opens its menu (hide, pin, show hidden rows). */
 static void
 context_menu_cb (SlTimeline      *self,
@@ -887,6 +908,7 @@ context_menu_cb (SlTimeline      *self,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   self->menu_row = sl_timeline_layout_row_at (l, y * widget_scale (self));
   menu = sl_timeline_row_menu_new (l, self->menu_row);
+  add_bookmark_item (self, G_MENU (menu), x, y);
   if (self->row_menu == NULL)
     {
       self->row_menu = gtk_popover_menu_new_from_model (menu);

@@ -211,6 +211,7 @@ static const char * const profile_actions[] = {
   "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
   "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout",
   "add-bookmark", "next-bookmark", "previous-bookmark", "export-bookmarks", "import-bookmarks",
+  "bookmark-range", "show-bookmark",
 };
 
 static void

@@ -207,7 +207,21 @@ show_bookmark_action (GSimpleAction *action, GVariant *param, gpointer data)
     _sl_window_show_bookmark (self, b);
 }
 
+/* "Bookmark…" in the context menu of an event, an iteration, a gap or an
+ * NVTX tree row: its span, (start, end) in capture-clock ns. */
+static void
+bookmark_range_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  SlWindow *self = data;
+  gint64 a, b;
+
+  g_variant_get (param, "(xx)", &a, &b);
+  if (self->session != NULL && a <= b)
+    _sl_window_bookmark_range (self, a, b, NULL);
+}
+
 static const GActionEntry entries[] = {
+  { "bookmark-range", bookmark_range_action, "(xx)" },
   { "show-bookmark", show_bookmark_action, "s" },
   { "add-bookmark", add_bookmark_action },
   { "export-bookmarks", export_bookmarks_action },
