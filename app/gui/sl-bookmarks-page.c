@@ -137,6 +137,25 @@ bookmarks_changed_cb (SlBookmarksPage *self)
   refill (self);
 }
 
+/* A bookmark shown (' , a flag, Enter here) is the row selected here. */
+static void
+selected_range_cb (SlBookmarksPage *self)
+{
+  const SlTimeRange *range = sl_session_get_selected_range (self->session);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ids));
+
+  for (guint i = 0; range != NULL && i < n; i++)
+    {
+      const SlBookmark *b = bookmark_at (self, i);
+
+      if (b != NULL && b->start == range->start && b->end == range->end)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return;
+        }
+    }
+}
+
 static void
 set_session (SlBookmarksPage *self, SlSession *session)
 {
@@ -146,8 +165,12 @@ set_session (SlBookmarksPage *self, SlSession *session)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect_object (session, "notify::bookmarks", G_CALLBACK (bookmarks_changed_cb), self,
-                             G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (session, "notify::bookmarks", G_CALLBACK (bookmarks_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-range", G_CALLBACK (selected_range_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
   bookmarks_changed_cb (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }

@@ -305,6 +305,9 @@ add_bookmarks (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
 
   sl_json_member_string (b, "bookmarks_file", store ? sl_bookmark_store_get_path (store) : NULL);
   sl_json_member_string (b, "bookmarks_problem", store ? sl_bookmark_store_get_problem (store) : NULL);
+  /* what the bar over the timeline says, when it shows */
+  sl_json_member_string (b, "bookmarks_bar", gtk_revealer_get_reveal_child (GTK_REVEALER (window->bookmark_bar))
+                                             ? gtk_label_get_text (GTK_LABEL (window->bookmark_problem)) : NULL);
   json_builder_set_member_name (b, "bookmarks");
   json_builder_begin_array (b);
   for (guint i = 0; all != NULL && i < all->len; i++)

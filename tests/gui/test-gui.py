@@ -1808,6 +1808,7 @@ def test_bookmarks(tmp):
             j = app.settle()
             v0, v1 = j['timeline']['visible']
             check(v0 <= a and b <= v1 and (v1 - v0) < 2 * (b - a), "and zooms to it")
+            check(j['panel']['bookmarks']['selected'] == 0, 'and its row is the one selected on the Bookmarks page')
             shot = screenshot(j['xid'], os.path.join(OUT, 'bookmarks.png'))
             tl = j['timeline']
             flag = tl['bookmarks'][0]
@@ -1821,6 +1822,20 @@ def test_bookmarks(tmp):
             xdo('mousemove', '--window', j['xid'], fx, fy, 'click', 1)
             check(app.wait(lambda t: t['timeline']['range'] == [a, b], 10) is not None,
                   "a click on the flag selects the bookmark's range")
+    finally:
+        app.close()
+    # a bookmarks file that does not parse: kept aside, said in the window, never overwritten
+    files = bookmark_files(tmp)
+    with open(files[0], 'w') as f:
+        f.write('{"format": "sightline-bookmarks", "version": 1, "bookmarks": [ {')
+    app = App(tmp, second)
+    try:
+        s = app.wait(lambda t: complete(t) and t['timeline'].get('bookmarks_bar'), 60)
+        if check(s is not None, 'a corrupt bookmarks file is reported in the window'):
+            log('#', s['timeline']['bookmarks_bar'])
+            check(s['timeline']['bookmarks'] == [], 'and its bookmarks are not shown')
+        kept = [f for f in os.listdir(os.path.dirname(files[0])) if '.corrupt-' in f]
+        check(len(kept) == 1, 'the corrupt file is kept aside: ' + ' '.join(kept))
     finally:
         app.close()
 
