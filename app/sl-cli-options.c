@@ -24,6 +24,9 @@ sl_cli_common_add (GOptionContext *context, SlCliCommon *common)
     { "range", 0, 0, G_OPTION_ARG_STRING, &common->range,
       N_("Only events starting in [START, END) (ns as 12345 or 1.5e9, with ns/us/µs/ms/s, or +1.2s from the start)"),
       "START END" },
+    { "bookmark", 0, 0, G_OPTION_ARG_STRING, &common->bookmark,
+      N_("Only events starting in the bookmark NAME's range, as --range would (sightline-cli bookmarks PROFILE lists them)"),
+      "NAME" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &common->json,
       N_("Print JSON instead of a table"), NULL },
     sl_cli_no_cache_entry (&common->no_cache),
@@ -146,6 +149,11 @@ sl_cli_common_parse (const char *command, GOptionContext *context, SlCliCommon *
 
   if (common->no_cache)
     sl_profile_cache_set_enabled (FALSE);
+  if (common->range != NULL && common->bookmark != NULL)
+    {
+      sl_cli_error (command, _("--range and --bookmark cannot be used together: a bookmark is a range"));
+      return FALSE;
+    }
   common->filter = sl_filter_new ();
   return add_ids (command, "--gpu", common->gpus, common->filter, sl_filter_add_gpu)
          && add_ids (command, "--pid", common->pids, common->filter, sl_filter_add_pid)
@@ -158,6 +166,7 @@ sl_cli_common_clear (SlCliCommon *common)
   g_clear_pointer (&common->gpus, g_strfreev);
   g_clear_pointer (&common->pids, g_strfreev);
   g_clear_pointer (&common->range, g_free);
+  g_clear_pointer (&common->bookmark, g_free);
   g_clear_pointer (&common->filter, sl_filter_free);
   g_clear_pointer (&common->args, g_strfreev);
 }

@@ -9,12 +9,13 @@
 
 G_BEGIN_DECLS
 
-/* --gpu N (repeatable), --pid N (repeatable), --range START END, --json,
- * --no-cache. */
+/* --gpu N (repeatable), --pid N (repeatable), --range START END or
+ * --bookmark NAME, --json, --no-cache. */
 typedef struct {
   char     **gpus;
   char     **pids;
   char      *range;
+  char      *bookmark;     /* --bookmark NAME: the range of that bookmark (sl-cli-bookmark-range.h) */
   gboolean   json;
   gboolean   no_cache;     /* --no-cache: neither read nor write the profile cache */
   SlFilter  *filter;       /* built by sl_cli_common_parse() */

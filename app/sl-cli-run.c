@@ -5,6 +5,7 @@
 
 #include "sl-cli-run.h"
 #include "sl-cli-check.h"
+#include "sl-cli-bookmark-range.h"
 
 SlProfile *
 sl_cli_open_profile (const char *path, SlParts parts)
@@ -78,7 +79,8 @@ prepare (const SlCliSpec *spec, GOptionContext *context, gpointer options,
       if (!sl_cli_check_filter (spec->name, &run->common, profile, argv[i]))
         return SL_CLI_USAGE;
     }
-  if (!sl_cli_resolve_range (spec->name, &run->common, run->profiles))
+  if (!sl_cli_resolve_range (spec->name, &run->common, run->profiles)
+      || !sl_cli_resolve_bookmark (spec->name, &run->common, run->profiles))
     return SL_CLI_USAGE;
   if (!sl_cli_scope_apply (spec->name, scope, spec->categories ? spec->categories (options) : NULL,
                            run->common.filter, run->profiles))

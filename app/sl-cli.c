@@ -24,6 +24,7 @@ static const SlCliCommand commands[] = {
   { "tree", sl_cli_tree, N_("NVTX hierarchy with kernels as leaves") },
   { "search", sl_cli_search, N_("Find kernels and NVTX ranges by name") },
   { "cpu", sl_cli_cpu, N_("Top functions of the CPU samples (self and total)") },
+  { "bookmarks", sl_cli_bookmarks, N_("List, add or remove a profile's bookmarks (named ranges)") },
 };
 
 static void

@@ -62,5 +62,6 @@ int sl_cli_compare    (int argc, char **argv);
 int sl_cli_tree       (int argc, char **argv);
 int sl_cli_search     (int argc, char **argv);
 int sl_cli_cpu        (int argc, char **argv);
+int sl_cli_bookmarks  (int argc, char **argv);
 
 G_END_DECLS

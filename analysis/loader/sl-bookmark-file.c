@@ -198,9 +198,11 @@ sl_bookmark_file_parse (const char *data, gsize length, GError **error)
 
 /* ---- writing ----------------------------------------------------------------- */
 
-static void
-add_bookmark (JsonBuilder *b, const SlBookmark *bm, gint64 start_ns)
+JsonNode *
+sl_bookmark_file_bookmark_to_json (const SlBookmark *bm, gint64 start_ns)
 {
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "id");
   json_builder_add_string_value (b, bm->id);
@@ -219,6 +221,7 @@ add_bookmark (JsonBuilder *b, const SlBookmark *bm, gint64 start_ns)
   json_builder_set_member_name (b, "end_rel_ns");
   json_builder_add_int_value (b, bm->end - start_ns);
   json_builder_end_object (b);
+  return json_builder_get_root (b);
 }
 
 char *
@@ -249,7 +252,7 @@ sl_bookmark_file_to_data (const char *content_id, gint64 start_ns, const char *n
   json_builder_set_member_name (b, "bookmarks");
   json_builder_begin_array (b);
   for (guint i = 0; i < bookmarks->len; i++)
-    add_bookmark (b, bookmarks->pdata[i], start_ns);
+    json_builder_add_value (b, sl_bookmark_file_bookmark_to_json (bookmarks->pdata[i], start_ns));
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "sl-bookmark.h"
 
@@ -35,6 +36,10 @@ SlBookmarkFile *sl_bookmark_file_parse  (const char *data, gsize length, GError 
 char           *sl_bookmark_file_to_data (const char *content_id, gint64 start_ns,
                                           const char *name, GPtrArray *bookmarks,
                                           gsize *length);
+
+/* One bookmark object of the file format, relative times from @start_ns
+ * (what sightline-cli bookmarks --json prints).  (transfer full) */
+JsonNode       *sl_bookmark_file_bookmark_to_json (const SlBookmark *bookmark, gint64 start_ns);
 
 /* Writes @data to @path atomically: a temporary file in the same folder,
  * flushed, renamed over @path.  On failure nothing is left behind and the
