@@ -1822,6 +1822,17 @@ def test_bookmarks(tmp):
             xdo('mousemove', '--window', j['xid'], fx, fy, 'click', 1)
             check(app.wait(lambda t: t['timeline']['range'] == [a, b], 10) is not None,
                   "a click on the flag selects the bookmark's range")
+        # another process adds one (as another window would): the open window follows the file
+        cli = os.path.join(os.path.dirname(os.path.dirname(APP)), 'sightline-cli')
+        env = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, 'data'))
+        subprocess.run([cli, 'bookmarks', 'add', second, '--name', 'from the CLI', '--range', '+0.6s', '+0.65s'],
+                       check=True, env=env, capture_output=True)
+        t0 = s['timeline']['start_ns']
+        o = app.wait(lambda t: len(t['timeline']['bookmarks']) == 2 and len(t['panel']['bookmarks']['rows']) == 2, 20)
+        if check(o is not None, 'a bookmark added by sightline-cli shows in the open window (flag and list)'):
+            added = o['timeline']['bookmarks'][1]
+            check(added['name'] == 'from the CLI' and (added['start'], added['end']) == (t0 + 600000000, t0 + 650000000),
+                  'at the time the CLI was given, from the start the ruler shows as +0')
     finally:
         app.close()
     # a bookmarks file that does not parse: kept aside, said in the window, never overwritten
