@@ -58,7 +58,7 @@ find_store (const char *command, const char *path, gboolean need_start)
           sl_cli_error (command, "%s", error->message);
           return NULL;
         }
-      if (sl_bookmark_file_peek_start (id, &start) || !need_start)
+      if (sl_bookmark_store_peek_start (id, &start) || !need_start)
         return sl_bookmark_store_new (id, start, name);
     }
   /* The messages of a profile that cannot be read are the loader's. */

@@ -5,7 +5,6 @@
 #include <json-glib/json-glib.h>
 
 #include "sl-bookmark-file.h"
-#include "sl-bookmark-store.h"
 
 SlBookmarkFile *
 sl_bookmark_file_new (const char *content_id, gint64 start_ns, const char *name)
@@ -131,11 +130,11 @@ check_header (JsonObject *root, GError **error)
                    SL_BOOKMARKS_FORMAT_NAME);
       return FALSE;
     }
-  if (version > SL_BOOKMARKS_FORMAT_VERSION)
+  if (version > SL_BOOKMARK_FILE_VERSION)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("the bookmarks file has format version %" G_GINT64_FORMAT
-                     ", newer than this Sightline reads (%d)"), version, SL_BOOKMARKS_FORMAT_VERSION);
+                     ", newer than this Sightline reads (%d)"), version, SL_BOOKMARK_FILE_VERSION);
       return FALSE;
     }
   return TRUE;
@@ -236,7 +235,7 @@ sl_bookmark_file_to_data (const char *content_id, gint64 start_ns, const char *n
   json_builder_set_member_name (b, "format");
   json_builder_add_string_value (b, SL_BOOKMARKS_FORMAT_NAME);
   json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, SL_BOOKMARKS_FORMAT_VERSION);
+  json_builder_add_int_value (b, SL_BOOKMARK_FILE_VERSION);
   json_builder_set_member_name (b, "profile");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "content_id");
@@ -269,23 +268,4 @@ sl_bookmark_file_write (const char *path, const char *data, gsize length, GError
    * failure: a reader never sees half a file, a crash never loses the old. */
   return g_file_set_contents_full (path, data, (gssize) length,
                                    G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
-}
-
-gboolean
-sl_bookmark_file_peek_start (const char *content_id, gint64 *start_ns)
-{
-  g_autofree char *dir = sl_bookmark_store_dir ();
-  g_autofree char *base = g_strconcat (content_id, ".json", NULL);
-  g_autofree char *path = g_build_filename (dir, base, NULL);
-  g_autofree char *data = NULL;
-  g_autoptr(SlBookmarkFile) file = NULL;
-  gsize length;
-
-  if (!g_file_get_contents (path, &data, &length, NULL))
-    return FALSE;
-  file = sl_bookmark_file_parse (data, length, NULL);
-  if (file == NULL || g_strcmp0 (file->content_id, content_id) != 0)
-    return FALSE;
-  *start_ns = file->start_ns;
-  return TRUE;
 }

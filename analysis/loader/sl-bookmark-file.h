@@ -12,6 +12,8 @@
 G_BEGIN_DECLS
 
 #define SL_BOOKMARKS_FORMAT_NAME "sightline-bookmarks"
+/* The version this program writes and the newest it reads. */
+#define SL_BOOKMARK_FILE_VERSION 1
 
 /* The contents of one bookmarks file. */
 typedef struct {
@@ -46,11 +48,5 @@ JsonNode       *sl_bookmark_file_bookmark_to_json (const SlBookmark *bookmark, g
  * old @path is untouched. */
 gboolean        sl_bookmark_file_write  (const char *path, const char *data, gsize length,
                                          GError **error);
-
-/* The profile start recorded in the bookmarks file of @content_id in the
- * store's folder, without building a store: FALSE when there is no such
- * file or it does not parse.  (What sightline-cli uses to avoid loading a
- * whole profile only to learn its start.) */
-gboolean        sl_bookmark_file_peek_start (const char *content_id, gint64 *start_ns);
 
 G_END_DECLS

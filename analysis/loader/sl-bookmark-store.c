@@ -204,6 +204,26 @@ sl_bookmark_store_new_for_profile (SlProfile *profile, GError **error)
 
 /* ---- reading -------------------------------------------------------------- */
 
+gboolean
+sl_bookmark_store_peek_start (const char *content_id, gint64 *start_ns)
+{
+  g_autofree char *dir = sl_bookmark_store_dir ();
+  g_autofree char *base = g_strconcat (content_id, ".json", NULL);
+  g_autofree char *path = g_build_filename (dir, base, NULL);
+  g_autofree char *data = NULL;
+  g_autoptr(SlBookmarkFile) file = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &data, &length, NULL))
+    return FALSE;
+  file = sl_bookmark_file_parse (data, length, NULL);
+  if (file == NULL || g_strcmp0 (file->content_id, content_id) != 0)
+    return FALSE;
+  *start_ns = file->start_ns;
+  return TRUE;
+}
+
+
 const char *
 sl_bookmark_store_get_content_id (SlBookmarkStore *self)
 {

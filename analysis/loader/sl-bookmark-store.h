@@ -32,11 +32,12 @@
 #include <gio/gio.h>
 
 #include "sl-bookmark.h"
+#include "sl-bookmark-file.h"
 #include "sl-profile.h"
 
 G_BEGIN_DECLS
 
-#define SL_BOOKMARKS_FORMAT_VERSION 1
+#define SL_BOOKMARKS_FORMAT_VERSION SL_BOOKMARK_FILE_VERSION
 
 #define SL_TYPE_BOOKMARK_STORE (sl_bookmark_store_get_type ())
 G_DECLARE_FINAL_TYPE (SlBookmarkStore, sl_bookmark_store, SL, BOOKMARK_STORE, GObject)
@@ -102,6 +103,13 @@ gboolean         sl_bookmark_store_move         (SlBookmarkStore   *self,
                                                  const char        *id,
                                                  guint              position,
                                                  GError           **error);
+
+/* The profile start recorded in the bookmarks file of @content_id, without
+ * building a store: FALSE when there is no such file or it does not parse.
+ * (sightline-cli uses it not to load a whole profile only to learn its
+ * start: the file was written with the start of a complete load.) */
+gboolean         sl_bookmark_store_peek_start   (const char        *content_id,
+                                                 gint64            *start_ns);
 
 /* Export: the bookmarks as the file format above, to @path (atomically). */
 gboolean         sl_bookmark_store_export       (SlBookmarkStore   *self,

@@ -151,7 +151,7 @@ test_round_trip (void)
   g_autoptr(SlBookmarkStore) rel = sl_bookmark_store_new (ID_C, 5000, "c.sqlite");
   g_autoptr(SlBookmark) a = sl_bookmark_new ("one", "n", "#00ff00", START + 100, START + 250);
   g_autoptr(SlBookmark) b = sl_bookmark_new ("two", "", NULL, START, START);
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "exported.json", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "exported.json", NULL);
   g_autoptr(GError) error = NULL;
   GPtrArray *got;
 
@@ -230,15 +230,38 @@ test_monitor (void)
   g_assert_cmpuint (one_changed, ==, 1);
 }
 
+/* Deletes @path and everything under it. */
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      remove_tree (child);
+    }
+  g_remove (path);
+}
+
 int
 main (int argc, char **argv)
 {
-  /* XDG_DATA_HOME and the temporary folder: fresh ones for each test */
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* A fresh XDG_DATA_HOME, set before GLib reads it.  (Not
+   * G_TEST_OPTION_ISOLATE_DIRS: GLib keeps the old values, a leak to ASan.) */
+  g_autofree char *data_home = g_dir_make_tmp ("sl-bookmark-store-XXXXXX", NULL);
+  int status;
+
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bookmark-store/changes", test_changes);
   g_test_add_func ("/bookmark-store/corrupt", test_corrupt);
   g_test_add_func ("/bookmark-store/future-version", test_future_version);
   g_test_add_func ("/bookmark-store/round-trip", test_round_trip);
   g_test_add_func ("/bookmark-store/monitor", test_monitor);
-  return g_test_run ();
+  status = g_test_run ();
+  remove_tree (data_home);
+  return status;
 }
