@@ -28,6 +28,7 @@ struct _SlSession {
   gboolean         loading;
   SlHighlight     *highlight;
   char            *kernel_name;
+  SlBookmarkStore *bookmarks;
 
   GArray          *back;       /* ViewState, oldest first */
   GArray          *forward;    /* ViewState, next first at the end */
@@ -46,6 +47,7 @@ enum {
   PROP_LOADING,
   PROP_HIGHLIGHT,
   PROP_KERNEL_NAME,
+  PROP_BOOKMARKS,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
   N_PROPS
@@ -216,6 +218,23 @@ sl_session_set_kernel_name (SlSession *self, const char *name)
   g_free (self->kernel_name);
   self->kernel_name = g_strdup (name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KERNEL_NAME]);
+}
+
+void
+sl_session_set_bookmarks (SlSession *self, SlBookmarkStore *bookmarks)
+{
+  g_return_if_fail (SL_IS_SESSION (self));
+  g_return_if_fail (bookmarks == NULL || SL_IS_BOOKMARK_STORE (bookmarks));
+
+  if (g_set_object (&self->bookmarks, bookmarks))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOOKMARKS]);
+}
+
+SlBookmarkStore *
+sl_session_get_bookmarks (SlSession *self)
+{
+  g_return_val_if_fail (SL_IS_SESSION (self), NULL);
+  return self->bookmarks;
 }
 
 /* ---- getters -------------------------------------------------------------- */
@@ -580,6 +599,9 @@ sl_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_KERNEL_NAME:
       g_value_set_string (value, self->kernel_name);
       break;
+    case PROP_BOOKMARKS:
+      g_value_set_object (value, self->bookmarks);
+      break;
     case PROP_CAN_GO_BACK:
       g_value_set_boolean (value, sl_session_can_go_back (self));
       break;
@@ -633,6 +655,9 @@ sl_session_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_KERNEL_NAME:
       sl_session_set_kernel_name (self, g_value_get_string (value));
       break;
+    case PROP_BOOKMARKS:
+      sl_session_set_bookmarks (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -650,6 +675,7 @@ sl_session_finalize (GObject *object)
   g_free (self->search);
   g_clear_pointer (&self->highlight, sl_highlight_unref);
   g_free (self->kernel_name);
+  g_clear_object (&self->bookmarks);
   g_array_unref (self->back);
   g_array_unref (self->forward);
   G_OBJECT_CLASS (sl_session_parent_class)->finalize (object);
@@ -689,6 +715,8 @@ sl_session_class_init (SlSessionClass *klass)
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, rw);
   properties[PROP_HIGHLIGHT] = g_param_spec_boxed ("highlight", NULL, NULL, SL_TYPE_HIGHLIGHT, rw);
   properties[PROP_KERNEL_NAME] = g_param_spec_string ("kernel-name", NULL, NULL, NULL, rw);
+  properties[PROP_BOOKMARKS] =
+    g_param_spec_object ("bookmarks", NULL, NULL, SL_TYPE_BOOKMARK_STORE, rw);
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -11,6 +11,7 @@
 
 #include <glib-object.h>
 
+#include "sl-bookmark-store.h"
 #include "sl-highlight.h"
 #include "sl-time-range.h"
 #include "sl-timeline-model.h"
@@ -109,6 +110,12 @@ void               sl_session_set_highlight      (SlSession         *self,
 const char        *sl_session_get_kernel_name    (SlSession         *self);
 void               sl_session_set_kernel_name    (SlSession         *self,
                                                   const char        *name);
+/* (nullable) (transfer none): the bookmarks of the profile shown (the
+ * window makes the store after the load); views draw and list them and
+ * follow its "changed". */
+SlBookmarkStore   *sl_session_get_bookmarks      (SlSession         *self);
+void               sl_session_set_bookmarks      (SlSession         *self,
+                                                  SlBookmarkStore   *bookmarks);
 /* Selects the @i-th highlighted event and brings it into view: the visible
  * width kept when it fits (centred on the event), else zoomed to it with a
  * margin; a history step.  FALSE when there is no such event. */

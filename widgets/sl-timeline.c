@@ -11,6 +11,7 @@
 #include "sl-timeline.h"
 #include "sl-timeline-a11y.h"
 #include "sl-timeline-render.h"
+#include "sl-timeline-bookmarks.h"
 #include "sl-timeline-hit.h"
 #include "sl-timeline-link.h"
 #include "sl-timeline-gpu-rows.h"
@@ -29,6 +30,7 @@ struct _SlTimeline {
 
   SlSession          *session;
   SlTimelineModel    *model;       /* the session's, borrowed */
+  GSignalGroup       *bookmark_signals;  /* the session's bookmark store: "changed" redraws */
   gboolean            publishing;  /* writing the view into the session */
   gint64              last_gesture_us;
   SlTimelineLayout   *layout;
@@ -448,6 +450,8 @@ sl_timeline_snapshot (GtkWidget   *widget,
                                                          w - l->header_width / s, h));
   if (l->has_range)
     snapshot_range (self, snapshot, &style, w, h);
+  if (self->session != NULL)
+    sl_timeline_bookmarks_snapshot (widget, snapshot, l, sl_session_get_bookmarks (self->session), s, w, h);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (l->header_width / s, sl_timeline_layout_body_y (l) / s,
                                                          w - l->header_width / s, h));
   snapshot_outlines (self, snapshot, &style);
@@ -820,6 +824,20 @@ click_pressed_cb (SlTimeline      *self,
     }
 }
 
+/* A click on a bookmark's flag selects its range. */
+static void
+select_flag (SlTimeline *self, double x, double y)
+{
+  const SlBookmark *b;
+
+  if (self->session == NULL)
+    return;
+  b = sl_timeline_bookmarks_flag_at (GTK_WIDGET (self), self->layout, sl_session_get_bookmarks (self->session),
+                                     widget_scale (self), x, y);
+  if (b != NULL)
+    sl_session_set_selected_range (self->session, &(SlTimeRange) { b->start, b->end });
+}
+
 static void
 click_released_cb (SlTimeline      *self,
                    int              n_press,
@@ -847,8 +865,32 @@ click_released_cb (SlTimeline      *self,
       return;
     }
   if (y * s < sl_timeline_layout_body_y (l))
-    return;
+    {
+      select_flag (self, x, y);
+      return;
+    }
   select_event (self, sl_timeline_layout_hit_test (l, x * s, y * s, &ev) ? &ev : NULL);
+}
+
+/* Over an event, the menu starts with Bookmark: its span (the window's
+ * win.bookmark-range asks for the name). */
+static void
+add_bookmark_item (SlTimeline *self, GMenu *menu, double x, double y)
+{
+  double s = widget_scale (self);
+  g_autoptr(GMenu) section = NULL;
+  g_autoptr(GMenuItem) item = NULL;
+  SlEventRef ev;
+  gint64 a, b;
+
+  if (!sl_timeline_layout_hit_test (self->layout, x * s, y * s, &ev))
+    return;
+  sl_timeline_model_event_span (self->model, &ev, &a, &b);
+  section = g_menu_new ();
+  item = g_menu_item_new (_("Bookmark…"), NULL);
+  g_menu_item_set_action_and_target_value (item, "win.bookmark-range", g_variant_new ("(xx)", a, b));
+  g_menu_append_item (section, item);
+  g_menu_prepend_section (menu, NULL, G_MENU_MODEL (section));
 }
 
 /* A right click on a row opens its menu (hide, pin, show hidden rows). */
@@ -867,6 +909,7 @@ context_menu_cb (SlTimeline      *self,
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   self->menu_row = sl_timeline_layout_row_at (l, y * widget_scale (self));
   menu = sl_timeline_row_menu_new (l, self->menu_row);
+  add_bookmark_item (self, G_MENU (menu), x, y);
   if (self->row_menu == NULL)
     {
       self->row_menu = gtk_popover_menu_new_from_model (menu);
@@ -1196,6 +1239,7 @@ sl_timeline_dispose (GObject *object)
   SlTimeline *self = SL_TIMELINE (object);
 
   sl_timeline_set_session (self, NULL);
+  g_clear_object (&self->bookmark_signals);
   g_clear_pointer (&self->vscrollbar, gtk_widget_unparent);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
@@ -1343,6 +1387,8 @@ sl_timeline_init (SlTimeline *self)
   self->label_width = SL_TIMELINE_LABEL_WIDTH_DEFAULT;
   self->launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->renderer = sl_timeline_renderer_new ();
+  self->bookmark_signals = g_signal_group_new (SL_TYPE_BOOKMARK_STORE);
+  g_signal_group_connect_swapped (self->bookmark_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"), -1);
   sl_timeline_a11y_update (GTK_WIDGET (self), NULL);
@@ -1558,6 +1604,15 @@ model_changed_cb (SlTimeline *self)
     gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
+/* The flags and bands follow the session's bookmark store. */
+static void
+bookmarks_changed_cb (SlTimeline *self)
+{
+  g_signal_group_set_target (self->bookmark_signals,
+                             self->session != NULL ? sl_session_get_bookmarks (self->session) : NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 void
 sl_timeline_set_session (SlTimeline *self,
                          SlSession  *session)
@@ -1571,6 +1626,7 @@ sl_timeline_set_session (SlTimeline *self,
     g_signal_handlers_disconnect_by_data (self->session, self);
   reset_view_state (self);
   g_set_object (&self->session, session);
+  bookmarks_changed_cb (self);
   if (session != NULL)
     {
       self->model = sl_session_get_model (session);
@@ -1589,6 +1645,8 @@ sl_timeline_set_session (SlTimeline *self,
                                self, G_CONNECT_SWAPPED);
       for (guint i = 0; i < G_N_ELEMENTS (a11y_signals); i++)
         g_signal_connect_object (session, a11y_signals[i], G_CALLBACK (a11y_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::bookmarks", G_CALLBACK (bookmarks_changed_cb),
+                               self, G_CONNECT_SWAPPED);
       highlight_changed_cb (self);
       selected_range_changed_cb (self);
       selected_event_changed_cb (self);

@@ -311,6 +311,7 @@ sl_application_startup (GApplication *app)
   set_accels (gtk_app, "win.show-flame", "<Control><Shift>f", NULL);
   set_accels (gtk_app, "win.go-back", "<Alt>Left", "Back", NULL);
   set_accels (gtk_app, "win.go-forward", "<Alt>Right", "Forward", NULL);
+  set_accels (gtk_app, "win.add-bookmark", "<Control>d", NULL);
 
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (refresh_recent), app, G_CONNECT_SWAPPED);

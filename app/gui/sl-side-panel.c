@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-side-panel.c: the side panel's pages under a switcher. */
 #include "sl-side-panel.h"
+#include "sl-bookmarks-page.h"
 #include "sl-search-page.h"
 #include "sl-summary-page.h"
 #include "sl-tree-page.h"
@@ -30,6 +31,7 @@ static const struct {
   { "tree", N_("NVTX"), sl_tree_page_new },
   { "search", N_("Search"), sl_search_page_new },
   { "summary", N_("Summary"), sl_summary_page_new },
+  { "bookmarks", N_("Bookmarks"), sl_bookmarks_page_new },
 };
 
 void
@@ -112,11 +114,32 @@ sl_side_panel_class_init (SlSidePanelClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+/* Adwaita gives a switcher's tab 100 px at least: four tabs would hold a
+ * narrow window's panel wider than the timeline can spare. */
+static void
+add_tab_style (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      GtkCssProvider *css = gtk_css_provider_new ();
+
+      gtk_css_provider_load_from_data (css, "sidepanel stackswitcher > button { min-width: 0; "
+                                            "padding-left: 10px; padding-right: 10px; }", -1);
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      g_object_unref (css);
+      g_once_init_leave (&done, 1);
+    }
+}
+
 static void
 sl_side_panel_init (SlSidePanel *self)
 {
   GtkWidget *switcher = gtk_stack_switcher_new ();
 
+  add_tab_style ();
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   self->stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->stack, TRUE);

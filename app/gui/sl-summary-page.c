@@ -19,6 +19,8 @@ struct _SlSummaryPage {
 
   GtkWidget      *box;
   GtkWidget      *scope_dropdown;
+  GSignalGroup   *bookmark_signals;  /* the session's store: its bookmarks are scopes too */
+  gboolean        filling_scopes;
   GtkWidget      *range_label;
   GtkWidget      *status;
   GtkWidget      *sections;
@@ -80,8 +82,9 @@ update_probe_state (SlSummaryPage *self)
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  sl_json_member_string (b, "scope", self->session != NULL && sl_session_get_scope (self->session) == SL_SCOPE_SELECTION
-                                       ? "selection" : "whole");
+  sl_json_member_string (b, "scope", self->session == NULL ? "whole"
+                                     : sl_session_get_scope (self->session) == SL_SCOPE_SELECTION ? "selection"
+                                     : sl_session_get_scope (self->session) == SL_SCOPE_BOOKMARK ? "bookmark" : "whole");
   sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->settle_id != 0);
   sl_json_member_boolean (b, "has_scope", self->has_scope);
   sl_json_member_int (b, "start_ns", self->scope_range.start);
@@ -259,12 +262,63 @@ schedule (SlSummaryPage *self)
 
 /* ---- the scope ---- */
 
+/* The dropdown: Whole profile, Selection, then each bookmark (by its
+ * place in the store): the entry that stands for the session's scope. */
+static guint
+scope_position (SlSummaryPage *self)
+{
+  SlScope scope = sl_session_get_scope (self->session);
+  SlBookmarkStore *store = sl_session_get_bookmarks (self->session);
+  const SlTimeRange *range = sl_session_get_bookmark_range (self->session);
+  GPtrArray *all = store ? sl_bookmark_store_get_bookmarks (store) : NULL;
+
+  if (scope == SL_SCOPE_SELECTION)
+    return 1;
+  for (guint i = 0; scope == SL_SCOPE_BOOKMARK && range != NULL && all != NULL && i < all->len; i++)
+    if (((SlBookmark *) all->pdata[i])->start == range->start && ((SlBookmark *) all->pdata[i])->end == range->end)
+      return 2 + i;
+  return 0;
+}
+
+static void
+show_scope (SlSummaryPage *self)
+{
+  self->filling_scopes = TRUE;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scope_dropdown), scope_position (self));
+  self->filling_scopes = FALSE;
+}
+
+static void
+fill_scopes (SlSummaryPage *self)
+{
+  GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (self->scope_dropdown)));
+  SlBookmarkStore *store = self->session ? sl_session_get_bookmarks (self->session) : NULL;
+  GPtrArray *all = store ? sl_bookmark_store_get_bookmarks (store) : NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; all != NULL && i < all->len; i++)
+    /* TRANSLATORS: a scope of the summary: %s is the bookmark's name */
+    g_ptr_array_add (names, g_strdup_printf (_("Bookmark: %s"), ((SlBookmark *) all->pdata[i])->name));
+  g_ptr_array_add (names, NULL);
+  self->filling_scopes = TRUE;
+  gtk_string_list_splice (list, 2, g_list_model_get_n_items (G_LIST_MODEL (list)) - 2,
+                          (const char * const *) names->pdata);
+  self->filling_scopes = FALSE;
+  if (self->session != NULL)
+    show_scope (self);
+}
+
+static void
+bookmarks_changed_cb (SlSummaryPage *self)
+{
+  g_signal_group_set_target (self->bookmark_signals, self->session ? sl_session_get_bookmarks (self->session) : NULL);
+  fill_scopes (self);
+}
+
 static void
 scope_changed_cb (SlSummaryPage *self)
 {
-  SlScope scope = sl_session_get_scope (self->session);
-
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scope_dropdown), scope == SL_SCOPE_SELECTION ? 1 : 0);
+  show_scope (self);
   schedule (self);
 }
 
@@ -281,9 +335,22 @@ selected_range_cb (SlSummaryPage *self)
 static void
 dropdown_cb (SlSummaryPage *self)
 {
-  if (self->session != NULL)
-    sl_session_set_scope (self->session, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->scope_dropdown)) == 1
-                                           ? SL_SCOPE_SELECTION : SL_SCOPE_WHOLE);
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->scope_dropdown));
+  SlBookmarkStore *store = self->session ? sl_session_get_bookmarks (self->session) : NULL;
+  GPtrArray *all = store ? sl_bookmark_store_get_bookmarks (store) : NULL;
+
+  if (self->session == NULL || self->filling_scopes)
+    return;
+  if (i >= 2 && all != NULL && i - 2 < all->len)
+    {
+      const SlBookmark *b = all->pdata[i - 2];
+
+      sl_session_set_bookmark_range (self->session, &(SlTimeRange) { b->start, b->end });
+      sl_session_set_scope (self->session, SL_SCOPE_BOOKMARK);
+      schedule (self);   /* another bookmark under the same scope */
+    }
+  else
+    sl_session_set_scope (self->session, i == 1 ? SL_SCOPE_SELECTION : SL_SCOPE_WHOLE);
 }
 
 static void
@@ -300,9 +367,9 @@ set_session (SlSummaryPage *self, SlSession *session)
       g_signal_connect_swapped (session, "notify::selected-range", G_CALLBACK (selected_range_cb), self);
       g_signal_connect_swapped (session, "notify::model", G_CALLBACK (schedule), self);
       g_signal_connect_swapped (session, "notify::highlight", G_CALLBACK (update_probe_state), self);
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scope_dropdown),
-                                  sl_session_get_scope (session) == SL_SCOPE_SELECTION ? 1 : 0);
+      g_signal_connect_swapped (session, "notify::bookmarks", G_CALLBACK (bookmarks_changed_cb), self);
     }
+  bookmarks_changed_cb (self);
   start (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
@@ -345,6 +412,9 @@ sl_summary_page_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  if (self->bookmark_signals != NULL)
+    g_signal_group_set_target (self->bookmark_signals, NULL);
+  g_clear_object (&self->bookmark_signals);
   g_clear_pointer (&self->summary, sl_scope_summary_unref);
   g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -450,8 +520,11 @@ content (SlSummaryPage *self)
 static void
 sl_summary_page_init (SlSummaryPage *self)
 {
-  GtkWidget *top = header (self);
+  GtkWidget *top;
 
+  self->bookmark_signals = g_signal_group_new (SL_TYPE_BOOKMARK_STORE);
+  g_signal_group_connect_swapped (self->bookmark_signals, "changed", G_CALLBACK (fill_scopes), self);
+  top = header (self);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_widget_set_margin_start (top, 8);
   gtk_widget_set_margin_end (top, 8);

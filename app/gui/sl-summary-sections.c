@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sl-bookmark-menu.h"
 #include "sl-stacked-bar.h"
 #include "sl-summary-cpu.h"
 #include "sl-timeline-colors.h"
@@ -229,7 +230,11 @@ attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, S
 {
   g_autofree char *at = sl_format_duration (start - sl_session_get_profile (session)->start_ns);
 
-  gtk_grid_attach (GTK_GRID (grid), span_link (text, start, end, session), 0, row, 1, 1);
+  GtkWidget *link = span_link (text, start, end, session);
+
+  /* an iteration's or a gap's right click: "Bookmark…" */
+  sl_bookmark_menu_attach_span (link, start, end);
+  gtk_grid_attach (GTK_GRID (grid), link, 0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), cell (at, TRUE), 1, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (end - start), TRUE), 2, row, 1, 1);
   g_free (text);

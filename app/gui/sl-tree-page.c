@@ -3,6 +3,7 @@
  * session's scope with identical paths merged (sl-tree-agg.h), computed in a
  * worker whenever the model, the scope or exact-names change. */
 #include "sl-tree-page-private.h"
+#include "sl-bookmark-menu.h"
 
 #include <glib/gi18n.h>
 
@@ -476,10 +477,27 @@ build_toolbar (SlTreePage *self)
   return bar;
 }
 
+/* A right click on the tree: "Bookmark…" for the instance the selected row
+ * shows (its span, as the timeline selects it). */
+static void
+context_cb (GtkGestureClick *gesture, int n_press, double x, double y, SlTreePage *self)
+{
+  const SlEventRef *ev = self->session ? sl_session_get_selected_event (self->session) : NULL;
+  gint64 a, b;
+
+  if (ev == NULL || gtk_single_selection_get_selected_item (self->selection) == NULL)
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  sl_timeline_model_event_span (sl_session_get_model (self->session), ev, &a, &b);
+  sl_bookmark_menu_popup (self->view, x, y, a, b);
+}
+
 /* tree list -> sorted by the column view's columns -> filtered -> selection */
 static void
 build_view (SlTreePage *self)
 {
+  GtkGesture *context = gtk_gesture_click_new ();
+
   GtkSorter *sorter;
 
   self->view = gtk_column_view_new (NULL);
@@ -497,6 +515,9 @@ build_view (SlTreePage *self)
   g_signal_connect_swapped (self->filter_model, "items-changed", G_CALLBACK (_sl_tree_page_changed), self);
   g_signal_connect_swapped (self->view, "activate", G_CALLBACK (_sl_tree_page_activate_cb), self);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("NVTX tree"), -1);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
+  g_signal_connect (context, "pressed", G_CALLBACK (context_cb), self);
+  gtk_widget_add_controller (self->view, GTK_EVENT_CONTROLLER (context));
 }
 
 static void

@@ -239,6 +239,8 @@ static const char * const profile_actions[] = {
   "zoom-in", "zoom-out", "fit", "zoom-to-selection", "clear-selection", "absolute-time", "show-details",
   "exact-names", "show-panel", "show-page", "show-flame", "next-match", "previous-match",
   "hide-row", "pin-row", "show-row", "show-all-rows", "reset-row-layout", "compare-with", "export",
+  "add-bookmark", "next-bookmark", "previous-bookmark", "export-bookmarks", "import-bookmarks",
+  "bookmark-range", "show-bookmark",
 };
 
 static void

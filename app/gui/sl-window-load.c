@@ -109,6 +109,7 @@ show_loaded (SlWindow *self, SlTimelineModel *model)
       _sl_window_set_session (self, session);
     }
   sl_load_bar_hide (SL_LOAD_BAR (self->load_bar));
+  _sl_window_bookmarks_profile_loaded (self);
   gtk_widget_set_visible (self->empty_label, model->n_rows == 0);
   sl_recent_add (self->file);
   _sl_window_show_current (self);

@@ -65,6 +65,9 @@ struct _SlWindow {
   int              details_width, panel_width;   /* as last shown */
   int              fitted_width;
   guint            fit_source;
+  /* sl-window-bookmarks.c: the bar saying what went wrong with them */
+  GtkWidget       *bookmark_bar;
+  GtkWidget       *bookmark_problem;
   char            *rows_id;      /* content id of the profile shown: its row layout's key */
   GCancellable    *rows_cancellable;
 
@@ -134,6 +137,19 @@ void        _sl_window_export        (SlWindow   *self);
 /* sl-window-probe.c: NULL when neither variable is set. */
 SlWindowProbe *_sl_window_probe_new  (SlWindow      *self);
 void           _sl_window_probe_free (SlWindowProbe *probe);
+
+/* sl-window-bookmarks.c: the profile's bookmark store, made after a
+ * complete load; Ctrl+D (the popover), ' and Shift+', export and import. */
+void        _sl_window_bookmarks_init          (SlWindow   *self);
+void        _sl_window_bookmarks_profile_loaded (SlWindow  *self);
+/* Opens the popover that bookmarks [@start, @end] (@name nullable: guessed). */
+void        _sl_window_bookmark_range          (SlWindow   *self,
+                                                gint64      start,
+                                                gint64      end,
+                                                const char *name);
+/* Selects @bookmark's range and zooms to it (a history step). */
+void        _sl_window_show_bookmark           (SlWindow         *self,
+                                                const SlBookmark *bookmark);
 
 /* sl-window-rows.c */
 void        _sl_window_rows_init            (SlWindow *self);

@@ -294,6 +294,38 @@ add_ruler (JsonBuilder *b, SlWindow *window)
   sl_json_member_string (b, "ruler_range", sl_timeline_get_range_label (SL_TIMELINE (window->timeline)));
 }
 
+/* "bookmarks": [{name, start, end, flag_x (logical px in the timeline)}],
+ * with the file they live in and the problem the window shows. */
+static void
+add_bookmarks (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
+{
+  SlBookmarkStore *store = sl_session_get_bookmarks (window->session);
+  GPtrArray *all = store ? sl_bookmark_store_get_bookmarks (store) : NULL;
+  double s = gtk_widget_get_scale_factor (window->timeline);
+
+  sl_json_member_string (b, "bookmarks_file", store ? sl_bookmark_store_get_path (store) : NULL);
+  sl_json_member_string (b, "bookmarks_problem", store ? sl_bookmark_store_get_problem (store) : NULL);
+  /* what the bar over the timeline says, when it shows */
+  sl_json_member_string (b, "bookmarks_bar", gtk_revealer_get_reveal_child (GTK_REVEALER (window->bookmark_bar))
+                                             ? gtk_label_get_text (GTK_LABEL (window->bookmark_problem)) : NULL);
+  json_builder_set_member_name (b, "bookmarks");
+  json_builder_begin_array (b);
+  for (guint i = 0; all != NULL && i < all->len; i++)
+    {
+      const SlBookmark *bm = all->pdata[i];
+
+      json_builder_begin_object (b);
+      sl_json_member_string (b, "name", bm->name);
+      sl_json_member_int (b, "start", bm->start);
+      sl_json_member_int (b, "end", bm->end);
+      sl_json_member_string (b, "color", bm->color);
+      sl_json_member_double (b, "flag_x", (l->header_width + sl_timeline_layout_time_to_x (l, bm->start)) / s);
+      sl_json_member_double (b, "flag_y", (l->minimap_height + l->ruler_height * 0.7) / s);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
 {
@@ -320,6 +352,7 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
     sl_json_member_string (b, "row_layout", rows);
   }
   add_stage (b, session);
+  add_bookmarks (b, window, l);
   json_builder_end_object (b);
 }
 
@@ -342,7 +375,7 @@ add_view_state (JsonBuilder *b, const char *name, GtkWidget *view)
     json_builder_add_null_value (b);
 }
 
-static const char * const panel_pages[] = { "tree", "search", "summary" };
+static const char * const panel_pages[] = { "tree", "search", "summary", "bookmarks" };
 
 /* "panel": {"shown", "page", "tree": {...}, "search": {...}, "summary": {...}},
  * "flame": {...} or null while hidden. */

@@ -299,6 +299,7 @@ sl_window_init (SlWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   _sl_window_bind_progress (self);
   _sl_window_add_actions (self);
+  _sl_window_bookmarks_init (self);
   _sl_window_add_drop_target (self);
   gtk_paned_set_position (GTK_PANED (self->side_paned), 380);
   gtk_paned_set_position (GTK_PANED (self->paned), 760);

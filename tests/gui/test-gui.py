@@ -2283,6 +2283,136 @@ def test_compare_bad_file(tmp):
         app.close()
 
 
+def bookmark_files(tmp):
+    d = os.path.join(tmp, 'data', 'sightline', 'bookmarks')
+    return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith('.json')) if os.path.isdir(d) else []
+
+
+def test_bookmarks(tmp):
+    """Ctrl+D bookmarks the selection: kept under XDG_DATA_HOME (not beside the profile), found again
+    by a copy of the profile at another path (flag, list entry), and ' jumps to it."""
+    first_dir, second_dir = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
+    os.makedirs(first_dir)
+    os.makedirs(second_dir)
+    first = os.path.join(first_dir, 'run.sqlite')
+    shutil.copy(REAL, first)
+    app = App(tmp, first)
+    try:
+        s = app.wait(complete, 60)
+        if not check(s is not None, 'the profile opens'):
+            return
+        s = app.settle()
+        streams = track_rows(s)
+        x1, y = body_point(s, 0.3, streams[0])
+        x2, _ = body_point(s, 0.45, streams[0])
+        xdo('mousemove', '--window', s['xid'], x1, y)
+        xdo('keydown', 'shift', 'mousedown', 1)
+        for x in range(x1, x2 + 1, max(1, (x2 - x1) // 6)):
+            xdo('mousemove', '--window', s['xid'], x, y)
+            time.sleep(0.03)
+        xdo('mousemove', '--window', s['xid'], x2, y)
+        time.sleep(0.1)
+        xdo('mouseup', 1, 'keyup', 'shift')
+        sel = app.wait(lambda t: t['timeline']['range'] is not None, 10)
+        if not check(sel is not None, 'a Shift+drag selects a range'):
+            return
+        a, b = app.settle()['timeline']['range']
+        xdo('key', '--window', s['xid'], 'ctrl+d')
+        time.sleep(0.8)
+        # the name field has the focus with the guessed name selected: typing replaces it
+        xdo('type', '--delay', '30', "step's stall")
+        time.sleep(0.3)
+        xdo('key', 'Return')
+        made = app.wait(lambda t: len(t['timeline']['bookmarks']) == 1, 10)
+        if not check(made is not None, 'Ctrl+D, a name and Enter make a bookmark'):
+            return
+        bm = made['timeline']['bookmarks'][0]
+        check(bm['name'] == "step's stall", f'the bookmark has the typed name (an apostrophe too): {bm["name"]!r}')
+        check((bm['start'], bm['end']) == (a, b), 'the bookmark spans the selection')
+        files = bookmark_files(tmp)
+        check(len(files) == 1 and made['timeline']['bookmarks_file'] == files[0],
+              'one bookmarks file under XDG_DATA_HOME/sightline/bookmarks: ' + ' '.join(files))
+        check(sorted(os.listdir(first_dir)) == ['run.sqlite'], 'nothing is written beside the profile')
+        with open(files[0]) as f:
+            doc = json.load(f)
+        saved = doc['bookmarks'][0]
+        check(saved['name'] == "step's stall" and (saved['start_ns'], saved['end_ns']) == (a, b),
+              'the file holds the bookmark with its absolute times')
+        check(saved['start_rel_ns'] == a - made['timeline']['start_ns'],
+              'and its time relative to the start the ruler shows as +0')
+    finally:
+        app.close()
+    # another path, another name, the same content: the same bookmarks
+    second = os.path.join(second_dir, 'renamed copy.sqlite')
+    shutil.copy(REAL, second)
+    # the panel shows the Bookmarks page, as a user who left it there would find it
+    os.makedirs(os.path.join(tmp, 'state', 'sightline'), exist_ok=True)
+    with open(os.path.join(tmp, 'state', 'sightline', 'ui.ini'), 'w') as f:
+        f.write('[window]\nside-panel-page=bookmarks\n')
+    app = App(tmp, second)
+    try:
+        s = app.wait(lambda t: complete(t) and len(t['timeline']['bookmarks']) == 1, 60)
+        if not check(s is not None, 'the copy at another path has the bookmark'):
+            return
+        s = app.settle()
+        rows = s['panel']['bookmarks']['rows']
+        check(len(rows) == 1 and rows[0]['name'] == "step's stall" and (rows[0]['start'], rows[0]['end']) == (a, b),
+              'the Bookmarks page lists it')
+        check(s['panel']['page'] == 'bookmarks', 'the side panel shows the Bookmarks page')
+        check(s['timeline']['range'] is None, 'nothing is selected yet')
+        xdo('mousemove', '--window', s['xid'], s['timeline']['x'] + s['timeline']['width'] / s['timeline']['scale'] / 2,
+            s['timeline']['y'] + s['timeline']['height'] / s['timeline']['scale'] / 2)
+        xdo('click', 1)
+        time.sleep(0.3)
+        xdo('key', '--window', s['xid'], 'apostrophe')
+        j = app.wait(lambda t: t['timeline']['range'] == [a, b], 10)
+        if check(j is not None, "' selects the next bookmark's range"):
+            j = app.settle()
+            v0, v1 = j['timeline']['visible']
+            check(v0 <= a and b <= v1 and (v1 - v0) < 2 * (b - a), "and zooms to it")
+            check(j['panel']['bookmarks']['selected'] == 0, 'and its row is the one selected on the Bookmarks page')
+            shot = screenshot(j['xid'], os.path.join(OUT, 'bookmarks.png'))
+            tl = j['timeline']
+            flag = tl['bookmarks'][0]
+            fx = int((tl['x'] + flag['flag_x'] + 3) * 1)
+            fy = int(tl['y'] + flag['flag_y'])
+            r, g, bl = pixel(shot, fx, fy)
+            check(max(r, g, bl) - min(r, g, bl) > 60, f'the flag is drawn in its colour on the ruler ({r},{g},{bl})')
+            # a click on the flag selects its range after the selection was cleared
+            xdo('key', '--window', j['xid'], 'Escape')
+            app.wait(lambda t: t['timeline']['range'] is None, 5)
+            xdo('mousemove', '--window', j['xid'], fx, fy, 'click', 1)
+            check(app.wait(lambda t: t['timeline']['range'] == [a, b], 10) is not None,
+                  "a click on the flag selects the bookmark's range")
+        # another process adds one (as another window would): the open window follows the file
+        cli = os.path.join(os.path.dirname(os.path.dirname(APP)), 'sightline-cli')
+        env = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, 'data'))
+        subprocess.run([cli, 'bookmarks', 'add', second, '--name', 'from the CLI', '--range', '+0.6s', '+0.65s'],
+                       check=True, env=env, capture_output=True)
+        t0 = s['timeline']['start_ns']
+        o = app.wait(lambda t: len(t['timeline']['bookmarks']) == 2 and len(t['panel']['bookmarks']['rows']) == 2, 20)
+        if check(o is not None, 'a bookmark added by sightline-cli shows in the open window (flag and list)'):
+            added = o['timeline']['bookmarks'][1]
+            check(added['name'] == 'from the CLI' and (added['start'], added['end']) == (t0 + 600000000, t0 + 650000000),
+                  'at the time the CLI was given, from the start the ruler shows as +0')
+    finally:
+        app.close()
+    # a bookmarks file that does not parse: kept aside, said in the window, never overwritten
+    files = bookmark_files(tmp)
+    with open(files[0], 'w') as f:
+        f.write('{"format": "sightline-bookmarks", "version": 1, "bookmarks": [ {')
+    app = App(tmp, second)
+    try:
+        s = app.wait(lambda t: complete(t) and t['timeline'].get('bookmarks_bar'), 60)
+        if check(s is not None, 'a corrupt bookmarks file is reported in the window'):
+            log('#', s['timeline']['bookmarks_bar'])
+            check(s['timeline']['bookmarks'] == [], 'and its bookmarks are not shown')
+        kept = [f for f in os.listdir(os.path.dirname(files[0])) if '.corrupt-' in f]
+        check(len(kept) == 1, 'the corrupt file is kept aside: ' + ' '.join(kept))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     for tool in ('xdotool', 'import', 'convert'):
@@ -2316,7 +2446,8 @@ def main():
                  test_compare_export,
                  test_preferences,
                  test_compare_offset,
-                 test_compare_bad_file):
+                 test_compare_bad_file,
+                 test_bookmarks):
         if only and test.__name__ not in only.split(','):
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
