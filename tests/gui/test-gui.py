@@ -2415,6 +2415,9 @@ def test_bookmarks(tmp):
 
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
+    # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
+    # meson runs the suite as N tests with a timeout each and none is left out
+    shard, shards = (int(x) for x in os.environ.get('SL_GUI_SHARD', '0/1').split('/'))
     for tool in ('xdotool', 'import', 'convert'):
         if shutil.which(tool) is None:
             log(f'# skip: {tool} is not installed')
@@ -2423,7 +2426,7 @@ def main():
         log('# skip: no X display (run under xvfb-run)')
         return 77
     os.makedirs(OUT, exist_ok=True)
-    for test in (test_welcome,
+    for index, test in enumerate((test_welcome,
                  test_bad_file,
                  test_real,
                  test_generated,
@@ -2447,8 +2450,10 @@ def main():
                  test_preferences,
                  test_compare_offset,
                  test_compare_bad_file,
-                 test_bookmarks):
+                 test_bookmarks)):
         if only and test.__name__ not in only.split(','):
+            continue
+        if index % shards != shard:
             continue
         with tempfile.TemporaryDirectory(prefix='sightline-gui-') as tmp:
             log('#', test.__name__)
