@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "sl-bookmark-store.h"
 #include "sl-capture-env.h"
 #include "sl-cli-cpu.h"
 #include "sl-cli-run.h"
@@ -63,6 +64,8 @@ show (const SlCliRun *run, gpointer data)
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) env = NULL;
   SlCpuActivity *cpu = NULL;
+  g_autoptr(SlBookmarkStore) store = NULL;
+  g_autofree char *scope_label = NULL;
   int last = -1;
   gboolean tty = isatty (STDERR_FILENO);
   SlExportOptions options = {
@@ -81,6 +84,12 @@ show (const SlCliRun *run, gpointer data)
   if (o->format == SL_EXPORT_HTML)
     cpu = sl_cpu_activity_load (run->profile, NULL, NULL);
   options.cpu = cpu;
+  /* the exports carry the profile's bookmarks in scope; none is no error */
+  store = sl_bookmark_store_new_for_profile (run->profile, NULL);
+  if (store != NULL)
+    options.bookmarks = sl_bookmark_store_get_bookmarks (store);
+  if (run->common.bookmark != NULL)
+    options.scope_label = scope_label = g_strdup_printf (_("bookmark “%s”"), run->common.bookmark);
   gboolean ok = sl_export_to_path (run->profile, &options, o->output, tty ? progress_cb : NULL,
                                    &last, NULL, &error);
   if (tty && last >= 0)

@@ -9,17 +9,51 @@
 #include "sl-category-summary.h"
 #include "sl-gaps.h"
 #include "sl-iterations.h"
+#include "sl-json.h"
 #include "sl-memcpy-summary.h"
 #include "sl-nvtx-summary.h"
 
 static const char *const tables[] = {
-  "kernels", "api", "nvtx", "memcpy", "categories", "iterations", "gaps", NULL,
+  "kernels", "api", "nvtx", "memcpy", "categories", "iterations", "gaps", "bookmarks", NULL,
 };
 
 const char *const *
 sl_export_csv_tables (void)
 {
   return tables;
+}
+
+/* {"bookmarks": [...]}: those in scope, as `sightline-cli bookmarks --json`
+ * lists them (without the relative times, which need the complete start). */
+static JsonNode *
+bookmarks_json (const SlExportOptions *o)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  SlTimeRange scope = { G_MININT64, G_MAXINT64 };
+
+  if (o->filter != NULL && o->filter->has_range)
+    scope = (SlTimeRange) { o->filter->range_start, o->filter->range_end };
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "bookmarks");
+  json_builder_begin_array (b);
+  for (guint i = 0; o->bookmarks != NULL && i < o->bookmarks->len; i++)
+    {
+      const SlBookmark *bm = o->bookmarks->pdata[i];
+
+      if (!sl_bookmark_in_range (bm, &scope))
+        continue;
+      json_builder_begin_object (b);
+      sl_json_member_string (b, "name", bm->name);
+      sl_json_member_int (b, "start_ns", bm->start);
+      sl_json_member_int (b, "end_ns", bm->end);
+      sl_json_member_int (b, "dur_ns", bm->end - bm->start);
+      sl_json_member_string (b, "color", bm->color);
+      sl_json_member_string (b, "note", bm->note);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
 }
 
 /* The command's JSON (as `sightline-cli TABLE --json` with no --top limit). */
@@ -59,6 +93,8 @@ table_json (SlProfile *profile, const SlExportOptions *o, const char *table)
       g_autoptr(SlIterations) s = sl_iterations_compute (profile, f, NULL, 0, NULL);
       return s != NULL ? sl_iterations_to_json (s) : NULL;
     }
+  if (g_str_equal (table, "bookmarks"))
+    return bookmarks_json (o);
   g_autoptr(SlGaps) s = sl_gaps_compute (profile, f, 0, 50);
   return sl_gaps_to_json (s);
 }
@@ -133,6 +169,8 @@ table_rows (const char *table, JsonObject *root)
   for (guint i = 0; i < G_N_ELEMENTS (members); i++)
     if (g_str_equal (table, tables[i]))
       add_array (rows, root, members[i], NULL, NULL);
+  if (g_str_equal (table, "bookmarks"))
+    add_array (rows, root, "bookmarks", NULL, NULL);
   if (g_str_equal (table, "iterations"))
     {
       add_array (rows, root, "iterations", "partial", json_node_init_boolean (json_node_alloc (), FALSE));

@@ -214,8 +214,9 @@ write_directory (const Job *job, const char *dir, GCancellable *cancellable, GEr
   for (guint i = 0; i <= n_tables; i++)
     {
       Job table = { job->profile, job->options, tables[i], i == n_tables, NULL, NULL };
-      g_autofree char *name = i < n_tables ? g_strdup_printf ("%s-summary.csv", tables[i])
-                                           : g_strdup ("export-info.csv");
+      g_autofree char *name = i == n_tables ? g_strdup ("export-info.csv")
+                              : g_str_equal (tables[i], "bookmarks") ? g_strdup ("bookmarks.csv")
+                              : g_strdup_printf ("%s-summary.csv", tables[i]);
       g_autofree char *path = g_build_filename (dir, name, NULL);
 
       if (!write_file (&table, path, cancellable, error))

@@ -239,6 +239,16 @@ update_scopes (SlExportDialog *self)
     gtk_check_button_set_active (GTK_CHECK_BUTTON (self->scope_whole), TRUE);
 }
 
+static GPtrArray *
+copy_bookmarks (GPtrArray *bookmarks)
+{
+  GPtrArray *copy = g_ptr_array_new_full (bookmarks->len, (GDestroyNotify) sl_bookmark_free);
+
+  for (guint i = 0; i < bookmarks->len; i++)
+    g_ptr_array_add (copy, sl_bookmark_copy (bookmarks->pdata[i]));
+  return copy;
+}
+
 void
 sl_export_dialog_set_bookmarks (SlExportDialog *self, GPtrArray *bookmarks)
 {
@@ -247,7 +257,8 @@ sl_export_dialog_set_bookmarks (SlExportDialog *self, GPtrArray *bookmarks)
   g_return_if_fail (SL_IS_EXPORT_DIALOG (self));
 
   g_clear_pointer (&self->bookmarks, g_ptr_array_unref);
-  self->bookmarks = bookmarks != NULL ? g_ptr_array_ref (bookmarks) : NULL;
+  /* a copy: the export reads it in a worker while the store may change */
+  self->bookmarks = bookmarks != NULL ? copy_bookmarks (bookmarks) : NULL;
   for (guint i = 0; bookmarks != NULL && i < bookmarks->len; i++)
     {
       const SlBookmark *bookmark = bookmarks->pdata[i];

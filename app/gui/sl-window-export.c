@@ -12,10 +12,30 @@ exported_cb (SlWindow *self, const char *path)
   sl_export_toast_show (SL_EXPORT_TOAST (self->export_toast), path);
 }
 
+/* The dialog offers the profile's bookmarks as scopes, and the exports
+ * carry those in scope. */
+static void
+bookmarks_changed_cb (SlWindow *self)
+{
+  SlBookmarkStore *store = self->session != NULL ? sl_session_get_bookmarks (self->session) : NULL;
+
+  if (self->export_dialog != NULL)
+    sl_export_dialog_set_bookmarks (SL_EXPORT_DIALOG (self->export_dialog),
+                                    store != NULL ? sl_bookmark_store_get_bookmarks (store) : NULL);
+}
+
 /* A dialog shows the profile the window shows. */
 static void
 session_changed_cb (SlWindow *self)
 {
+  g_clear_signal_handler (&self->export_bookmarks_handler, self->export_bookmarks_session);
+  g_clear_weak_pointer (&self->export_bookmarks_session);
+  if (self->session != NULL)
+    {
+      g_set_weak_pointer (&self->export_bookmarks_session, self->session);
+      self->export_bookmarks_handler = g_signal_connect_swapped (self->session, "notify::bookmarks",
+                                                                 G_CALLBACK (bookmarks_changed_cb), self);
+    }
   if (self->export_dialog != NULL)
     sl_export_dialog_set_session (SL_EXPORT_DIALOG (self->export_dialog), self->session);
   if (self->session == NULL)
@@ -33,6 +53,7 @@ _sl_window_export (SlWindow *self)
       g_object_add_weak_pointer (G_OBJECT (self->export_dialog), (gpointer *) &self->export_dialog);
       g_signal_connect_swapped (self->export_dialog, "exported", G_CALLBACK (exported_cb), self);
     }
+  bookmarks_changed_cb (self);
   sl_export_dialog_present (SL_EXPORT_DIALOG (self->export_dialog));
 }
 

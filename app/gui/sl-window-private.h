@@ -74,6 +74,8 @@ struct _SlWindow {
   /* sl-window-export.c */
   GtkWidget       *export_dialog;  /* (weak) made on first use */
   GtkWidget       *export_toast;
+  SlSession       *export_bookmarks_session;  /* (weak) whose notify::bookmarks is followed */
+  gulong           export_bookmarks_handler;
 };
 
 /* sl-window-cpu-load.c: the CPU side and GPU counters, after the complete
