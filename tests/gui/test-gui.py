@@ -739,6 +739,46 @@ def drag_histogram(app, s):
     return app.wait(lambda t: t['panel']['summary']['histogram']['selected'] is not None, 10) and app.settle()
 
 
+def check_gap_click(app, s):
+    """Scrolls the Summary page to its idle gaps and clicks the first: the gap (one of `sightline-cli gaps`')
+    becomes the selected range and is in view; the page keeps its scope and list."""
+    links = s['panel']['summary']['kernel_links']
+    if not check(links, 'the summary shows links to scroll from'):
+        return
+    xdo('mousemove', '--window', s['xid'], int(links[0]['x']), int(links[0]['y']))
+    g = None
+    for _ in range(40):
+        xdo('click', 5)
+        g = app.wait(lambda t: t['panel']['summary']['gap_links'], 0.4)
+        if g is not None:
+            break
+    if not check(g is not None, 'scrolling the Summary page brings the largest idle gaps into view'):
+        return
+    g = app.settle()
+    gap = g['panel']['summary']['gap_links'][0]
+    cli = cli_json('gaps', REAL)
+    spans = {(x['start_ns'], x['end_ns']) for d in cli['devices'] for x in d['gaps']}
+    check((gap['start_ns'], gap['end_ns']) in spans, f'the gap link is a gap of `sightline-cli gaps`: {gap}')
+    xdo('mousemove', '--window', g['xid'], int(gap['x']), int(gap['y']), 'click', 1)
+    want = [gap['start_ns'], gap['end_ns']]
+    t = app.wait(lambda t: t['timeline']['range'] == want, 10)
+    if not check(t is not None, 'a click on an idle gap selects its range in the timeline'):
+        return
+    t = app.settle()
+    a, b = t['timeline']['visible']
+    check(a <= want[0] and want[1] <= b and b - a <= 2 * (want[1] - want[0]),
+          f'the gap is brought into view: visible {[a, b]} gap {want}')
+    check(t['panel']['summary']['scope'] == 'whole' and t['panel']['summary']['gap_links'],
+          'the page keeps its scope and its list of gaps after the click')
+    # Back (Alt+Left) returns to the view and the (empty) selection before the click
+    xdo('key', '--window', t['xid'], 'alt+Left')
+    back = app.wait(lambda u: u['timeline']['range'] is None and u['timeline']['visible'] == s['timeline']['visible'], 10)
+    check(back is not None, 'Back returns from the gap to the whole profile, nothing selected')
+    xdo('mousemove', '--window', s['xid'], int(gap['x']), int(gap['y']))
+    for _ in range(40):   # the page to its top again, for the rest of the test
+        xdo('click', 4)
+
+
 def test_summary(tmp):
     """Summary page: whole profile, then a Shift+drag selection, equal to sightline-cli; the histogram."""
     app = summary_app(tmp, REAL)
@@ -748,6 +788,8 @@ def test_summary(tmp):
             return
         summ = s['panel']['summary']['summary']
         check_summary_numbers(summ, None, None, 'whole profile')
+        check_gap_click(app, s)
+        s = app.settle()
         streams = track_rows(s)
         x1, y = body_point(s, 0.15, streams[0])
         x2, _ = body_point(s, 0.6, streams[0])
