@@ -880,6 +880,52 @@ def flame_pixels(app, s, name):
     return colored_pixels(img, x + 1, min(x + w, img[0]) - 1, y + 1, min(y + h, img[1]) - 1)
 
 
+def check_flame_menu(app, z):
+    """The flame graph's context menu: right-click, Escape, Shift+F10 on the node under the pointer,
+    then Show in Timeline from the keyboard selects an instance of the node (SQL names it)."""
+    if not check(z['flame']['boxes'], 'flame menu: a node to right-click'):
+        return
+    xdo('key', '--window', z['xid'], 'Escape')
+    xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['boxes'][0]))
+    time.sleep(0.3)
+    xdo('click', 3)
+    m = app.wait(lambda t: t['flame']['menu_open'] and t['flame']['menu_target'], 10)
+    if not check(m is not None, 'flame menu: a right-click on a node opens its context menu'):
+        return
+    target = m['flame']['menu_target']
+    xdo('key', '--window', m['xid'], 'Escape')
+    check(app.wait(lambda t: not t['flame']['menu_open'], 10) is not None, 'flame menu: Escape closes it')
+    xdo('key', '--window', m['xid'], 'shift+F10')
+    k = app.wait(lambda t: t['flame']['menu_open'] and t['flame']['menu_target'] == target, 10)
+    if not check(k is not None, 'flame menu: Shift+F10 opens it on the node under the pointer'):
+        return
+    before = app.settle()['timeline']['selected']
+    xdo('key', '--window', k['xid'], 'Return')   # the first entry has the focus
+    sel = app.wait(lambda t: not t['flame']['menu_open'] and t['timeline']['selected'] is not None
+                   and t['timeline']['selected'] != before, 10)
+    if not check(sel is not None, 'flame menu: Show in Timeline (keyboard) selects another event in the timeline'):
+        return
+    ev = sel['timeline']['selected']
+    if ev['kind'] == 'kernel':
+        n = sql_one(REAL, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName '
+                          'WHERE s.value = ?', target)[0]
+    else:
+        # (the views group PyTorch's ", op_id = N" suffixes under one name)
+        n = sql_one(REAL, "SELECT count(*) FROM NVTX_EVENTS WHERE text = ? OR text LIKE ? || ', op_id = %'",
+                    target, target)[0]
+    check(ev['name'].split(', op_id = ')[0] == target and n > 0, f'flame menu: the selected {ev["kind"]} is the node {target!r} '
+                                          f'(SQL has {n} of that name)')
+    m2 = app.settle()
+    xdo('mousemove', '--window', m2['xid'], *map(int, m2['flame']['boxes'][0]))
+    time.sleep(0.3)
+    depth = m2['flame']['depth']
+    xdo('click', 3)
+    if app.wait(lambda t: t['flame']['menu_open'], 10):
+        xdo('key', '--window', m2['xid'], 'Down', 'Return')
+        check(app.wait(lambda t: t['flame']['depth'] > depth, 10) is not None,
+              'flame menu: Zoom Into zooms into the node (breadcrumb deeper)')
+
+
 def test_flame(tmp):
     app = App(tmp, REAL)
     try:
@@ -918,6 +964,7 @@ def test_flame(tmp):
                 xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['show_button']), 'click', 1)
                 sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
                 check(sel is not None, 'flame: Show in Timeline selects an instance in the timeline')
+                check_flame_menu(app, app.settle())
 
         # stack mode: a click zooms the shared visible range to the node
         s = app.settle()
