@@ -1042,6 +1042,25 @@ def find_path(agg, names):
     return None, None
 
 
+def test_tree_width(tmp):
+    """The NVTX page's name column takes the width remembered in ui.ini (written here, as a drag would)."""
+    state = os.path.join(tmp, 'state', 'sightline')
+    os.makedirs(state, exist_ok=True)
+    with open(os.path.join(state, 'ui.ini'), 'w') as f:
+        f.write('[window]\nside-panel-page=tree\nside-panel-shown=true\ntree-name-width=410\n')
+    app = App(tmp, REAL, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+    try:
+        s = app.wait(tree_ready, 60)
+        if not check(s is not None, 'tree width: the NVTX page computed its tree'):
+            return
+        s = app.settle()
+        check(s['panel']['tree']['name_width'] == 410,
+              f"tree width: the name column is as wide as ui.ini remembers ({s['panel']['tree']['name_width']})")
+        screenshot(s['xid'], os.path.join(OUT, 'tree-width.png'))
+    finally:
+        app.close()
+
+
 def test_tree(tmp):
     """The NVTX page shows the aggregated tree; a selected row highlights its instances."""
     agg = aggregate_cli_tree(REAL)
@@ -2020,7 +2039,7 @@ def main():
         return 77
     os.makedirs(OUT, exist_ok=True)
     for test in (test_welcome, test_bad_file, test_real, test_generated, test_staged, test_staged_cancel,
-                 test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree,
+                 test_staged_error, test_panel, test_search, test_summary, test_flame, test_tree, test_tree_width,
                  test_rough_edges, test_links, test_row_control, test_cpu_rows, test_cpu_summary,
                  test_compare_window,
                  test_merged_ranks):
