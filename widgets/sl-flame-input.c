@@ -74,6 +74,37 @@ activate_stack (SlFlame *self, const SlFlamePrim *prim)
   sl_session_navigate_to (self->session, &to);
 }
 
+void
+_sl_flame_pick (SlFlame *self, const SlFlamePrim *prim)
+{
+  g_autofree char *name = _sl_flame_prim_name (self, prim);
+
+  if (self->layout == NULL || name == NULL)
+    return;
+  set_selected (self, name);
+  g_array_set_size (self->selected_events, 0);
+  if (self->mode == SL_FLAME_MODE_GRAPH)
+    sl_flame_layout_instances (self->layout, prim->node, MAX_SHOWN, self->selected_events);
+  else
+    {
+      SlEventRef ev = sl_flame_box_event (&self->layout->rows[prim->node].boxes[prim->box]);
+      g_array_append_val (self->selected_events, ev);
+    }
+}
+
+char *
+_sl_flame_prim_name (SlFlame *self, const SlFlamePrim *prim)
+{
+  const SlFlameNode *node;
+
+  if (self->layout == NULL || prim->kind != SL_FLAME_PRIM_BOX)
+    return NULL;
+  if (self->mode == SL_FLAME_MODE_STACK)
+    return g_strdup (sl_flame_layout_box_name (self->layout, &self->layout->rows[prim->node].boxes[prim->box]));
+  node = &self->layout->nodes[prim->node];
+  return g_strdup (node->name ? node->name : _("All GPU work"));
+}
+
 /* A click: the flame graph zooms into the node (it becomes the root), the
  * stack shows the node's span; both add a breadcrumb entry. */
 void
@@ -120,8 +151,8 @@ set_hover (SlFlame *self, const SlFlamePrim *prim)
 }
 
 /* The primitive under a point of the canvas. */
-static const SlFlamePrim *
-hit (SlFlame *self, double x, double y)
+const SlFlamePrim *
+_sl_flame_hit (SlFlame *self, double x, double y)
 {
   double gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
 
@@ -133,7 +164,7 @@ hit (SlFlame *self, double x, double y)
 static void
 motion_cb (GtkEventControllerMotion *motion, double x, double y, SlFlame *self)
 {
-  set_hover (self, hit (self, x, y));
+  set_hover (self, _sl_flame_hit (self, x, y));
 }
 
 static void
@@ -175,7 +206,7 @@ drag_end_cb (GtkGestureDrag *drag, double dx, double dy, SlFlame *self)
 
   if (self->dragging || !gtk_gesture_drag_get_start_point (drag, &x, &y))
     return;
-  _sl_flame_activate (self, hit (self, x, y));
+  _sl_flame_activate (self, _sl_flame_hit (self, x, y));
 }
 
 /* ---- scrolling ------------------------------------------------------------------- */
@@ -277,7 +308,7 @@ stack_tooltip (SlFlame *self, const SlFlameBox *box)
 static gboolean
 query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, SlFlame *self)
 {
-  const SlFlamePrim *p = hit (self, x, y);
+  const SlFlamePrim *p = _sl_flame_hit (self, x, y);
   g_autofree char *text = NULL;
 
   if (p == NULL)

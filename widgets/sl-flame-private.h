@@ -53,6 +53,14 @@ struct _SlFlame {
   GtkWidget       *show_button;
   GtkWidget       *status;
   GtkWidget       *canvas;
+
+  /* the context menu (sl-flame-menu.c) */
+  GtkWidget       *menu;
+  GActionMap      *menu_actions;
+  SlFlamePrim      menu_target;
+  gboolean         has_menu_target;
+  const SlFlameLayout *menu_layout; /* the layout menu_target indexes */
+  SlFlameMode      menu_mode;       /* and in which mode (nodes or rows) */
 };
 
 /* sl-flame.c */
@@ -72,5 +80,17 @@ GPtrArray *_sl_flame_crumb_names  (SlFlame *self);
 void  _sl_flame_input_init        (SlFlame *self);
 void  _sl_flame_activate          (SlFlame *self, const SlFlamePrim *prim);
 void  _sl_flame_show_in_timeline  (SlFlame *self);
+/* What "Show in timeline" selects becomes @prim's instances; no zoom. */
+void  _sl_flame_pick              (SlFlame *self, const SlFlamePrim *prim);
+/* The primitive under a point of the canvas (nullable). */
+const SlFlamePrim *_sl_flame_hit  (SlFlame *self, double x, double y);
+/* @prim's node name, NULL for a "N more" block (transfer full). */
+char *_sl_flame_prim_name         (SlFlame *self, const SlFlamePrim *prim);
+
+/* sl-flame-menu.c */
+void  _sl_flame_menu_init         (SlFlame *self);
+void  _sl_flame_menu_dispose      (SlFlame *self);
+gboolean _sl_flame_menu_open      (SlFlame *self);
+gboolean _sl_flame_menu_target_valid (SlFlame *self);
 
 G_END_DECLS

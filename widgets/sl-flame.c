@@ -407,6 +407,17 @@ probe_json (SlFlame *self)
   json_builder_add_boolean_value (b, self->has_hover);
   json_builder_set_member_name (b, "show_enabled");
   json_builder_add_boolean_value (b, self->selected_events->len > 0);
+  json_builder_set_member_name (b, "menu_open");
+  json_builder_add_boolean_value (b, _sl_flame_menu_open (self));
+  json_builder_set_member_name (b, "menu_target");
+  {
+    g_autofree char *target = _sl_flame_menu_target_valid (self)
+                              ? _sl_flame_prim_name (self, &self->menu_target) : NULL;
+    if (target != NULL)
+      json_builder_add_string_value (b, target);
+    else
+      json_builder_add_null_value (b);
+  }
   probe_geometry (self, b);
   json_builder_set_member_name (b, "selected");
   if (self->selected)
@@ -487,6 +498,7 @@ sl_flame_dispose (GObject *object)
   g_clear_object (&self->session);
   g_clear_pointer (&self->layout, sl_flame_layout_free);
   g_clear_pointer (&self->matched, g_free);
+  _sl_flame_menu_dispose (self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (sl_flame_parent_class)->dispose (object);
@@ -563,6 +575,7 @@ sl_flame_init (SlFlame *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Flame stack of the selected range"), -1);
   gtk_widget_set_parent (self->canvas, GTK_WIDGET (self));
   _sl_flame_input_init (self);
+  _sl_flame_menu_init (self);
   self->probe_state = probe_json (self);
 }
 

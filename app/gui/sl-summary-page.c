@@ -41,16 +41,16 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SlSummaryPage, sl_summary_page, GTK_TYPE_WIDGET)
 
-/* Where the kernel names visible in the sections are, in window
- * coordinates, for the test to click. */
+/* Where the links of @css_class visible in the sections are, in window
+ * coordinates, for the test to click (a gap's with its span). */
 static void
-add_kernel_links (JsonBuilder *b, SlSummaryPage *self)
+add_links (JsonBuilder *b, SlSummaryPage *self, const char *member, const char *css_class)
 {
   GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
   GtkWidget *scroller = gtk_widget_get_ancestor (self->sections, GTK_TYPE_SCROLLED_WINDOW);
   double sx = 0, sy = 0;
 
-  json_builder_set_member_name (b, "kernel_links");
+  json_builder_set_member_name (b, member);
   json_builder_begin_array (b);
   if (native != NULL)
     gtk_native_get_surface_transform (native, &sx, &sy);
@@ -60,8 +60,9 @@ add_kernel_links (JsonBuilder *b, SlSummaryPage *self)
       {
         graphene_point_t p, in_scroller;
         double w = gtk_widget_get_width (c), h = gtk_widget_get_height (c);
+        gint64 start, end;
 
-        if (!gtk_widget_has_css_class (c, SL_SUMMARY_KERNEL_LINK)
+        if (!gtk_widget_has_css_class (c, css_class)
             || !gtk_widget_compute_point (c, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (w / 2, h / 2), &p)
             || !gtk_widget_compute_point (c, scroller, &GRAPHENE_POINT_INIT (w / 2, h / 2), &in_scroller)
             || in_scroller.y < 0 || in_scroller.y > gtk_widget_get_height (scroller))
@@ -70,6 +71,11 @@ add_kernel_links (JsonBuilder *b, SlSummaryPage *self)
         sl_json_member_string (b, "name", gtk_widget_get_tooltip_text (c));
         sl_json_member_double (b, "x", p.x + sx);
         sl_json_member_double (b, "y", p.y + sy);
+        if (sl_summary_sections_link_span (c, &start, &end))
+          {
+            sl_json_member_int (b, "start_ns", start);
+            sl_json_member_int (b, "end_ns", end);
+          }
         json_builder_end_object (b);
       }
   json_builder_end_array (b);
@@ -97,7 +103,8 @@ update_probe_state (SlSummaryPage *self)
   sl_json_member_int (b, "session_highlight_n",
                       self->session != NULL && sl_session_get_highlight (self->session) != NULL
                       ? sl_highlight_get_n (sl_session_get_highlight (self->session)) : 0);
-  add_kernel_links (b, self);
+  add_links (b, self, "kernel_links", SL_SUMMARY_KERNEL_LINK);
+  add_links (b, self, "gap_links", SL_SUMMARY_GAP_LINK);
   json_builder_set_member_name (b, "cpu");
   if (self->cpu_summary != NULL && self->cancellable == NULL && self->settle_id == 0)
     json_builder_add_value (b, sl_summary_cpu_to_json (self->cpu_summary));
@@ -121,6 +128,14 @@ laid_out_cb (gpointer data)
   self->laid_out_id = 0;
   update_probe_state (self);
   return G_SOURCE_REMOVE;
+}
+
+/* Scrolled: the links moved, say where they are once it stops. */
+static void
+scrolled_cb (SlSummaryPage *self)
+{
+  g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
 }
 
 static void
@@ -326,6 +341,9 @@ scope_changed_cb (SlSummaryPage *self)
 static void
 selected_range_cb (SlSummaryPage *self)
 {
+  /* but not a gap picked from this page's own list */
+  if (g_object_get_data (G_OBJECT (self->session), SL_SUMMARY_OWN_SELECTION) != NULL)
+    return;
   if (sl_session_get_selected_range (self->session) != NULL)
     sl_session_set_scope (self->session, SL_SCOPE_SELECTION);
   if (sl_session_get_scope (self->session) == SL_SCOPE_SELECTION)
@@ -498,6 +516,8 @@ content (SlSummaryPage *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->sections);
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 160);
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), "value-changed",
+                           G_CALLBACK (scrolled_cb), self, G_CONNECT_SWAPPED);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_widget_add_css_class (title, "heading");
   gtk_box_append (GTK_BOX (bottom), title);

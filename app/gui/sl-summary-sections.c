@@ -225,6 +225,34 @@ span_link (const char *text, gint64 start, gint64 end, SlSession *session)
   return button;
 }
 
+/* Selects the gap on the button and shows it: the timeline marks the
+ * selection, and a Shift+drag or the details pane can take it from there. */
+static void
+gap_clicked_cb (GtkButton *button, SlSession *session)
+{
+  SlTimeRange gap;
+
+  if (!sl_summary_sections_link_span (GTK_WIDGET (button), &gap.start, &gap.end))
+    return;
+  span_clicked_cb (button, session);
+  g_object_set_data (G_OBJECT (session), SL_SUMMARY_OWN_SELECTION, GINT_TO_POINTER (1));
+  sl_session_set_selected_range (session, &gap);
+  g_object_set_data (G_OBJECT (session), SL_SUMMARY_OWN_SELECTION, NULL);
+}
+
+gboolean
+sl_summary_sections_link_span (GtkWidget *link, gint64 *start, gint64 *end)
+{
+  gint64 *s = g_object_get_data (G_OBJECT (link), KEY_START);
+  gint64 *e = g_object_get_data (G_OBJECT (link), KEY_END);
+
+  if (s == NULL || e == NULL || !gtk_widget_has_css_class (link, SL_SUMMARY_GAP_LINK))
+    return FALSE;
+  *start = *s;
+  *end = *e;
+  return TRUE;
+}
+
 static void
 attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, SlSession *session)
 {
@@ -283,8 +311,15 @@ fill_gaps (GtkBox *box, const SlScopeSummary *s, SlSession *session)
                                                        s->top_gaps[i].gap->end_ns);
 
       /* each gap on two lines: its span, then what the CPU did meanwhile */
+      GtkWidget *link;
+
       attach_span (grid, 2 * i + 1, g_strdup_printf (_("GPU %u"), s->top_gaps[i].device), s->top_gaps[i].gap->start_ns,
                    s->top_gaps[i].gap->end_ns, session);
+      /* a gap is selected, not only shown: its own handler */
+      link = gtk_grid_get_child_at (GTK_GRID (grid), 0, 2 * i + 1);
+      g_signal_handlers_disconnect_by_func (link, span_clicked_cb, session);
+      gtk_widget_add_css_class (link, SL_SUMMARY_GAP_LINK);
+      g_signal_connect_object (link, "clicked", G_CALLBACK (gap_clicked_cb), session, 0);
       if (stacks != NULL)
         gtk_grid_attach (GTK_GRID (grid), stacks, 0, 2 * i + 2, 3, 1);
     }

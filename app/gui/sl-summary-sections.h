@@ -13,10 +13,22 @@ G_BEGIN_DECLS
 
 /* The CSS class of the kernel names that set the session's kernel name. */
 #define SL_SUMMARY_KERNEL_LINK "summary-kernel"
+/* The CSS class of the idle gaps' links (they carry the gap's span). */
+#define SL_SUMMARY_GAP_LINK "summary-gap"
+/* Set on the session (g_object_set_data) while a gap link selects its
+ * range: the page keeps its scope rather than shrinking to the gap, so
+ * the list of gaps stays to click the next one. */
+#define SL_SUMMARY_OWN_SELECTION "sl-summary-own-selection"
+
+/* The span of a gap link, FALSE for any other widget. */
+gboolean sl_summary_sections_link_span (GtkWidget *link,
+                                        gint64    *start,
+                                        gint64    *end);
 
 /* Replaces the children of @box with the sections of @summary.  Kernel
- * names set the session's kernel name; iterations and gaps navigate the
- * timeline to themselves.  @summary NULL: leaves @box empty. */
+ * names set the session's kernel name; iterations navigate the timeline
+ * to themselves; a gap is selected (the session's selected range) and
+ * brought into view.  @summary NULL: leaves @box empty. */
 void sl_summary_sections_fill (GtkBox         *box,
                                SlScopeSummary *summary,   /* nullable */
                                SlSession      *session);

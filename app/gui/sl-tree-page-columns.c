@@ -6,6 +6,12 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sl-ui-state.h"
+
+/* The name column's width, remembered between runs (ui.ini). */
+#define NAME_WIDTH_KEY "tree-name-width"
+#define NAME_WIDTH_DEFAULT 320
+
 typedef enum {
   COL_NAME,
   COL_INSTANCES,
@@ -168,6 +174,39 @@ compare_items (gconstpointer pa, gconstpointer pb, gpointer data)
   return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
+static gboolean
+save_name_width_cb (gpointer data)
+{
+  GtkColumnViewColumn *column = data;
+  g_autofree char *text = g_strdup_printf ("%d", gtk_column_view_column_get_fixed_width (column));
+
+  g_object_set_data (G_OBJECT (column), "sl-save-id", NULL);
+  sl_ui_state_set_string (NAME_WIDTH_KEY, text);
+  return G_SOURCE_REMOVE;
+}
+
+/* A drag of the column's edge sets its fixed width many times a second:
+ * written once it rests. */
+static void
+name_width_cb (GtkColumnViewColumn *column)
+{
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (column), "sl-save-id"));
+
+  if (id != 0)
+    g_source_remove (id);
+  id = g_timeout_add_full (G_PRIORITY_DEFAULT, 500, save_name_width_cb, g_object_ref (column), g_object_unref);
+  g_object_set_data (G_OBJECT (column), "sl-save-id", GUINT_TO_POINTER (id));
+}
+
+static int
+remembered_name_width (void)
+{
+  g_autofree char *text = sl_ui_state_get_string (NAME_WIDTH_KEY, NULL);
+  gint64 width = text != NULL ? g_ascii_strtoll (text, NULL, 10) : 0;
+
+  return width >= 80 && width <= 4000 ? (int) width : NAME_WIDTH_DEFAULT;
+}
+
 void
 _sl_tree_page_add_columns (GtkColumnView *view)
 {
@@ -185,10 +224,14 @@ _sl_tree_page_add_columns (GtkColumnView *view)
       g_object_unref (sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, i == COL_NAME);
-      /* names are long (PyTorch ops, templated kernels): room for them, and
-       * the list scrolls sideways in a narrow panel */
+      /* names are long (PyTorch ops, templated kernels): room for them, as
+       * wide as the user last dragged it; the list scrolls sideways in a
+       * narrow panel */
       if (i == COL_NAME)
-        gtk_column_view_column_set_fixed_width (column, 220);
+        {
+          gtk_column_view_column_set_fixed_width (column, remembered_name_width ());
+          g_signal_connect (column, "notify::fixed-width", G_CALLBACK (name_width_cb), NULL);
+        }
       gtk_column_view_append_column (view, column);
     }
 }

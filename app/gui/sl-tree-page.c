@@ -315,6 +315,10 @@ probe_state (SlTreePage *self)
 
   json_builder_begin_object (b);
   sl_json_member_int (b, "rows", g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)));
+  {
+    g_autoptr(GtkColumnViewColumn) name = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->view)), 0);
+    sl_json_member_int (b, "name_width", name != NULL ? gtk_column_view_column_get_fixed_width (name) : -1);
+  }
   json_builder_set_member_name (b, "roots");
   json_builder_begin_array (b);
   for (guint i = 0; self->agg != NULL && i < sl_tree_agg_get_n_roots (self->agg); i++)

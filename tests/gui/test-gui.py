@@ -748,6 +748,8 @@ def test_summary(tmp):
             return
         summ = s['panel']['summary']['summary']
         check_summary_numbers(summ, None, None, 'whole profile')
+        check_gap_click(app, s)
+        s = app.settle()
         streams = track_rows(s)
         x1, y = body_point(s, 0.15, streams[0])
         x2, _ = body_point(s, 0.6, streams[0])
@@ -876,6 +878,7 @@ def test_flame(tmp):
                 xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['show_button']), 'click', 1)
                 sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
                 check(sel is not None, 'flame: Show in Timeline selects an instance in the timeline')
+                check_flame_menu(app, app.settle())
 
         # stack mode: a click zooms the shared visible range to the node
         s = app.settle()
@@ -2413,6 +2416,111 @@ def test_bookmarks(tmp):
         app.close()
 
 
+def check_gap_click(app, s):
+    """Scrolls the Summary page to its idle gaps and clicks the first: the gap (one of `sightline-cli gaps`')
+    becomes the selected range and is in view; the page keeps its scope and list."""
+    links = s['panel']['summary']['kernel_links']
+    if not check(links, 'the summary shows links to scroll from'):
+        return
+    xdo('mousemove', '--window', s['xid'], int(links[0]['x']), int(links[0]['y']))
+    g = None
+    for _ in range(40):
+        xdo('click', 5)
+        g = app.wait(lambda t: t['panel']['summary']['gap_links'], 0.4)
+        if g is not None:
+            break
+    if not check(g is not None, 'scrolling the Summary page brings the largest idle gaps into view'):
+        return
+    g = app.settle()
+    gap = g['panel']['summary']['gap_links'][0]
+    cli = cli_json('gaps', REAL)
+    spans = {(x['start_ns'], x['end_ns']) for d in cli['devices'] for x in d['gaps']}
+    check((gap['start_ns'], gap['end_ns']) in spans, f'the gap link is a gap of `sightline-cli gaps`: {gap}')
+    xdo('mousemove', '--window', g['xid'], int(gap['x']), int(gap['y']), 'click', 1)
+    want = [gap['start_ns'], gap['end_ns']]
+    t = app.wait(lambda t: t['timeline']['range'] == want, 10)
+    if not check(t is not None, 'a click on an idle gap selects its range in the timeline'):
+        return
+    t = app.settle()
+    a, b = t['timeline']['visible']
+    check(a <= want[0] and want[1] <= b and b - a <= 2 * (want[1] - want[0]),
+          f'the gap is brought into view: visible {[a, b]} gap {want}')
+    check(t['panel']['summary']['scope'] == 'whole' and t['panel']['summary']['gap_links'],
+          'the page keeps its scope and its list of gaps after the click')
+    # Back (Alt+Left) returns to the view and the (empty) selection before the click
+    xdo('key', '--window', t['xid'], 'alt+Left')
+    back = app.wait(lambda u: u['timeline']['range'] is None and u['timeline']['visible'] == s['timeline']['visible'], 10)
+    check(back is not None, 'Back returns from the gap to the whole profile, nothing selected')
+    xdo('mousemove', '--window', s['xid'], int(gap['x']), int(gap['y']))
+    for _ in range(40):   # the page to its top again, for the rest of the test
+        xdo('click', 4)
+
+
+def check_flame_menu(app, z):
+    """The flame graph's context menu: right-click, Escape, Shift+F10 on the node under the pointer,
+    then Show in Timeline from the keyboard selects an instance of the node (SQL names it)."""
+    if not check(z['flame']['boxes'], 'flame menu: a node to right-click'):
+        return
+    xdo('key', '--window', z['xid'], 'Escape')
+    xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['boxes'][0]))
+    time.sleep(0.3)
+    xdo('click', 3)
+    m = app.wait(lambda t: t['flame']['menu_open'] and t['flame']['menu_target'], 10)
+    if not check(m is not None, 'flame menu: a right-click on a node opens its context menu'):
+        return
+    target = m['flame']['menu_target']
+    xdo('key', '--window', m['xid'], 'Escape')
+    check(app.wait(lambda t: not t['flame']['menu_open'], 10) is not None, 'flame menu: Escape closes it')
+    xdo('key', '--window', m['xid'], 'shift+F10')
+    k = app.wait(lambda t: t['flame']['menu_open'] and t['flame']['menu_target'] == target, 10)
+    if not check(k is not None, 'flame menu: Shift+F10 opens it on the node under the pointer'):
+        return
+    before = app.settle()['timeline']['selected']
+    xdo('key', '--window', k['xid'], 'Return')   # the first entry has the focus
+    sel = app.wait(lambda t: not t['flame']['menu_open'] and t['timeline']['selected'] is not None
+                   and t['timeline']['selected'] != before, 10)
+    if not check(sel is not None, 'flame menu: Show in Timeline (keyboard) selects another event in the timeline'):
+        return
+    ev = sel['timeline']['selected']
+    if ev['kind'] == 'kernel':
+        n = sql_one(REAL, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName '
+                          'WHERE s.value = ?', target)[0]
+    else:
+        # (the views group PyTorch's ", op_id = N" suffixes under one name)
+        n = sql_one(REAL, "SELECT count(*) FROM NVTX_EVENTS WHERE text = ? OR text LIKE ? || ', op_id = %'",
+                    target, target)[0]
+    check(ev['name'].split(', op_id = ')[0] == target and n > 0, f'flame menu: the selected {ev["kind"]} is the node {target!r} '
+                                          f'(SQL has {n} of that name)')
+    m2 = app.settle()
+    xdo('mousemove', '--window', m2['xid'], *map(int, m2['flame']['boxes'][0]))
+    time.sleep(0.3)
+    depth = m2['flame']['depth']
+    xdo('click', 3)
+    if app.wait(lambda t: t['flame']['menu_open'], 10):
+        xdo('key', '--window', m2['xid'], 'Down', 'Return')
+        check(app.wait(lambda t: t['flame']['depth'] > depth, 10) is not None,
+              'flame menu: Zoom Into zooms into the node (breadcrumb deeper)')
+
+
+def test_tree_width(tmp):
+    """The NVTX page's name column takes the width remembered in ui.ini (written here, as a drag would)."""
+    state = os.path.join(tmp, 'state', 'sightline')
+    os.makedirs(state, exist_ok=True)
+    with open(os.path.join(state, 'ui.ini'), 'w') as f:
+        f.write('[window]\nside-panel-page=tree\nside-panel-shown=true\ntree-name-width=410\n')
+    app = App(tmp, REAL, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+    try:
+        s = app.wait(tree_ready, 60)
+        if not check(s is not None, 'tree width: the NVTX page computed its tree'):
+            return
+        s = app.settle()
+        check(s['panel']['tree']['name_width'] == 410,
+              f"tree width: the name column is as wide as ui.ini remembers ({s['panel']['tree']['name_width']})")
+        screenshot(s['xid'], os.path.join(OUT, 'tree-width.png'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
@@ -2450,7 +2558,8 @@ def main():
                  test_preferences,
                  test_compare_offset,
                  test_compare_bad_file,
-                 test_bookmarks)):
+                 test_bookmarks,
+                 test_tree_width)):
         if only and test.__name__ not in only.split(','):
             continue
         if index % shards != shard:
