@@ -640,6 +640,7 @@ def test_search(tmp):
         time.sleep(0.3)
         xdo('mousemove', '--window', s['xid'], 5, 5)
         s = app.settle()
+        time.sleep(0.5)   # the dimmed frame is drawn after the state settles; slow on a loaded machine
         img = screenshot(s['xid'], os.path.join(OUT, 'search.png'))
         after = saturation(img, s, track_rows(s, ('nvtx', 'api')))
         check(after < before * 0.7, f'search: the rows without matches are dimmed ({before:.0f} -> {after:.0f})')
@@ -1252,7 +1253,8 @@ def test_rough_edges(tmp):
         # the longest kernel name in the file, selected, in the details pane
         sel = click_thin_kernel(app, s)
         if check(sel is not None, 'a kernel of the H100 profile is selected'):
-            d = app.settle()
+            # the details pane fills in after the selection (lazy details): wait for it
+            d = app.wait(lambda t: bool(t.get('detail_values')), 10) or app.settle()
             names = sql_kernel_names(H100)
             shown = d['detail_values'][0] if d['detail_values'] else ''
             check(shown in names, f'the details show the kernel\'s name as the file has it: {shown[:60]}')
