@@ -131,7 +131,11 @@ draw_cells (SlRankHeatmap *self, cairo_t *cr, double cw, double rh)
           cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
         else
           set_cell_color (cr, sl_rank_heatmap_cell_late (ranks, r, i) / peak);
-        cairo_rectangle (cr, x + 0.5, y + 0.5, MAX (cw - 1, 1), MAX (rh - 1, 1));
+        /* thin rows go without the white gap, or it would be all one sees */
+        if (rh >= 8)
+          cairo_rectangle (cr, x + 0.5, y + 0.5, MAX (cw - 1, 1), MAX (rh - 1, 1));
+        else
+          cairo_rectangle (cr, x + 0.5, y, MAX (cw - 1, 1), rh);
         cairo_fill (cr);
         if (ranks->stragglers[i].rank == r && rh >= 8)
           {
