@@ -65,6 +65,8 @@ void sl_bench_search_detail (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-scope-summary.c (issue 11) */
 void sl_bench_scope_summary (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_scope_summary_detail (SlProfile *profile, JsonBuilder *builder);
+/* tests/bench/sl-bench-rank-summaries.c (issue 15): a folder of rank summaries */
+void sl_bench_rank_summaries (SlProfile *profile, JsonBuilder *builder);
 
 static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
@@ -72,6 +74,7 @@ static const BenchSection bench_sections[] = {
   { "search_detail", sl_bench_search_detail },
   { "scope_summary_ms", sl_bench_scope_summary },
   { "scope_summary_detail", sl_bench_scope_summary_detail },
+  { "rank_summaries_ms", sl_bench_rank_summaries },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
   { "flame_ms",    bench_flame },    /* sl-bench-flame.c: the flame stack's two modes */
