@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#define LABEL_W   96.0
+#define LABEL_W   150.0
 #define SIDE_W    210.0
 #define HEADER_H  18.0
 #define MAX_ROW_H 26.0
