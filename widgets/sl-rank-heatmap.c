@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-rank-heatmap.c: the rank x iteration heat map.  Emits "cell-activated"
- * (row, iteration) when a cell is clicked. */
+ * (row, iteration) when a cell is clicked, "row-activated" (row) when a
+ * row's label or numbers are. */
 #include "sl-rank-heatmap.h"
 #include "sl-format.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
-#define LABEL_W   96.0
+#define LABEL_W   150.0
 #define SIDE_W    210.0
 #define HEADER_H  18.0
 #define MAX_ROW_H 26.0
+/* Rows shrink to this much before the map asks for more height (and its
+ * scroller scrolls): 256 ranks fit in about 1,000 px. */
+#define MIN_ROW_H 4.0
+/* Labels need this much: on thinner rows only every k-th row is named. */
+#define TEXT_H    13.0
 
 struct _SlRankHeatmap {
   GtkWidget      parent_instance;
@@ -17,7 +24,7 @@ struct _SlRankHeatmap {
   GStrv          labels;
 };
 
-enum { CELL_ACTIVATED, N_SIGNALS };
+enum { CELL_ACTIVATED, ROW_ACTIVATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SlRankHeatmap, sl_rank_heatmap, GTK_TYPE_WIDGET)
@@ -124,16 +131,33 @@ draw_cells (SlRankHeatmap *self, cairo_t *cr, double cw, double rh)
           cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
         else
           set_cell_color (cr, sl_rank_heatmap_cell_late (ranks, r, i) / peak);
-        cairo_rectangle (cr, x + 0.5, y + 0.5, MAX (cw - 1, 1), MAX (rh - 1, 1));
+        /* thin rows go without the white gap, or it would be all one sees */
+        if (rh >= 8)
+          cairo_rectangle (cr, x + 0.5, y + 0.5, MAX (cw - 1, 1), MAX (rh - 1, 1));
+        else
+          cairo_rectangle (cr, x + 0.5, y, MAX (cw - 1, 1), rh);
         cairo_fill (cr);
-        if (ranks->stragglers[i].rank == r)
+        if (ranks->stragglers[i].rank == r && rh >= 8)
           {
             cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
             cairo_set_line_width (cr, 2);
             cairo_rectangle (cr, x + 1.5, y + 1.5, MAX (cw - 3, 1), MAX (rh - 3, 1));
             cairo_stroke (cr);
           }
+        else if (ranks->stragglers[i].rank == r)
+          {
+            /* too thin to outline: a dark tick at the cell's end */
+            cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+            cairo_rectangle (cr, x + MAX (cw - 4, 0), y, MIN (cw, 3), rh);
+            cairo_fill (cr);
+          }
       }
+}
+
+static guint
+label_every (double rh)
+{
+  return MAX (1, (guint) ceil (TEXT_H / rh));
 }
 
 /* Iteration numbers above, as many as fit. */
@@ -155,9 +179,10 @@ static void
 draw_rows (SlRankHeatmap *self, cairo_t *cr, double cw, double rh)
 {
   double side_x = LABEL_W + cw * self->ranks->n_iterations + 8;
+  guint every = label_every (rh);
 
   cairo_set_source_rgb (cr, 0.15, 0.15, 0.15);
-  for (guint r = 0; r < self->ranks->n_rows; r++)
+  for (guint r = 0; r < self->ranks->n_rows; r += every)
     {
       const SlRanksRow *row = &self->ranks->rows[r];
       g_autofree char *label = row_label (self, r);
@@ -166,7 +191,12 @@ draw_rows (SlRankHeatmap *self, cairo_t *cr, double cw, double rh)
       g_autofree char *side = g_strdup_printf (_("step %s · NCCL wait %s"), step, wait);
       double y = HEADER_H + r * rh + rh / 2 + 4;
 
+      /* a long file name must not run over the cells (the rank's header shows it whole) */
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, y - TEXT_H, LABEL_W - 4, 2 * TEXT_H);
+      cairo_clip (cr);
       draw_text (cr, 4, y, label);
+      cairo_restore (cr);
       draw_text (cr, side_x, y, side);
     }
 }
@@ -222,6 +252,18 @@ sl_rank_heatmap_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboar
   return TRUE;
 }
 
+/* A click on a row's label or numbers (beside the cells). */
+static gboolean
+row_at (SlRankHeatmap *self, double x, double y, guint *row)
+{
+  double cw, rh;
+
+  if (!grid (self, &cw, &rh) || y < HEADER_H || (x >= LABEL_W && x < LABEL_W + cw * self->ranks->n_iterations))
+    return FALSE;
+  *row = (guint) ((y - HEADER_H) / rh);
+  return *row < self->ranks->n_rows;
+}
+
 static void
 pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, SlRankHeatmap *self)
 {
@@ -229,6 +271,8 @@ pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, SlRankHea
 
   if (cell_at (self, x, y, &r, &i))
     g_signal_emit (self, signals[CELL_ACTIVATED], 0, r, i);
+  else if (row_at (self, x, y, &r))
+    g_signal_emit (self, signals[ROW_ACTIVATED], 0, r);
 }
 
 static void
@@ -242,7 +286,7 @@ sl_rank_heatmap_measure (GtkWidget *widget, GtkOrientation orientation, int for_
     *minimum = *natural = (int) (LABEL_W + SIDE_W + 100);
   else
     {
-      *minimum = (int) (HEADER_H + n * 12);
+      *minimum = (int) (HEADER_H + n * MIN_ROW_H);
       *natural = (int) (HEADER_H + n * MAX_ROW_H);
     }
 }
@@ -265,6 +309,8 @@ sl_rank_heatmap_class_init (SlRankHeatmapClass *klass)
   widget_class->query_tooltip = sl_rank_heatmap_query_tooltip;
   signals[CELL_ACTIVATED] = g_signal_new ("cell-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  signals[ROW_ACTIVATED] = g_signal_new ("row-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void

@@ -246,9 +246,29 @@ open_ranks_action (GSimpleAction *action, GVariant *param, gpointer data)
                              _("_Open"), ranks_chosen_cb, data);
 }
 
+static void
+summaries_chosen_cb (GFile *folder, gpointer data)
+{
+  g_autofree char *path = folder != NULL ? g_file_get_path (folder) : NULL;
+  const char *paths[] = { path, NULL };
+
+  if (path != NULL)
+    g_action_group_activate_action (G_ACTION_GROUP (data), "merge", g_variant_new_strv (paths, 1));
+}
+
+/* app.open-rank-summaries: a folder of `sightline-cli summarize` outputs
+ * as the rank heat map; the profiles load when the user clicks a rank. */
+static void
+open_rank_summaries_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  sl_file_chooser_open_folder (gtk_application_get_active_window (GTK_APPLICATION (data)),
+                               _("Open Rank Summaries"), _("_Open"), summaries_chosen_cb, data);
+}
+
 static const GActionEntry app_entries[] = {
   { "merge", merge_action, "as" },
   { "open-ranks", open_ranks_action },
+  { "open-rank-summaries", open_rank_summaries_action },
   { "quit", quit_action },
   { "new-window", new_window_action },
   { "open-sample", open_sample_action },
@@ -362,7 +382,7 @@ sl_application_local_command_line (GApplication *app, char ***arguments, int *ex
   g_ptr_array_add (paths, NULL);
   if (paths->len < 2)
     {
-      g_printerr ("%s\n", _("--merge needs the profiles to open, one per rank"));
+      g_printerr ("%s\n", _("--merge needs the profiles, summaries or folders of summaries to open"));
       *exit_status = 1;
       return TRUE;
     }
@@ -412,7 +432,7 @@ static void
 sl_application_init (SlApplication *self)
 {
   static const GOptionEntry entries[] = {
-    { "merge", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the profiles as the ranks of one job, in one window"), NULL },
+    { "merge", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the profiles (or rank summaries, or a folder of them) as the ranks of one job, in one window"), NULL },
     { NULL }
   };
 

@@ -128,3 +128,21 @@ sl_file_chooser_save (GtkWindow        *parent,
   g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
+
+void
+sl_file_chooser_open_folder (GtkWindow        *parent,
+                             const char       *title,
+                             const char       *accept,
+                             SlFileChosenFunc  callback,
+                             gpointer          user_data)
+{
+  GtkFileChooserNative *native = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                              accept, _("_Cancel"));
+  Pending *pending = g_new0 (Pending, 1);
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  pending->callback = callback;
+  pending->user_data = user_data;
+  g_signal_connect (native, "response", G_CALLBACK (response_cb), pending);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}

@@ -33,4 +33,12 @@ void sl_file_chooser_save (GtkWindow        *parent,
                            SlFileChosenFunc  callback,
                            gpointer          user_data);
 
+/* A folder chooser titled @title (Open Rank Summaries…): @callback gets
+ * the folder, or NULL when the user cancelled. */
+void sl_file_chooser_open_folder (GtkWindow        *parent,
+                                  const char       *title,
+                                  const char       *accept,
+                                  SlFileChosenFunc  callback,
+                                  gpointer          user_data);
+
 G_END_DECLS

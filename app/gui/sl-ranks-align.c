@@ -74,7 +74,7 @@ visible_changed_cb (SlSession *session, GParamSpec *pspec, gpointer data)
   Watch *w = data;
 
   /* the others' changes made here come back through their own handlers */
-  if (!w->self->syncing)
+  if (!w->self->syncing && !w->rank->fresh)
     _sl_ranks_align_from (w->self, w->rank);
 }
 

@@ -14,6 +14,7 @@ _sl_rank_free (SlRank *rank)
 {
   g_free (rank->path);
   g_free (rank->name);
+  g_free (rank->summary_file);
   g_free (rank->error);
   g_clear_pointer (&rank->summary, sl_rank_summary_free);
   g_clear_pointer (&rank->model, sl_timeline_model_unref);
@@ -33,7 +34,9 @@ progress_cb (double fraction, const char *phase, gpointer data)
 }
 
 /* The summary as summarize computes it (sl-cli-rank-input.c), so that the
- * heat map agrees with sightline-cli ranks. */
+ * heat map agrees with sightline-cli ranks.  A summary file's rank keeps
+ * the file's summary: only its clock origin comes from the profile, found
+ * as summarize found it, so its steps land where the summary put them. */
 static void
 summarize (SlRank *rank)
 {
@@ -43,9 +46,11 @@ summarize (SlRank *rank)
   if (!sl_session_info_read (rank->path, &info, NULL))
     info.rank = -1;
   utc = info.utc_ns != 0 ? info.utc_ns : rank->profile->session_utc_ns;
-  rank->aligned = utc != 0;
   rank->origin_ns = info.has_clock ? info.clock_ns : rank->profile->start_ns;
-  rank->summary = sl_rank_summary_compute (rank->profile, info.rank, info.rank_source, utc,
+  if (rank->summary_file == NULL)
+    rank->aligned = utc != 0;
+  if (rank->summary_file == NULL)
+    rank->summary = sl_rank_summary_compute (rank->profile, info.rank, info.rank_source, utc,
                                            rank->origin_ns, TOP_KERNELS);
   sl_session_info_clear (&info);
 }
@@ -85,6 +90,12 @@ load_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
            g_error_matches (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CANCELLED))
     return;   /* the window is closing */
+  else if (rank->summary_file != NULL)
+    {
+      /* the summary stays in the heat map: the user may locate another file */
+      rank->state = SL_RANK_SUMMARY;
+      rank->error = g_strdup_printf (_("Could not open %s: %s"), rank->path, error->message);
+    }
   else
     {
       rank->state = SL_RANK_FAILED;

@@ -19,7 +19,7 @@ struct _SlRanksProbe {
   guint          source;
 };
 
-static const char * const state_names[] = { "waiting", "loading", "ready", "failed" };
+static const char * const state_names[] = { "waiting", "loading", "ready", "failed", "summary" };
 
 /* @widget's (x, y) in surface coordinates: what xdotool clicks. */
 static void
@@ -83,6 +83,30 @@ add_group (JsonBuilder *b, SlRank *rank)
   json_builder_end_object (b);
 }
 
+/* A button's centre and whether it shows. */
+static void
+add_button (JsonBuilder *b, SlRanksWindow *self, const char *name, GtkWidget *button)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  sl_json_member_boolean (b, "visible", gtk_widget_get_visible (button) && gtk_widget_get_mapped (button));
+  add_point (b, self, button, gtk_widget_get_width (button) / 2.0, gtk_widget_get_height (button) / 2.0);
+  json_builder_end_object (b);
+}
+
+/* A summary rank: its file, whether its profile is loaded (the state
+ * says when the worker is done with it), its buttons. */
+static void
+add_demand (JsonBuilder *b, SlRanksWindow *self, SlRank *rank)
+{
+  sl_json_member_string (b, "summary_file", rank->summary_file);
+  sl_json_member_boolean (b, "profile_loaded", rank->state == SL_RANK_READY && rank->profile != NULL);
+  if (rank->summary_file == NULL)
+    return;
+  add_button (b, self, "load_button", rank->load);
+  add_button (b, self, "locate_button", rank->locate);
+}
+
 static void
 add_rank (JsonBuilder *b, SlRanksWindow *self, SlRank *rank)
 {
@@ -103,6 +127,7 @@ add_rank (JsonBuilder *b, SlRanksWindow *self, SlRank *rank)
   json_builder_end_object (b);
   add_group (b, rank);
   add_timeline (b, self, rank);
+  add_demand (b, self, rank);
   json_builder_end_object (b);
 }
 
@@ -120,6 +145,20 @@ add_cell (JsonBuilder *b, SlRanksWindow *self, guint r, guint i)
   sl_json_member_int (b, "nccl_wait_ns", c->nccl_wait_ns);
   if (sl_rank_heatmap_cell_rect (SL_RANK_HEATMAP (self->heatmap), r, i, &rect))
     add_point (b, self, self->heatmap, rect.origin.x + rect.size.width / 2, rect.origin.y + rect.size.height / 2);
+  json_builder_end_object (b);
+}
+
+/* Where row @r's label is drawn (a click there activates the row). */
+static void
+add_row_label (JsonBuilder *b, SlRanksWindow *self, guint r)
+{
+  graphene_rect_t rect;
+
+  if (!sl_rank_heatmap_cell_rect (SL_RANK_HEATMAP (self->heatmap), r, 0, &rect))
+    return;
+  json_builder_set_member_name (b, "label");
+  json_builder_begin_object (b);
+  add_point (b, self, self->heatmap, 20, rect.origin.y + rect.size.height / 2);
   json_builder_end_object (b);
 }
 
@@ -143,6 +182,8 @@ add_heatmap (JsonBuilder *b, SlRanksWindow *self)
       json_builder_begin_object (b);
       sl_json_member_int (b, "rank", t->rows[r].rank);
       sl_json_member_string (b, "path", ((SlRank *) self->table_ranks->pdata[r])->path);
+      sl_json_member_string (b, "name", ((SlRank *) self->table_ranks->pdata[r])->name);
+      add_row_label (b, self, r);
       sl_json_member_int (b, "step_median_ns", t->rows[r].step_median_ns);
       sl_json_member_int (b, "nccl_wait_ns", t->rows[r].nccl_wait_ns);
       json_builder_set_member_name (b, "cells");
@@ -181,6 +222,15 @@ build_state (SlRanksWindow *self)
   json_builder_begin_object (b);
   sl_json_member_string (b, "page", "ranks");
   sl_json_member_string (b, "subtitle", gtk_label_get_text (GTK_LABEL (self->subtitle)));
+  sl_json_member_int (b, "reading", self->reading);
+  {
+    graphene_rect_t rect;
+    /* the heat map's height and rows: many ranks shrink the rows, then scroll */
+    sl_json_member_int (b, "heatmap_height", gtk_widget_get_height (self->heatmap));
+    sl_json_member_int (b, "heatmap_view_height", gtk_widget_get_height (self->heatmap_scroller));
+    if (sl_rank_heatmap_cell_rect (SL_RANK_HEATMAP (self->heatmap), 0, 0, &rect))
+      sl_json_member_double (b, "heatmap_row_height", rect.size.height);
+  }
 #ifdef GDK_WINDOWING_X11
   {
     GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (self));

@@ -35,7 +35,7 @@ rebuild_table (SlRanksWindow *self)
   for (guint i = 0; i < self->ranks->len; i++)
     {
       SlRank *rank = self->ranks->pdata[i];
-      if (rank->state != SL_RANK_READY)
+      if (!SL_RANK_IN_TABLE (rank))
         continue;
       g_ptr_array_add (sums, rank->summary);
       g_array_append_val (offsets, rank->manual_ns);
@@ -47,7 +47,7 @@ rebuild_table (SlRanksWindow *self)
     for (guint i = 0; i < self->ranks->len; i++)
       {
         SlRank *rank = self->ranks->pdata[i];
-        if (rank->summary != NULL && rank->summary->path == self->table->rows[r].path)
+        if (SL_RANK_IN_TABLE (rank) && rank->summary->path == self->table->rows[r].path)
           {
             g_ptr_array_add (self->table_ranks, rank);
             g_ptr_array_add (labels, _sl_rank_title (rank));
@@ -78,7 +78,7 @@ show_whole_job (SlRanksWindow *self)
 static void
 update_subtitle (SlRanksWindow *self)
 {
-  guint ready = 0, failed = 0;
+  guint ready = 0, failed = 0, summaries = 0;
   g_autoptr(GString) notes = g_string_new (NULL);
   g_autofree char *text = NULL;
 
@@ -87,13 +87,22 @@ update_subtitle (SlRanksWindow *self)
       SlRank *rank = self->ranks->pdata[i];
       ready += rank->state == SL_RANK_READY;
       failed += rank->state == SL_RANK_FAILED;
+      summaries += rank->state == SL_RANK_SUMMARY;
       if (rank->state == SL_RANK_READY && !rank->aligned)
         g_string_append_printf (notes, _("%s records no session start: aligned at its first event. "), rank->name);
     }
-  text = g_strdup_printf (_("%u of %u files open, %u failed"), ready, self->ranks->len, failed);
+  if (self->ranks->len == 0)
+    text = g_strdup (_("No profiles or rank summaries (*.json) found"));
+  else if (summaries == 0)
+    text = g_strdup_printf (_("%u of %u files open, %u failed"), ready, self->ranks->len, failed);
+  else
+    text = g_strdup_printf (_("%u ranks: %u profiles open, %u summaries only, %u failed"),
+                            self->ranks->len, ready, summaries, failed);
   gtk_label_set_text (GTK_LABEL (self->subtitle), text);
   g_string_append (notes, _("Colour: how late each rank's step ends after the iteration's median end; "
                             "outlined: the straggler. Click a cell to zoom every rank to that iteration."));
+  if (summaries > 0)
+    g_string_append (notes, _(" A rank known by its summary only loads its profile when you click its row."));
   gtk_label_set_text (GTK_LABEL (self->heatmap_label), notes->str);
 }
 
@@ -114,12 +123,79 @@ show_ready (SlRanksWindow *self, SlRank *rank)
   _sl_ranks_align_watch (self, rank);
 }
 
+/* The table, the headers and the titles after a rank changed. */
+void
+_sl_ranks_window_refresh (SlRanksWindow *self)
+{
+  rebuild_table (self);
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      SlRank *rank = self->ranks->pdata[i];
+      g_autofree char *title = _sl_rank_title (rank);
+      if (rank->summary_file == NULL)
+        continue;
+      gtk_expander_set_label (GTK_EXPANDER (rank->section), title);
+      _sl_rank_demand_update (self, rank);
+    }
+  update_subtitle (self);
+  if (self->probe != NULL)
+    _sl_ranks_probe_changed (self->probe);
+}
+
+static void
+fresh_sized_cb (GtkWidget *timeline, SlRank *rank)
+{
+  SlRanksWindow *self = SL_RANKS_WINDOW (gtk_widget_get_root (timeline));
+
+  g_signal_handlers_disconnect_by_func (timeline, fresh_sized_cb, rank);
+  rank->fresh = FALSE;
+  _sl_ranks_show_job_range (self, rank->want_start, rank->want_end);
+}
+
+/* Where a rank loaded on demand opens: the iteration whose cell was
+ * clicked, or the job time the others show. */
+static gboolean
+wanted_range (SlRanksWindow *self, SlRank *rank, gint64 *start, gint64 *end)
+{
+  guint pending = self->pending_zoom;
+
+  self->pending_zoom = 0;
+  if (pending > 0 && _sl_ranks_iteration_range (self, pending - 1, start, end))
+    return TRUE;
+  for (guint i = 0; i < self->ranks->len; i++)
+    {
+      SlRank *other = self->ranks->pdata[i];
+      if (other != rank && other->session != NULL)
+        {
+          const SlTimeRange *r = sl_session_get_visible_range (other->session);
+          *start = _sl_rank_to_job (self, other, r->start);
+          *end = _sl_rank_to_job (self, other, r->end);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Profiles given as such show the whole job as they come; one loaded on
+ * demand shows the range wanted once its timeline has a size. */
+static void
+show_loaded (SlRanksWindow *self, SlRank *rank)
+{
+  if (rank->summary_file == NULL || !wanted_range (self, rank, &rank->want_start, &rank->want_end))
+    {
+      show_whole_job (self);
+      return;
+    }
+  rank->fresh = TRUE;
+  g_signal_connect (rank->timeline, "view-changed", G_CALLBACK (fresh_sized_cb), rank);
+}
+
 void
 _sl_ranks_window_rank_done (SlRanksWindow *self, SlRank *rank)
 {
   if (rank->state == SL_RANK_READY)
     show_ready (self, rank);
-  else
+  else if (rank->summary_file == NULL)
     {
       g_autofree char *text = g_strdup_printf (_("Could not open %s: %s"), rank->name, rank->error);
       gtk_widget_set_visible (rank->progress, FALSE);
@@ -127,11 +203,9 @@ _sl_ranks_window_rank_done (SlRanksWindow *self, SlRank *rank)
       gtk_widget_set_tooltip_text (rank->status, text);
       gtk_widget_add_css_class (rank->status, "error");
     }
-  rebuild_table (self);
-  show_whole_job (self);
-  update_subtitle (self);
-  if (self->probe != NULL)
-    _sl_ranks_probe_changed (self->probe);
+  _sl_ranks_window_refresh (self);
+  if (rank->state == SL_RANK_READY)
+    show_loaded (self, rank);
 }
 
 static void
@@ -158,7 +232,7 @@ offset_changed_cb (GtkSpinButton *spin, SlRank *rank)
 }
 
 static GtkWidget *
-rank_header (SlRank *rank)
+rank_header (SlRanksWindow *self, SlRank *rank)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
 
@@ -177,6 +251,11 @@ rank_header (SlRank *rank)
   gtk_widget_set_tooltip_text (rank->offset, _("Manual clock offset of this file, in milliseconds"));
   g_signal_connect (rank->offset, "value-changed", G_CALLBACK (offset_changed_cb), rank);
   gtk_box_append (GTK_BOX (box), rank->progress);
+  if (rank->summary_file != NULL)
+    {
+      gtk_box_append (GTK_BOX (box), _sl_rank_demand_buttons (self, rank));
+      gtk_widget_set_visible (rank->progress, FALSE);
+    }
   gtk_box_append (GTK_BOX (box), gtk_label_new (_("Offset (ms)")));
   gtk_box_append (GTK_BOX (box), rank->offset);
   gtk_box_append (GTK_BOX (box), rank->status);
@@ -184,17 +263,23 @@ rank_header (SlRank *rank)
 }
 
 static void
-add_rank (SlRanksWindow *self, const char *path)
+add_rank (SlRanksWindow *self, const SlRankInput *in)
 {
   SlRank *rank = g_new0 (SlRank, 1);
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
 
-  rank->path = g_strdup (path);
-  rank->name = g_path_get_basename (path);
+  if (in->summary)
+    {
+      rank->summary_file = g_strdup (in->path);
+      rank->state = SL_RANK_SUMMARY;
+    }
+  else
+    rank->path = g_strdup (in->path);
+  rank->name = g_path_get_basename (in->path);
   rank->section = gtk_expander_new (rank->name);
   gtk_widget_add_css_class (rank->section, "heading");
   gtk_box_append (GTK_BOX (row), rank->section);
-  gtk_box_append (GTK_BOX (row), rank_header (rank));
+  gtk_box_append (GTK_BOX (row), rank_header (self, rank));
   gtk_box_append (GTK_BOX (self->sections), row);
   g_ptr_array_add (self->ranks, rank);
 }
@@ -213,13 +298,13 @@ poll_progress_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static void
-cell_activated_cb (SlRankHeatmap *heatmap, guint row, guint iteration, SlRanksWindow *self)
+gboolean
+_sl_ranks_iteration_range (SlRanksWindow *self, guint iteration, gint64 *out_start, gint64 *out_end)
 {
   gint64 start = G_MAXINT64, end = G_MININT64, margin;
 
   if (self->table == NULL || iteration >= self->table->n_iterations)
-    return;
+    return FALSE;
   for (guint r = 0; r < self->table->n_rows; r++)
     {
       const SlRanksCell *c = &self->table->rows[r].cells[iteration];
@@ -229,9 +314,49 @@ cell_activated_cb (SlRankHeatmap *heatmap, guint row, guint iteration, SlRanksWi
       end = MAX (end, c->end_ns);
     }
   if (start >= end)
-    return;
+    return FALSE;
   margin = (end - start) / 20;
-  _sl_ranks_show_job_range (self, start - margin, end + margin);
+  *out_start = start - margin;
+  *out_end = end + margin;
+  return TRUE;
+}
+
+void
+_sl_ranks_show_iteration (SlRanksWindow *self, guint iteration)
+{
+  gint64 start, end;
+
+  if (_sl_ranks_iteration_range (self, iteration, &start, &end))
+    _sl_ranks_show_job_range (self, start, end);
+}
+
+static SlRank *
+row_rank (SlRanksWindow *self, guint row)
+{
+  return self->table != NULL && row < self->table_ranks->len ? self->table_ranks->pdata[row] : NULL;
+}
+
+/* A summary-only rank's cell loads its profile, then zooms to the step. */
+static void
+cell_activated_cb (SlRankHeatmap *heatmap, guint row, guint iteration, SlRanksWindow *self)
+{
+  SlRank *rank = row_rank (self, row);
+
+  if (rank != NULL && rank->state == SL_RANK_SUMMARY)
+    {
+      self->pending_zoom = iteration + 1;
+      _sl_rank_demand_load (self, rank);
+    }
+  _sl_ranks_show_iteration (self, iteration);
+}
+
+static void
+row_activated_cb (SlRankHeatmap *heatmap, guint row, SlRanksWindow *self)
+{
+  SlRank *rank = row_rank (self, row);
+
+  if (rank != NULL)
+    _sl_rank_demand_load (self, rank);
 }
 
 static GtkWidget *
@@ -242,11 +367,18 @@ heatmap_pane (SlRanksWindow *self)
   self->heatmap = sl_rank_heatmap_new ();
   gtk_widget_set_vexpand (self->heatmap, TRUE);
   g_signal_connect (self->heatmap, "cell-activated", G_CALLBACK (cell_activated_cb), self);
+  g_signal_connect (self->heatmap, "row-activated", G_CALLBACK (row_activated_cb), self);
+  /* a thousand ranks: rows shrink to a few pixels, then the map scrolls */
+  self->heatmap_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->heatmap_scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->heatmap_scroller), self->heatmap);
+  gtk_widget_set_vexpand (self->heatmap_scroller, TRUE);
   self->heatmap_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->heatmap_label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->heatmap_label), 0);
   gtk_widget_add_css_class (self->heatmap_label, "dim-label");
-  gtk_box_append (GTK_BOX (box), self->heatmap);
+  gtk_box_append (GTK_BOX (box), self->heatmap_scroller);
   gtk_box_append (GTK_BOX (box), self->heatmap_label);
   gtk_widget_set_margin_start (box, 6);
   gtk_widget_set_margin_end (box, 6);
@@ -331,12 +463,14 @@ SlRanksWindow *
 sl_ranks_window_new (GtkApplication *app, const char *const *paths)
 {
   SlRanksWindow *self = g_object_new (SL_TYPE_RANKS_WINDOW, "application", app, NULL);
+  g_autoptr(GPtrArray) inputs = _sl_ranks_inputs_expand (paths);
 
-  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
-    add_rank (self, paths[i]);
-  update_subtitle (self);
+  for (guint i = 0; i < inputs->len; i++)
+    add_rank (self, inputs->pdata[i]);
   self->probe = _sl_ranks_probe_new (self);
   self->poll_source = g_timeout_add (100, poll_progress_cb, self);
+  _sl_ranks_read_summaries (self);
+  _sl_ranks_window_refresh (self);
   _sl_ranks_load_next (self);
   return self;
 }

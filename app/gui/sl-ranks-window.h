@@ -11,7 +11,8 @@ G_BEGIN_DECLS
 #define SL_TYPE_RANKS_WINDOW (sl_ranks_window_get_type ())
 G_DECLARE_FINAL_TYPE (SlRanksWindow, sl_ranks_window, SL, RANKS_WINDOW, GtkApplicationWindow)
 
-/* A window loading @paths (at least one), two at a time. */
+/* A window over @paths: profiles (loaded two at a time), rank summary
+ * files and folders of them (*.json; their profiles loaded on demand). */
 SlRanksWindow *sl_ranks_window_new (GtkApplication     *app,
                                     const char * const *paths);
 

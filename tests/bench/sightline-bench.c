@@ -69,6 +69,8 @@ void sl_bench_scope_summary_detail (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_export (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_export_cpu (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_export_rss (SlProfile *profile, JsonBuilder *builder);
+/* tests/bench/sl-bench-rank-summaries.c (issue 15): a folder of rank summaries */
+void sl_bench_rank_summaries (SlProfile *profile, JsonBuilder *builder);
 
 static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
@@ -79,6 +81,7 @@ static const BenchSection bench_sections[] = {
   { "export_mevents_per_s", sl_bench_export },
   { "export_cpu_mevents_per_s", sl_bench_export_cpu },
   { "export_peak_rss_mb", sl_bench_export_rss },
+  { "rank_summaries_ms", sl_bench_rank_summaries },
 #ifdef SL_BENCH_FRAMES
   { "frame_ms",    bench_frames },   /* sl-bench-frames.c, with the GUI build */
   { "flame_ms",    bench_flame },    /* sl-bench-flame.c: the flame stack's two modes */

@@ -2523,6 +2523,100 @@ def test_tree_width(tmp):
         app.close()
 
 
+def test_rank_summaries(tmp):
+    """sightline --merge DIR over a folder of `sightline-cli summarize` outputs (6 generated ranks,
+    rank 2's step 3 late; rank 1's summary records its profile relative to the folder; rank 5's
+    profile deleted): the heat map's stragglers equal sightline-cli ranks --json DIR/*.json and no
+    profile is loaded; a click on the late cell loads that rank's profile off the main thread and
+    shows its timeline zoomed to the step; a header's Load Profile button loads another, aligned
+    with it; the rank whose profile is missing says so and offers Locate…"""
+    n, late, step, late_ns, offset = 6, 2, 3, 2500000, 1700000
+    base = 1779630000000000000
+    cli = os.path.abspath(os.path.join(os.path.dirname(os.path.dirname(APP)), 'sightline-cli'))  # run in the folder too
+    sums = os.path.join(tmp, 'summaries')
+    os.makedirs(sums)
+    paths = []
+    for r in range(n):
+        p = os.path.join(tmp, f'job-rank{r}.sqlite')
+        extra = ['--late-step', f'{step}:{late_ns}'] if r == late else []
+        subprocess.run([GEN, p, '--gpus', '1', '--kernels', '3000', '--nccl', '--gap-ns', '5000000', '--rank', str(r),
+                        '--session-start-ns', str(base + r * offset), *extra], check=True, stdout=subprocess.DEVNULL)
+        # rank 1 as a cluster writes it: the profile named relative to the summaries' folder
+        arg = os.path.relpath(p, sums) if r == 1 else p
+        subprocess.run([cli, 'summarize', arg, '-o', os.path.join(sums, f'job-rank{r}.json')], check=True, cwd=sums)
+        paths.append(p)
+    os.unlink(paths[5])
+    with open(os.path.join(sums, 'job-rank1.json')) as f:
+        check(not os.path.isabs(json.load(f)['path']), 'summaries: rank 1 records a relative path')
+    files = sorted(os.path.join(sums, f) for f in os.listdir(sums))
+    want = json.loads(subprocess.run([cli, 'ranks', '--json', *files], check=True, capture_output=True, text=True).stdout)
+    app = App(tmp, '--merge', sums)
+    try:
+        s = ranks_state(app, lambda s: s['reading'] == 0 and s['heatmap'] is not None and len(s['heatmap']['rows']) == n)
+        if not check(s is not None, 'summaries: the folder opens as the heat map'):
+            return
+        s = ranks_state(app, lambda s: True)
+        h = s['heatmap']
+        got = [None if st is None else (st['rank'], st['late_ns']) for st in h['stragglers']]
+        exp = [None if it['straggler'] is None else (it['straggler']['rank'], it['straggler']['late_ns'])
+               for it in want['iterations']]
+        check(got == exp and got[step] == (late, late_ns),
+              f'summaries: the heat map stragglers are those of sightline-cli ranks: {got} vs {exp}')
+        check([hr['rank'] for hr in h['rows']] == [w['rank'] for w in want['ranks']]
+              and [hr['step_median_ns'] for hr in h['rows']] == [w['step_median_ns'] for w in want['ranks']],
+              'summaries: rows and median steps as sightline-cli ranks')
+        check(all(r['state'] == 'summary' and not r['profile_loaded'] and 'timeline' not in r for r in s['ranks']),
+              f"summaries: no profile loaded: {[(r['name'], r['state']) for r in s['ranks']]}")
+        check(all('Summary only' in r['status'] and r['load_button']['visible'] for r in s['ranks']),
+              f"summaries: each header says summary only, with a Load Profile button: {s['ranks'][0]['status']!r}")
+        by_rank = lambda s, k: next(r for r in s['ranks'] if r['rank'] == k)
+        # the late cell: its rank loads, then shows the step
+        row = next(i for i, hr in enumerate(h['rows']) if hr['rank'] == late)
+        cell = h['rows'][row]['cells'][step]
+        xdo('mousemove', '--window', s['xid'], int(cell['x']), int(cell['y']))
+        xdo('click', 1)
+        steps = [next(st for st in wr['steps'] if st and st['index'] == step) for wr in want['ranks']]
+        a, b = min(st['start_ns'] for st in steps), max(st['end_ns'] for st in steps)
+        zoomed = lambda tl: tl['job_start'] <= a and tl['job_end'] >= b and tl['job_end'] - tl['job_start'] < 2 * (b - a)
+        z = ranks_state(app, lambda s: by_rank(s, late)['state'] == 'ready' and by_rank(s, late)['profile_loaded']
+                        and by_rank(s, late).get('timeline', {}).get('mapped') and zoomed(by_rank(s, late)['timeline']))
+        check(z is not None, f'summaries: a click on the late cell loads rank {late} and shows step {step} [{a}, {b}]')
+        if z is None:
+            return
+        check(sum(r['profile_loaded'] for r in z['ranks']) == 1, 'summaries: only the clicked rank is loaded')
+        # its timeline: iteration_3 (SQL) where the summary puts the step, on the job clock
+        tl = by_rank(z, late)['timeline']
+        it = sql_one(paths[late], f"SELECT start FROM NVTX_EVENTS WHERE text = 'iteration_{step}'")[0]
+        check(tl['visible_start'] <= it <= tl['visible_end'],
+              f"summaries: iteration_{step} (SQL) is in view: {it} in [{tl['visible_start']}, {tl['visible_end']}]")
+        # a header's button: rank 1 (relative path) loads and joins the job time shown
+        btn = by_rank(z, 1)['load_button']
+        xdo('mousemove', '--window', z['xid'], int(btn['x']), int(btn['y']))
+        xdo('click', 1)
+        l = ranks_state(app, lambda s: by_rank(s, 1)['state'] == 'ready' and by_rank(s, 1).get('timeline', {}).get('mapped')
+                        and by_rank(s, 1)['timeline']['job_start'] == by_rank(s, late)['timeline']['job_start'])
+        check(l is not None, 'summaries: Load Profile loads rank 1 (relative path) aligned with rank 2')
+        # the missing profile: its heat-map row label
+        s = ranks_state(app, lambda s: True)
+        row = next(hr for hr in s['heatmap']['rows'] if hr['rank'] == 5)
+        xdo('mousemove', '--window', s['xid'], int(row['label']['x']), int(row['label']['y']))
+        xdo('click', 1)
+        m = ranks_state(app, lambda s: 'not there' in by_rank(s, 5)['status'], timeout=10)
+        check(m is not None and paths[5] in by_rank(m, 5)['status'] and by_rank(m, 5)['state'] == 'summary'
+              and by_rank(m, 5)['locate_button']['visible'] is True,
+              f"summaries: the missing profile is said, with Locate…: {m and by_rank(m, 5)['status']!r}")
+        if m is not None:
+            check(m['heatmap'] is not None and len(m['heatmap']['rows']) == n, 'summaries: the heat map keeps every rank')
+        time.sleep(0.5)
+        shot = os.path.join(OUT, 'rank-summaries.png')
+        screenshot(s['xid'], shot)
+        dest = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'data', 'screenshots')
+        if os.environ.get('SL_README_SHOTS') == '1' and os.path.isdir(dest):   # as save_readme_shots
+            subprocess.run(['convert', shot, os.path.join(dest, 'rank-summaries.png')], check=False)
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
@@ -2561,7 +2655,8 @@ def main():
                  test_compare_offset,
                  test_compare_bad_file,
                  test_bookmarks,
-                 test_tree_width)):
+                 test_tree_width,
+                 test_rank_summaries)):
         if only and test.__name__ not in only.split(','):
             continue
         if index % shards != shard:
