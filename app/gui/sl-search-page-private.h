@@ -35,10 +35,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlSearchResult, _sl_search_result_unref)
 #define SL_TYPE_SEARCH_ITEM (_sl_search_item_get_type ())
 G_DECLARE_FINAL_TYPE (SlSearchItem, _sl_search_item, SL, SEARCH_ITEM, GObject)
 
-/* The name groups of @result (a GListModel of SlSearchItem). */
-GListModel     *_sl_search_groups_new   (SlSearchResult *result);
+/* How the name groups are listed. */
+typedef enum {
+  SL_SEARCH_SORT_TIME,      /* total time, longest first */
+  SL_SEARCH_SORT_COUNT,     /* most matches first */
+  SL_SEARCH_SORT_NAME,      /* by name (byte order), A first */
+} SlSearchSort;
+
+/* The name groups of @result (a GListModel of SlSearchItem), in @sort's
+ * order; ties by name, then by kind. */
+GListModel     *_sl_search_groups_new   (SlSearchResult *result,
+                                         SlSearchSort    sort);
 /* The rows of the view: groups, each expandable to its instances. */
-GtkTreeListModel *_sl_search_tree_new   (SlSearchResult *result);
+GtkTreeListModel *_sl_search_tree_new   (SlSearchResult *result,
+                                         SlSearchSort    sort);
 
 SlSearchResult *_sl_search_item_get_result (SlSearchItem *item);
 /* The group's index; its instances' hit index, or G_MAXUINT for a group. */

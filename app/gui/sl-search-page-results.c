@@ -3,6 +3,8 @@
  * name groups expandable to their instances, made on demand. */
 #include "sl-search-page-private.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 SlSearchResult *
@@ -155,15 +157,46 @@ sl_search_instances_init (SlSearchInstances *self)
 
 /* ---- the tree ------------------------------------------------------------ */
 
+typedef struct {
+  const SlSearchResult *result;
+  SlSearchSort          sort;
+} SortBy;
+
+static int
+compare_groups (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const SortBy *by = data;
+  const SlNameGroup *a = &by->result->search->groups[*(const guint *) pa];
+  const SlNameGroup *b = &by->result->search->groups[*(const guint *) pb];
+  int c = 0;
+
+  if (by->sort == SL_SEARCH_SORT_TIME)
+    c = a->total_ns > b->total_ns ? -1 : a->total_ns < b->total_ns;
+  else if (by->sort == SL_SEARCH_SORT_COUNT)
+    c = a->n > b->n ? -1 : a->n < b->n;
+  if (c == 0)
+    c = strcmp (sl_name_search_group_name (by->result->profile, a), sl_name_search_group_name (by->result->profile, b));
+  return c != 0 ? c : (int) a->kind - (int) b->kind;
+}
+
 GListModel *
-_sl_search_groups_new (SlSearchResult *result)
+_sl_search_groups_new (SlSearchResult *result, SlSearchSort sort)
 {
   GListStore *store = g_list_store_new (SL_TYPE_SEARCH_ITEM);
   guint n = result->search->n_groups;
   g_autofree gpointer *items = g_new (gpointer, MAX (n, 1));
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+  SortBy by = { result, sort };
 
+  /* a name can match with none of its events in the filter's range */
+  for (guint g = 0, kept = 0; g < result->search->n_groups; g++)
+    if (result->search->groups[g].n > 0)
+      order[kept++] = g;
+    else
+      n--;
+  g_qsort_with_data (order, n, sizeof (guint), compare_groups, &by);
   for (guint g = 0; g < n; g++)
-    items[g] = item_new (result, g, G_MAXUINT);
+    items[g] = item_new (result, order[g], G_MAXUINT);
   g_list_store_splice (store, 0, 0, items, n);
   for (guint g = 0; g < n; g++)
     g_object_unref (items[g]);
@@ -185,7 +218,7 @@ create_children (gpointer item, gpointer data)
 }
 
 GtkTreeListModel *
-_sl_search_tree_new (SlSearchResult *result)
+_sl_search_tree_new (SlSearchResult *result, SlSearchSort sort)
 {
-  return gtk_tree_list_model_new (_sl_search_groups_new (result), FALSE, FALSE, create_children, NULL, NULL);
+  return gtk_tree_list_model_new (_sl_search_groups_new (result, sort), FALSE, FALSE, create_children, NULL, NULL);
 }

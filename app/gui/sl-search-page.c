@@ -5,7 +5,10 @@
  * name: a substring in any case or /REGEX/.  The search runs in a worker
  * as the user types (GtkSearchEntry waits 150 ms between keys; a newer
  * search cancels the one running) and makes the session's highlight of
- * all matches, so the timeline dims the rest and F3 walks them. */
+ * all matches, so the timeline dims the rest and F3 walks them.  "In scope
+ * only" searches the range of the session's scope (as `sightline-cli search
+ * --range`), taken when the search starts; the name groups are listed by
+ * total time, count or name. */
 #include "sl-search-page.h"
 #include "sl-search-page-private.h"
 
@@ -18,7 +21,12 @@ struct _SlSearchPage {
   GtkWidget      *entry;
   GtkWidget      *status;
   GtkWidget      *view;
+  GtkWidget      *scope_check;   /* "In scope only" */
+  GtkWidget      *sort_buttons[3]; /* by SlSearchSort */
   GtkSingleSelection *selection;
+  SlSearchSort    sort;
+  gboolean        scoped;        /* the results shown are of scope_range */
+  SlTimeRange     scope_range;
   SlSession      *session;
   SlSearchResult *result;        /* the results shown, NULL when none */
   char           *error;         /* the last search's error (an invalid regex) */
@@ -36,6 +44,7 @@ G_DEFINE_FINAL_TYPE (SlSearchPage, sl_search_page, GTK_TYPE_WIDGET)
 typedef struct {
   SlProfile       *profile;
   SlTimelineModel *model;
+  SlFilter        *filter;      /* nullable: the scope's range */
   char            *pattern;
 } Job;
 
@@ -44,6 +53,7 @@ job_free (Job *job)
 {
   sl_profile_unref (job->profile);
   sl_timeline_model_unref (job->model);
+  g_clear_pointer (&job->filter, sl_filter_free);
   g_free (job->pattern);
   g_free (job);
 }
@@ -56,7 +66,7 @@ search_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 {
   Job *job = data;
   GError *error = NULL;
-  SlNameSearch *search = sl_name_search_compute (job->profile, NULL, job->pattern, cancellable, &error);
+  SlNameSearch *search = sl_name_search_compute (job->profile, job->filter, job->pattern, cancellable, &error);
   g_autofree SlEventRef *refs = NULL;
   g_autofree char *label = NULL;
   SlSearchResult *result;
@@ -118,7 +128,7 @@ static void
 show_result (SlSearchPage *self, SlSearchResult *result)
 {
   SlHighlight *old = self->result != NULL ? self->result->highlight : NULL;
-  g_autoptr(GtkTreeListModel) tree = result != NULL ? _sl_search_tree_new (result) : NULL;
+  g_autoptr(GtkTreeListModel) tree = result != NULL ? _sl_search_tree_new (result, self->sort) : NULL;
 
   if (self->session != NULL)
     {
@@ -165,6 +175,22 @@ cancel_search (SlSearchPage *self)
   g_clear_object (&self->cancellable);
 }
 
+/* With "In scope only", a filter of the scope's range in *@filter (NULL
+ * otherwise); FALSE when the scope has no range now. */
+static gboolean
+scope_filter (SlSearchPage *self, SlFilter **filter)
+{
+  *filter = NULL;
+  self->scoped = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->scope_check));
+  if (!self->scoped)
+    return TRUE;
+  if (!sl_session_get_scope_range (self->session, &self->scope_range))
+    return FALSE;
+  *filter = sl_filter_new ();
+  sl_filter_set_range (*filter, self->scope_range.start, self->scope_range.end);
+  return TRUE;
+}
+
 static void
 start_search (SlSearchPage *self)
 {
@@ -183,6 +209,14 @@ start_search (SlSearchPage *self)
       return;
     }
   job = g_new0 (Job, 1);
+  if (!scope_filter (self, &job->filter))
+    {
+      g_free (job);
+      self->jump = FALSE;
+      self->error = g_strdup (_("Nothing is in scope: select a time range (Shift+drag) or search the whole profile."));
+      show_result (self, NULL);
+      return;
+    }
   job->profile = sl_profile_ref (sl_session_get_profile (self->session));
   job->model = sl_timeline_model_ref (sl_session_get_model (self->session));
   job->pattern = g_strdup (text);
@@ -270,6 +304,41 @@ model_changed_cb (SlSearchPage *self)
     start_search (self);
 }
 
+/* The scope's range changed: searched in scope, search it again.  The
+ * visible range is not followed (it is taken when the search starts):
+ * Enter and F3 move the view, and must not replace what they walk. */
+static void
+scope_changed_cb (SlSearchPage *self)
+{
+  if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->scope_check)) && (self->result != NULL || self->cancellable != NULL || self->error != NULL))
+    start_search (self);
+}
+
+static void
+scope_toggled_cb (SlSearchPage *self)
+{
+  if (*gtk_editable_get_text (GTK_EDITABLE (self->entry)) != '\0')
+    start_search (self);
+  notify_probe (self);
+}
+
+/* Another order: the same result, its groups listed anew. */
+static void
+sort_toggled_cb (GtkToggleButton *button, SlSearchPage *self)
+{
+  g_autoptr(GtkTreeListModel) tree = NULL;
+
+  if (!gtk_toggle_button_get_active (button))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (self->sort_buttons); i++)
+    if (self->sort_buttons[i] == GTK_WIDGET (button))
+      self->sort = i;
+  tree = self->result != NULL ? _sl_search_tree_new (self->result, self->sort) : NULL;
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  notify_probe (self);
+}
+
 static void
 set_session (SlSearchPage *self, SlSession *session)
 {
@@ -281,7 +350,13 @@ set_session (SlSearchPage *self, SlSession *session)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
+    {
+      static const char *const scope_signals[] = { "notify::scope", "notify::selected-range", "notify::bookmark-range" };
+
+      g_signal_connect_object (session, "notify::model", G_CALLBACK (model_changed_cb), self, G_CONNECT_SWAPPED);
+      for (guint i = 0; i < G_N_ELEMENTS (scope_signals); i++)
+        g_signal_connect_object (session, scope_signals[i], G_CALLBACK (scope_changed_cb), self, G_CONNECT_SWAPPED);
+    }
   if (*gtk_editable_get_text (GTK_EDITABLE (self->entry)) != '\0')
     start_search (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -298,33 +373,90 @@ entry_has_focus (SlSearchPage *self)
   return focus != NULL && (focus == self->entry || gtk_widget_is_ancestor (focus, self->entry));
 }
 
+/* The first 50 groups, in the order the list shows them. */
 static void
-add_groups (JsonBuilder *b, const SlSearchResult *r)
+add_groups (JsonBuilder *b, SlSearchPage *self, const SlSearchResult *r)
 {
   static const char *const kinds[] = { "kernel", "range", "api" };
+  GtkTreeListModel *tree = GTK_TREE_LIST_MODEL (gtk_single_selection_get_model (self->selection));
+  GListModel *groups = tree != NULL ? gtk_tree_list_model_get_model (tree) : NULL;
 
   json_builder_set_member_name (b, "groups");
   json_builder_begin_array (b);
-  for (guint g = 0; g < MIN (r->search->n_groups, 50); g++)
+  for (guint i = 0; groups != NULL && i < MIN (g_list_model_get_n_items (groups), 50); i++)
     {
+      g_autoptr(SlSearchItem) item = g_list_model_get_item (groups, i);
+      const SlNameGroup *g = &r->search->groups[_sl_search_item_get_group (item)];
+
       json_builder_begin_object (b);
-      sl_json_member_string (b, "kind", kinds[r->search->groups[g].kind]);
-      sl_json_member_string (b, "name", sl_name_search_group_name (r->profile, &r->search->groups[g]));
-      sl_json_member_int (b, "count", r->search->groups[g].n);
+      sl_json_member_string (b, "kind", kinds[g->kind]);
+      sl_json_member_string (b, "name", sl_name_search_group_name (r->profile, g));
+      sl_json_member_int (b, "count", g->n);
+      sl_json_member_int (b, "total_ns", g->total_ns);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
 }
 
+/* Where @widget is in surface coordinates (what xdotool sees): [x, y, w, h]. */
+static void
+add_geometry (JsonBuilder *b, const char *name, SlSearchPage *self, GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  graphene_rect_t r;
+  double sx = 0, sy = 0;
+
+  json_builder_set_member_name (b, name);
+  if (root == NULL || !gtk_widget_compute_bounds (widget, GTK_WIDGET (root), &r))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  gtk_native_get_surface_transform (GTK_NATIVE (root), &sx, &sy);
+  json_builder_begin_array (b);
+  json_builder_add_double_value (b, r.origin.x + sx);
+  json_builder_add_double_value (b, r.origin.y + sy);
+  json_builder_add_double_value (b, r.size.width);
+  json_builder_add_double_value (b, r.size.height);
+  json_builder_end_array (b);
+}
+
+/* "in_scope", "range" (searched, or null), "sort" and where the controls are. */
+static void
+add_options (JsonBuilder *b, SlSearchPage *self)
+{
+  static const char *const sorts[] = { "time", "count", "name" };
+
+  sl_json_member_boolean (b, "in_scope", gtk_check_button_get_active (GTK_CHECK_BUTTON (self->scope_check)));
+  json_builder_set_member_name (b, "range");
+  if (self->result != NULL && self->scoped)
+    {
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, self->scope_range.start);
+      json_builder_add_int_value (b, self->scope_range.end);
+      json_builder_end_array (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  sl_json_member_string (b, "sort", sorts[self->sort]);
+  add_geometry (b, "scope_check", self, self->scope_check);
+  for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
+    {
+      g_autofree char *key = g_strdup_printf ("sort_%s", sorts[i]);
+      add_geometry (b, key, self, self->sort_buttons[i]);
+    }
+}
+
 /* {"text", "focus", "searching", "error", "matches", "kernels", "ranges",
- *  "api", "names", "groups": [{kind, name, count}] (the first 50),
+ *  "api", "names", "groups": [{kind, name, count, total_ns}] (the first 50,
+ *  as listed), "in_scope", "range", "sort", geometries,
  *  "first": {start_ns, end_ns} of the first match by time, or null} */
 static char *
 probe_state (SlSearchPage *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  const SlSearchResult *r = self->result;
+  SlSearchResult *r = self->result;
 
   json_builder_begin_object (b);
   sl_json_member_string (b, "text", gtk_editable_get_text (GTK_EDITABLE (self->entry)));
@@ -341,7 +473,8 @@ probe_state (SlSearchPage *self)
   sl_json_member_int (b, "api", r != NULL ? r->search->n_api : 0);
   sl_json_member_int (b, "names", r != NULL ? r->search->n_groups : 0);
   if (r != NULL)
-    add_groups (b, r);
+    add_groups (b, self, r);
+  add_options (b, self);
   json_builder_set_member_name (b, "first");
   if (r != NULL && r->search->n_hits > 0)
     {
@@ -433,6 +566,37 @@ make_view (SlSearchPage *self)
   return scrolled;
 }
 
+/* [x] In scope only        Sort: [Time|Count|Name] */
+static GtkWidget *
+make_options (SlSearchPage *self)
+{
+  static const char *const labels[] = { N_("Time"), N_("Count"), N_("Name") };
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  self->scope_check = gtk_check_button_new_with_label (_("In scope only"));
+  gtk_widget_set_tooltip_text (self->scope_check, _("Search only the range of the summary's scope (selection, bookmark or view)"));
+  gtk_widget_set_hexpand (self->scope_check, TRUE);
+  g_signal_connect_swapped (self->scope_check, "toggled", G_CALLBACK (scope_toggled_cb), self);
+  gtk_widget_add_css_class (linked, "linked");
+  gtk_widget_set_tooltip_text (linked, _("List the names by total time, count or name"));
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      self->sort_buttons[i] = gtk_toggle_button_new_with_label (_(labels[i]));
+      if (i > 0)
+        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->sort_buttons[i]), GTK_TOGGLE_BUTTON (self->sort_buttons[0]));
+      gtk_box_append (GTK_BOX (linked), self->sort_buttons[i]);
+    }
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->sort_buttons[SL_SEARCH_SORT_TIME]), TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    g_signal_connect (self->sort_buttons[i], "toggled", G_CALLBACK (sort_toggled_cb), self);
+  gtk_widget_set_margin_start (row, 6);
+  gtk_widget_set_margin_end (row, 6);
+  gtk_box_append (GTK_BOX (row), self->scope_check);
+  gtk_box_append (GTK_BOX (row), linked);
+  return row;
+}
+
 static void
 sl_search_page_init (SlSearchPage *self)
 {
@@ -457,6 +621,7 @@ sl_search_page_init (SlSearchPage *self)
   gtk_widget_set_margin_start (self->status, 8);
   gtk_widget_set_margin_end (self->status, 8);
   gtk_box_append (GTK_BOX (self->box), self->entry);
+  gtk_box_append (GTK_BOX (self->box), make_options (self));
   gtk_box_append (GTK_BOX (self->box), self->status);
   gtk_box_append (GTK_BOX (self->box), make_view (self));
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));

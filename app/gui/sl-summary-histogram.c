@@ -21,6 +21,7 @@ struct _SlSummaryHistogram {
 
   GtkWidget      *box;
   GtkWidget      *kernel_toggle;
+  GtkWidget      *iterations_toggle;
   GtkWidget      *caption;       /* what is shown */
   GtkWidget      *figures;       /* its count and percentiles */
   GtkWidget      *histogram;
@@ -381,6 +382,14 @@ add_bins_x (JsonBuilder *b, SlSummaryHistogram *self)
       sl_json_member_double (b, "outliers_x", button.x + sx);
       sl_json_member_double (b, "outliers_y", button.y + sy);
     }
+  if (native != NULL && gtk_widget_compute_point (self->iterations_toggle, GTK_WIDGET (native),
+                                                  &GRAPHENE_POINT_INIT (gtk_widget_get_width (self->iterations_toggle) / 2.0,
+                                                                        gtk_widget_get_height (self->iterations_toggle) / 2.0),
+                                                  &button))
+    {
+      sl_json_member_double (b, "iterations_x", button.x + sx);
+      sl_json_member_double (b, "iterations_y", button.y + sy);
+    }
   json_builder_set_member_name (b, "bins_x");
   json_builder_begin_array (b);
   for (guint i = 0; sl_histogram_bin_x (SL_HISTOGRAM (self->histogram), i, &x0, &x1); i++)
@@ -402,6 +411,9 @@ sl_summary_histogram_to_json (SlSummaryHistogram *self)
   json_builder_begin_object (b);
   sl_json_member_string (b, "mode", self->iterations ? "iterations" : "kernel");
   sl_json_member_string (b, "name", self->name);
+  /* how the iterations shown were found, whatever the mode */
+  sl_json_member_string (b, "method", self->summary != NULL && self->summary->iterations != NULL
+                                      ? sl_iterations_method_name (self->summary->iterations->method) : NULL);
   json_builder_set_member_name (b, "computing");
   json_builder_add_boolean_value (b, self->cancellable != NULL && !self->iterations);
   sl_json_member_int (b, "n", h != NULL ? (gint64) h->n : 0);
@@ -474,6 +486,8 @@ mode_switch (SlSummaryHistogram *self)
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *iter = gtk_toggle_button_new_with_label (_("Iterations"));
+
+  self->iterations_toggle = iter;
 
   self->kernel_toggle = gtk_toggle_button_new_with_label (_("Kernel"));
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (iter), GTK_TOGGLE_BUTTON (self->kernel_toggle));

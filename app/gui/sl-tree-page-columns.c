@@ -46,8 +46,6 @@ cell_text (SlTreeItem *item, Column column)
   gboolean node = item->kind == SL_TREE_ITEM_NODE;
   gint64 total = sl_tree_agg_get_kernel_ns (item->agg);
 
-  if (item->kind == SL_TREE_ITEM_MORE)
-    return NULL;
   switch (column)
     {
     case COL_INSTANCES:
@@ -126,16 +124,14 @@ compare_int (gint64 a, gint64 b)
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/* Listed instances keep their order by start under the name column, and
- * "N more" stays after them. */
+/* Instances keep their order by start under the name column. */
 static int
 compare_names (SlTreeItem *a, SlTreeItem *b)
 {
   int c;
 
   if (a->kind != SL_TREE_ITEM_NODE || b->kind != SL_TREE_ITEM_NODE)
-    return compare_int (a->kind == SL_TREE_ITEM_MORE ? G_MAXINT64 : a->position,
-                        b->kind == SL_TREE_ITEM_MORE ? G_MAXINT64 : b->position);
+    return compare_int (a->position, b->position);
   c = g_ascii_strcasecmp (a->label, b->label);
   return c != 0 ? c : strcmp (a->label, b->label);
 }

@@ -66,24 +66,10 @@ new_instance (SlTreeAgg *agg, guint node, guint position, guint64 packed, const 
   return self;
 }
 
-static SlTreeItem *
-new_more (SlTreeAgg *agg, guint node, guint64 more)
-{
-  SlTreeItem *self = g_object_new (SL_TYPE_TREE_ITEM, NULL);
-  g_autofree char *count = NULL;
-
-  self->kind = SL_TREE_ITEM_MORE;
-  self->agg = sl_tree_agg_ref (agg);
-  self->node = node;
-  count = sl_format_count ((gint64) more);
-  self->label = g_strdup_printf (ngettext ("%s more instance (Next walks them all)",
-                                           "%s more instances (Next walks them all)", (gulong) more), count);
-  return self;
-}
-
-/* A kernel name's listed instances, made when a view asks for them: a
- * GtkTreeListModel asks for the child model of every row it shows (to know
- * whether it can expand), and making a thousand rows each time froze it. */
+/* Every instance of a kernel name, each row made when a view asks for its
+ * position and not kept: a GtkTreeListModel asks for the child model of
+ * every row it shows (to know whether it can expand), a name may have
+ * millions of instances, and the view holds the rows it shows. */
 #define SL_TYPE_TREE_INSTANCES (sl_tree_instances_get_type ())
 G_DECLARE_FINAL_TYPE (SlTreeInstances, sl_tree_instances, SL, TREE_INSTANCES, GObject)
 
@@ -92,9 +78,7 @@ struct _SlTreeInstances {
   SlTreeAgg       *agg;
   guint            node;
   SlProfile       *profile;
-  guint            listed;
-  guint64          more;
-  SlTreeItem     **items;      /* listed (+ 1 for "more"), made on demand */
+  guint            n;
 };
 
 static GType
@@ -108,7 +92,7 @@ instances_get_n_items (GListModel *list)
 {
   SlTreeInstances *self = SL_TREE_INSTANCES (list);
 
-  return self->listed + (self->more > 0);
+  return self->n;
 }
 
 static gpointer
@@ -118,12 +102,9 @@ instances_get_item (GListModel *list, guint i)
   guint64 n;
   const guint64 *inst = sl_tree_agg_get_instances (self->agg, self->node, &n);
 
-  if (i >= instances_get_n_items (list))
+  if (i >= self->n || i >= n)
     return NULL;
-  if (self->items[i] == NULL)
-    self->items[i] = i < self->listed ? new_instance (self->agg, self->node, i, inst[i], self->profile)
-                                      : new_more (self->agg, self->node, self->more);
-  return g_object_ref (self->items[i]);
+  return new_instance (self->agg, self->node, i, inst[i], self->profile);
 }
 
 static void
@@ -142,9 +123,6 @@ sl_tree_instances_finalize (GObject *object)
 {
   SlTreeInstances *self = SL_TREE_INSTANCES (object);
 
-  for (guint i = 0; i < self->listed + 1; i++)
-    g_clear_object (&self->items[i]);
-  g_free (self->items);
   sl_tree_agg_unref (self->agg);
   sl_profile_unref (self->profile);
   G_OBJECT_CLASS (sl_tree_instances_parent_class)->finalize (object);
@@ -171,9 +149,7 @@ instances_new (SlTreeAgg *agg, guint node, const SlProfile *profile)
   self->agg = sl_tree_agg_ref (agg);
   self->node = node;
   self->profile = sl_profile_ref ((SlProfile *) profile);
-  self->listed = (guint) MIN (n, SL_TREE_PAGE_MAX_INSTANCES);
-  self->more = n - self->listed;
-  self->items = g_new0 (SlTreeItem *, self->listed + 1);
+  self->n = (guint) MIN (n, G_MAXUINT);
   return G_LIST_MODEL (self);
 }
 

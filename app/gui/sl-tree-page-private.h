@@ -11,14 +11,9 @@
 
 G_BEGIN_DECLS
 
-/* A kernel name row lists at most this many of its instances (the first by
- * start); Next and Previous walk them all. */
-#define SL_TREE_PAGE_MAX_INSTANCES 1000
-
 typedef enum {
   SL_TREE_ITEM_NODE,       /* an aggregated path */
   SL_TREE_ITEM_INSTANCE,   /* one kernel of a kernel name row */
-  SL_TREE_ITEM_MORE,       /* "N more instances" after the listed ones */
 } SlTreeItemKind;
 
 #define SL_TYPE_TREE_ITEM (sl_tree_item_get_type ())
@@ -39,7 +34,7 @@ struct _SlTreeItem {
 
 SlTreeItem *_sl_tree_item_new_node   (SlTreeAgg *agg, guint node);
 /* The children of @item for a GtkTreeListModel: the child paths, or a
- * kernel name's first instances; NULL for a leaf. (transfer full) */
+ * kernel name's instances (made as the view asks for them); NULL for a leaf. (transfer full) */
 GListModel *_sl_tree_item_children   (SlTreeItem *item, const SlProfile *profile);
 /* "kind:name/kind:name/..." of an item's path, for keeping rows expanded
  * when the tree is computed anew. (transfer full) */

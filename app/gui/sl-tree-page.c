@@ -303,8 +303,33 @@ add_geometry (JsonBuilder *b, const char *name, SlTreePage *self, GtkWidget *wid
   json_builder_end_array (b);
 }
 
+/* The selected instance row: its place among its kernel name's instances
+ * and how many rows that name lists, for the tests to check that every
+ * instance is reachable. */
+static void
+add_selected_instance (JsonBuilder *b, SlTreePage *self)
+{
+  g_autoptr(GtkTreeListRow) row = gtk_single_selection_get_selected_item (self->selection) != NULL
+                                    ? g_object_ref (gtk_single_selection_get_selected_item (self->selection)) : NULL;
+  g_autoptr(SlTreeItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  g_autoptr(GtkTreeListRow) parent = row != NULL ? gtk_tree_list_row_get_parent (row) : NULL;
+  GListModel *siblings = parent != NULL ? gtk_tree_list_row_get_children (parent) : NULL;
+
+  json_builder_set_member_name (b, "selected_instance");
+  if (item == NULL || item->kind != SL_TREE_ITEM_INSTANCE || siblings == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  sl_json_member_int (b, "position", item->position);
+  sl_json_member_int (b, "of", g_list_model_get_n_items (siblings));
+  sl_json_member_int (b, "start_ns", item->start_ns);
+  json_builder_end_object (b);
+}
+
 /* {"rows", "roots": [...], "first_rows" (names of the first 8), "selected", "selected_path", "highlighted",
- *  "computing", "exact_names", "filter", "paths", "kernels", "view", "entry"} for
+ *  "computing", "exact_names", "filter", "paths", "kernels", "selected_instance", "view", "entry"} for
  * the GUI tests. */
 static char *
 probe_state (SlTreePage *self)
@@ -347,6 +372,7 @@ probe_state (SlTreePage *self)
   sl_json_member_string (b, "filter", gtk_editable_get_text (GTK_EDITABLE (self->entry)));
   sl_json_member_int (b, "paths", self->agg != NULL ? sl_tree_agg_get_n_nodes (self->agg) : 0);
   sl_json_member_int (b, "kernels", self->agg != NULL ? (gint64) sl_tree_agg_get_kernels (self->agg) : 0);
+  add_selected_instance (b, self);
   add_geometry (b, "view", self, self->view);
   add_geometry (b, "entry", self, self->entry);
   json_builder_end_object (b);
@@ -524,6 +550,40 @@ build_view (SlTreePage *self)
   gtk_widget_add_controller (self->view, GTK_EVENT_CONTROLLER (context));
 }
 
+/* "plus" / "minus" (or Shift+Right / Shift+Left): open or close the
+ * selected row from the keyboard; the expander arrow is not focusable in
+ * a GTK 4.8 column view. */
+static gboolean
+expand_key_cb (GtkWidget *view, GVariant *args, gpointer data)
+{
+  SlTreePage *self = data;
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->selection);
+
+  if (row == NULL || !gtk_tree_list_row_is_expandable (row))
+    return FALSE;
+  gtk_tree_list_row_set_expanded (row, g_variant_get_boolean (args));
+  return TRUE;
+}
+
+static void
+add_expand_keys (SlTreePage *self)
+{
+  static const struct { guint key; GdkModifierType mods; gboolean open; } keys[] = {
+    { GDK_KEY_plus, 0, TRUE }, { GDK_KEY_KP_Add, 0, TRUE }, { GDK_KEY_Right, GDK_SHIFT_MASK, TRUE },
+    { GDK_KEY_minus, 0, FALSE }, { GDK_KEY_KP_Subtract, 0, FALSE }, { GDK_KEY_Left, GDK_SHIFT_MASK, FALSE },
+  };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      GtkShortcut *shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].key, keys[i].mods),
+                                                gtk_callback_action_new (expand_key_cb, self, NULL));
+      gtk_shortcut_set_arguments (shortcut, g_variant_new_boolean (keys[i].open));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+    }
+  gtk_widget_add_controller (self->view, controller);
+}
+
 static void
 sl_tree_page_init (SlTreePage *self)
 {
@@ -539,6 +599,7 @@ sl_tree_page_init (SlTreePage *self)
   gtk_widget_set_margin_start (self->status, 8);
   gtk_box_append (GTK_BOX (self->box), self->status);
   build_view (self);
+  add_expand_keys (self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->view);
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (self->box), scrolled);

@@ -2523,6 +2523,8 @@ def test_tree_width(tmp):
         app.close()
 
 
+# ---- issue 11 leftovers: iteration histogram of any method, search scope and order, every instance --
+
 def test_rank_summaries(tmp):
     """sightline --merge DIR over a folder of `sightline-cli summarize` outputs (6 generated ranks,
     rank 2's step 3 late; rank 1's summary records its profile relative to the folder; rank 5's
@@ -2617,6 +2619,173 @@ def test_rank_summaries(tmp):
         app.close()
 
 
+def test_iteration_histogram(tmp):
+    """Without NVTX the iterations come from the kernel cadence: the histogram shows them all."""
+    path = os.path.join(tmp, 'nonvtx.sqlite')
+    subprocess.run([GEN, path, '--iterations', '12', '--kernels', '6000', '--nvtx-depth', '0', '--seed', '4'],
+                   check=True, capture_output=True)
+    want = cli_json('iterations', path)
+    check(want['method'] != 'nvtx' and want['iterations'], f'iterations: the CLI finds {want["method"]} steps')
+    app = summary_app(tmp, path)
+    try:
+        s = app.wait(lambda s: complete(s) and summary_ready(s, 'whole')
+                     and s['panel']['summary']['histogram'].get('iterations_x') is not None, 60)
+        if not check(s is not None, 'iterations: the Summary page sums up the profile'):
+            return
+        h = s['panel']['summary']['histogram']
+        xdo('mousemove', '--window', s['xid'], int(h['iterations_x']), int(h['iterations_y']), 'click', 1)
+        s = app.wait(lambda t: t['panel']['summary']['histogram']['mode'] == 'iterations'
+                     and t['panel']['summary']['histogram']['n'] > 0, 10)
+        if not check(s is not None, 'iterations: the Iterations button shows the iteration durations'):
+            return
+        h = s['panel']['summary']['histogram']
+        # kernels and gaps steps last their GPU span (sl-iterations.h)
+        durs = sorted(i['gpu_end_ns'] - i['gpu_start_ns'] for i in want['iterations'])
+        check(h['method'] == want['method'], f'iterations: method {h["method"]}, CLI {want["method"]}')
+        check(h['n'] == len(durs) and sum(c for _, _, c in h['bins']) == len(durs),
+              f'iterations: {h["n"]} in the bins, `iterations` counts {len(durs)}')
+        counts = [sum(1 for d in durs if lo <= d < hi) for lo, hi, _ in h['bins']]
+        check(counts == [c for _, _, c in h['bins']], 'iterations: each bin counts the CLI durations in its edges')
+        screenshot(s['xid'], os.path.join(OUT, 'iteration-histogram.png'))
+    finally:
+        app.close()
+
+
+def cli_groups(path, pattern, rng):
+    """(kind, name) -> [count, total_ns] from `sightline-cli search --range`."""
+    out = cli_json('search', '--limit', '0', '--range', *rng, pattern, path)
+    groups = {}
+    for m in out['matches']:
+        g = groups.setdefault((m['kind'], m['name']), [0, 0])
+        g[0] += 1
+        g[1] += m['end_ns'] - m['start_ns']
+    return out, groups
+
+
+def click_at(s, geometry):
+    x, y, w, h = geometry
+    xdo('mousemove', '--window', s['xid'], int(x + w / 2), int(y + h / 2), 'click', 1)
+
+
+def test_search_scope(tmp):
+    """Search in the selected range only (= `search --range`), names by count, time or name."""
+    app = summary_app(tmp, REAL)
+    try:
+        s = app.wait(lambda s: complete(s) and summary_ready(s, 'whole'), 60)
+        if not check(s is not None, 'search scope: the profile opens'):
+            return
+        streams = track_rows(s)
+        x1, y = body_point(s, 0.2, streams[0])
+        x2, _ = body_point(s, 0.5, streams[0])
+        xdo('mousemove', '--window', s['xid'], x1, y)
+        xdo('keydown', 'shift', 'mousedown', 1)
+        for x in range(x1, x2 + 1, max(1, (x2 - x1) // 6)):
+            xdo('mousemove', '--window', s['xid'], x, y)
+            time.sleep(0.03)
+        xdo('mouseup', 1, 'keyup', 'shift')
+        s = app.wait(lambda t: t['timeline']['range'] is not None and summary_ready(t, 'selection'), 30)
+        if not check(s is not None, 'search scope: Shift+drag selects a range, the summary\'s scope'):
+            return
+        xdo('key', 'ctrl+f')
+        s = app.wait(lambda t: t['panel']['page'] == 'search' and t['panel']['search']['focus'], 10)
+        if not check(s is not None, 'search scope: Ctrl+F shows the search page'):
+            return
+        xdo('type', '--delay', 40, 'kernel')
+        s = app.wait(lambda t: t['panel']['search']['text'] == 'kernel' and not t['panel']['search']['searching']
+                     and t['panel']['search']['matches'] > 0, 20)
+        whole = s['panel']['search']['kernels'] + s['panel']['search']['ranges']
+        check(s['panel']['search']['range'] is None and not s['panel']['search']['in_scope'],
+              'search scope: off by default')
+        click_at(s, s['panel']['search']['scope_check'])
+        s = app.wait(lambda t: t['panel']['search']['in_scope'] and t['panel']['search']['range'] is not None
+                     and not t['panel']['search']['searching'], 20)
+        if not check(s is not None, 'search scope: “In scope only” searches the selected range'):
+            return
+        page = s['panel']['search']
+        rng = page['range']
+        summ = s['panel']['summary']
+        check(rng == [summ.get('start_ns'), summ.get('end_ns')], f'search scope: the range {rng} is the summary\'s')
+        out, groups = cli_groups(REAL, 'kernel', [str(v) for v in rng])
+        check(page['kernels'] + page['ranges'] == out['total'] and out['total'] < whole,
+              f'search scope: {page["kernels"] + page["ranges"]} matches in scope = `search --range` {out["total"]} (whole: {whole})')
+        for sort, key in (('count', 0), ('time', 1)):
+            click_at(s, page[f'sort_{sort}'])
+            s = app.wait(lambda t: t['panel']['search']['sort'] == sort, 10)
+            if not check(s is not None, f'search scope: the {sort} button sorts'):
+                continue
+            listed = [g for g in s['panel']['search']['groups'] if g['kind'] != 'api']
+            vals = [groups.get((g['kind'], g['name']), [None, None])[key] for g in listed]
+            mine = [g['count'] if key == 0 else g['total_ns'] for g in listed]
+            diff = [(g['kind'], g['name'][:40], a, b) for g, a, b in zip(listed, vals, mine) if a != b]
+            check(not diff and vals == sorted(vals, reverse=True) and vals,
+                  f'search scope: by {sort}, the CLI\'s numbers in descending order: {vals[:5]} {diff[:3]}')
+        click_at(s, page['sort_name'])
+        s = app.wait(lambda t: t['panel']['search']['sort'] == 'name', 10)
+        if check(s is not None, 'search scope: the name button sorts'):
+            names = [g['name'] for g in s['panel']['search']['groups']]
+            check(names == sorted(names, key=lambda n: n.encode()), f'search scope: by name: {names[:3]}')
+            screenshot(s['xid'], os.path.join(OUT, 'search-scope.png'))
+    finally:
+        app.close()
+
+
+def test_tree_all_instances(tmp):
+    """A kernel name with thousands of instances lists them all; End reaches the last."""
+    path = os.path.join(tmp, 'many.sqlite')
+    subprocess.run([GEN, path, '--iterations', '1', '--kernels', '60000', '--nvtx-depth', '1', '--seed', '3'],
+                   check=True, capture_output=True)
+    tree = cli_json('tree', path)
+    inst = {}
+    for root in tree['roots']:
+        for k in root['children']:
+            if k['kind'] == 'kernel':
+                inst.setdefault((root['name'], k['name']), []).append((k['end_ns'] - k['start_ns'], k['start_ns']))
+    (root_name, name), want = max(inst.items(), key=lambda kv: len(kv[1]))
+    check(len(want) > 5000, f'tree instances: {name} has {len(want)} instances under {root_name}')
+    app = App(tmp, path, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+    try:
+        s = app.wait(tree_ready, 60)
+        if not check(s is not None, 'tree instances: the NVTX page computed its tree'):
+            return
+        ex, ey, ew, eh = tree_state(s)['entry']
+        xdo('mousemove', '--window', s['xid'], int(ex + ew / 2), int(ey + eh / 2), 'click', 1)
+        xdo('type', '--window', s['xid'], '--delay', '30', name)
+        s = app.wait(lambda n: tree_state(n).get('filter') == name and tree_state(n)['first_rows'][:2] == [root_name, name], 10)
+        if not check(s is not None, 'tree instances: the filter leaves the range and the kernel name'):
+            return
+        vx, vy, vw, vh = tree_state(s)['view']
+        xdo('mousemove', '--window', s['xid'], int(vx + 60), int(vy + 44), 'click', 1)
+        app.wait(lambda n: tree_state(n).get('selected') == root_name, 10)
+        xdo('key', '--window', s['xid'], 'Down')
+        app.wait(lambda n: tree_state(n).get('selected') == name, 10)
+        xdo('key', '--window', s['xid'], 'plus')
+        rows = tree_state(s)['rows']
+        s = app.wait(lambda n: tree_state(n)['rows'] == rows + len(want), 30)
+        if not check(s is not None, f'tree instances: “+” opens the name to all {len(want)} instances'):
+            return
+        # the filter also keeps the name's instances launched outside any range: a root after the
+        # range, so End reaches that row and Up the last instance of the opened name
+        xdo('key', '--window', s['xid'], 'End')
+        app.wait(lambda n: tree_state(n).get('selected') == name and tree_state(n).get('selected_path') == [name], 10)
+        xdo('key', '--window', s['xid'], 'Up')
+        s = app.wait(lambda n: (tree_state(n).get('selected_instance') or {}).get('position') is not None
+                     and n['timeline']['selected'] is not None, 20)
+        if not check(s is not None, 'tree instances: End, Up select the last row of the name, an instance'):
+            log(json.dumps(tree_state(app.state()))[:800], app.state()['timeline']['selected'])
+            return
+        si = tree_state(s)['selected_instance']
+        check(si['of'] == len(want), f'tree instances: the name\'s model lists {si["of"]} = {len(want)} (`tree`)')
+        # by GPU time, descending: the last row is the shortest, the earliest of those
+        last = min(want)
+        start = si['start_ns'] + s['timeline']['start_ns']
+        check(start == last[1], f'tree instances: the last row is the CLI\'s shortest instance ({start} vs {last[1]})')
+        check(s['timeline']['selected']['name'] == name and s['timeline']['selected']['kind'] == 'kernel',
+              'tree instances: the timeline selects that kernel')
+        screenshot(s['xid'], os.path.join(OUT, 'tree-instances.png'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
@@ -2656,7 +2825,10 @@ def main():
                  test_compare_bad_file,
                  test_bookmarks,
                  test_tree_width,
-                 test_rank_summaries)):
+                 test_rank_summaries,
+                 test_iteration_histogram,
+                 test_search_scope,
+                 test_tree_all_instances)):
         if only and test.__name__ not in only.split(','):
             continue
         if index % shards != shard:
