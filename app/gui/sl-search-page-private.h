@@ -44,6 +44,8 @@ typedef enum {
 
 /* The name groups of @result (a GListModel of SlSearchItem), in @sort's
  * order; ties by name, then by kind. */
+/* The names listed: those with at least one match in the filter's range. */
+guint       _sl_search_result_n_listed (SlSearchResult *result);
 GListModel     *_sl_search_groups_new   (SlSearchResult *result,
                                          SlSearchSort    sort);
 /* The rows of the view: groups, each expandable to its instances. */

@@ -179,6 +179,16 @@ compare_groups (gconstpointer pa, gconstpointer pb, gpointer data)
   return c != 0 ? c : (int) a->kind - (int) b->kind;
 }
 
+guint
+_sl_search_result_n_listed (SlSearchResult *result)
+{
+  guint n = 0;
+
+  for (guint g = 0; g < result->search->n_groups; g++)
+    n += result->search->groups[g].n > 0;
+  return n;
+}
+
 GListModel *
 _sl_search_groups_new (SlSearchResult *result, SlSearchSort sort)
 {

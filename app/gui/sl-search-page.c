@@ -113,10 +113,12 @@ set_status (SlSearchPage *self)
   else
     {
       g_autofree char *n = sl_format_count (self->result->search->n_hits);
+      guint names = _sl_search_result_n_listed (self->result);
+
       text = g_strdup_printf (g_dngettext (NULL, "%s match in %u name: Enter jumps to the first, F3 to the next.",
                                            "%s matches in %u names: Enter jumps to the first, F3 to the next.",
-                                           self->result->search->n_groups),
-                              n, self->result->search->n_groups);
+                                           names),
+                              n, names);
     }
   gtk_label_set_text (GTK_LABEL (self->status), text);
   notify_probe (self);
@@ -471,7 +473,7 @@ probe_state (SlSearchPage *self)
   sl_json_member_int (b, "kernels", r != NULL ? r->search->n_kernels : 0);
   sl_json_member_int (b, "ranges", r != NULL ? r->search->n_ranges : 0);
   sl_json_member_int (b, "api", r != NULL ? r->search->n_api : 0);
-  sl_json_member_int (b, "names", r != NULL ? r->search->n_groups : 0);
+  sl_json_member_int (b, "names", r != NULL ? _sl_search_result_n_listed (r) : 0);
   if (r != NULL)
     add_groups (b, self, r);
   add_options (b, self);
