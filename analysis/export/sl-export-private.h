@@ -90,4 +90,29 @@ gboolean     sl_export_csv_info_write  (const SlExportOptions *options, GOutputS
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNvtxPaths, sl_nvtx_paths_free)
 
+/* The launch configurations of an export (options->launch), opened once
+ * by the writer in its thread. */
+typedef struct {
+  const SlLaunchReader *reader;
+  gpointer              cursor;   /* NULL: none to give */
+} SlExportLaunch;
+
+/* FALSE with @error set when reading them failed. */
+gboolean     sl_export_launch_open  (SlExportLaunch *launch, SlProfile *profile,
+                                     const SlExportOptions *options, GCancellable *cancellable,
+                                     GError **error);
+void         sl_export_launch_close (SlExportLaunch *launch);
+/* Kernel @index of stream @stream's (asked in the writers' walk order), or NULL. */
+static inline const SlLaunchConfig *
+sl_export_launch_get (SlExportLaunch *launch, guint32 stream, guint index)
+{
+  return launch->cursor != NULL ? launch->reader->get (launch->cursor, stream, index) : NULL;
+}
+/* The CSV cells "grid,block,registers,static_smem,dynamic_smem," (grid and
+ * block as XxYxZ; empty when unknown). */
+void         sl_export_launch_csv   (GString *buf, const SlLaunchConfig *config);
+/* Perfetto args members ,"grid":[x,y,z],"block":[..],"registers":n,
+ * "static shared memory":n,"dynamic shared memory":n; unknown ones left out. */
+void         sl_export_launch_json  (GString *buf, const SlLaunchConfig *config);
+
 G_END_DECLS
