@@ -48,8 +48,13 @@ sl_export_sink_step (SlExportSink *sink, guint n)
  * that no spreadsheet runs it as a formula. */
 void     sl_export_csv_text    (GString *buf, const char *text);
 /* A JSON string literal with its quotes: valid UTF-8, control characters,
- * U+2028/U+2029 and "</" escaped so that it is safe inside <script> too. */
+ * U+2028/U+2029, "<", ">" and "&" escaped so that it is safe inside a
+ * <script> too (the HTML report uses it through _sl_html_json_string). */
 void     sl_export_json_text   (GString *buf, const char *text);
+/* @text (NULL: "") with invalid UTF-8 repaired: @text itself when valid,
+ * else a copy stored in *@repaired for the caller to free.  Every writer's
+ * UTF-8 repair. */
+const char *sl_export_valid_utf8 (const char *text, char **repaired);
 /* A decimal integer, without printf's cost (it is called for every field). */
 void     sl_export_append_i64  (GString *buf, gint64 value);
 /* @ns as microseconds with the nanoseconds kept as three decimals, exact. */
