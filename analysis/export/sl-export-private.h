@@ -95,6 +95,15 @@ gboolean     sl_export_csv_info_write  (const SlExportOptions *options, GOutputS
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNvtxPaths, sl_nvtx_paths_free)
 
+/* Another writer (the comparison report) through sl_export_to_path()'s
+ * machinery: a temporary file in @path's folder renamed at the end (none
+ * left on error or cancel), gzip for ".gz", devices and pipes written in
+ * place, the same error messages. */
+typedef gboolean (*SlExportWriteFunc) (gconstpointer data, GOutputStream *out,
+                                       GCancellable *cancellable, GError **error);
+gboolean     sl_export_write_to_path (const char *path, SlExportWriteFunc write, gconstpointer data,
+                                      GCancellable *cancellable, GError **error);
+
 /* The launch configurations of an export (options->launch), opened once
  * by the writer in its thread. */
 typedef struct {
