@@ -10,6 +10,7 @@
 #include "sl-cli-cpu.h"
 #include "sl-cli-run.h"
 #include "sl-export.h"
+#include "sl-launch-table.h"
 
 typedef struct {
   char          *format_text;
@@ -71,6 +72,7 @@ show (const SlCliRun *run, gpointer data)
   SlExportOptions options = {
     .format = o->format, .filter = run->common.filter, .names = o->style,
     .include_environment = o->include_environment,
+    .launch = sl_launch_table_reader (),
   };
 
   if (o->include_environment && (env = sl_capture_env_read (run->profile->path, &error)) == NULL)

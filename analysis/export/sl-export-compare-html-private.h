@@ -22,11 +22,5 @@ void  _sl_compare_html_categories (SlCompareHtml *c);
 void  _sl_compare_html_strips     (SlCompareHtml *c);
 /* sl-export-compare-html-diff.c: the kernel diff table and its filter. */
 void  _sl_compare_html_diff       (SlCompareHtml *c);
-/* sl-export-html-file.c: @write into @path atomically (see
- * sl_export_compare_html_to_path). */
-typedef gboolean (*SlHtmlWriteFunc) (gconstpointer data, GOutputStream *out,
-                                     GCancellable *cancellable, GError **error);
-gboolean _sl_html_write_file      (const char *path, SlHtmlWriteFunc write, gconstpointer data,
-                                   GCancellable *cancellable, GError **error);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sl-export-compare-html-private.h"
+#include "sl-export-private.h"
 #include "sl-format.h"
 
 char *
@@ -235,5 +236,5 @@ gboolean
 sl_export_compare_html_to_path (const SlCompareReport *report, const char *path,
                                 GCancellable *cancellable, GError **error)
 {
-  return _sl_html_write_file (path, write_report, report, cancellable, error);
+  return sl_export_write_to_path (path, write_report, report, cancellable, error);
 }

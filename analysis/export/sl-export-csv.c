@@ -33,11 +33,10 @@ write_int (GString *buf, gint64 v)
   g_string_append_c (buf, ',');
 }
 
-/* The launch configuration is not part of the in-memory model (it is read
- * per kernel, by rowid, in the loader room): its five columns stay empty. */
 typedef struct {
-  SlCellCache *name, *demangled, *path;
-  SlNvtxPaths *paths;   /* nullable */
+  SlCellCache    *name, *demangled, *path;
+  SlNvtxPaths    *paths;    /* nullable */
+  SlExportLaunch *launch;   /* the launch configuration's five columns */
 } Cells;
 
 static void
@@ -65,7 +64,7 @@ write_row (GString *buf, SlProfile *profile, const SlExportOptions *o, guint32 s
   sl_cell_cache_append (cells->demangled, buf, func, sl_profile_kernel_name (profile, func, TRUE));
   g_string_append_c (buf, ',');
   write_int (buf, sl_kernels_corr (profile, k, i));
-  g_string_append (buf, ",,,,,");
+  sl_export_launch_csv (buf, sl_export_launch_get (cells->launch, s, i));
   if (cells->paths != NULL)
     {
       guint32 range = sl_nvtx_paths_kernel_range (cells->paths, s, i);
@@ -86,10 +85,13 @@ sl_export_csv_kernels_write (SlProfile *profile, const SlExportOptions *options,
   g_autoptr(SlCellCache) name = sl_cell_cache_new (sl_export_csv_text);
   g_autoptr(SlCellCache) demangled = sl_cell_cache_new (sl_export_csv_text);
   g_autoptr(SlCellCache) path = sl_cell_cache_new (sl_export_csv_text);
-  Cells cells = { name, demangled, path, NULL };
+  SlExportLaunch launch;
+  Cells cells = { name, demangled, path, NULL, &launch };
   gboolean ok = TRUE;
 
   g_return_val_if_fail (profile != NULL && options != NULL, FALSE);
+  if (!sl_export_launch_open (&launch, profile, options, cancellable, error))
+    return FALSE;
   if (profile->parts & SL_PART_NVTX)
     cells.paths = paths = sl_nvtx_paths_new (profile);
   sl_export_sink_init (&sink, out, count_kernels (profile, options->filter), progress,
@@ -110,5 +112,6 @@ sl_export_csv_kernels_write (SlProfile *profile, const SlExportOptions *options,
           ok = sl_export_sink_step (&sink, 1);
         }
     }
+  sl_export_launch_close (&launch);
   return sl_export_sink_finish (&sink, error);
 }

@@ -6,12 +6,21 @@
 
 #include <string.h>
 
-/* Runs @fn on a valid UTF-8 version of @text. */
+const char *
+sl_export_valid_utf8 (const char *text, char **repaired)
+{
+  *repaired = NULL;
+  if (text == NULL)
+    return "";
+  if (g_utf8_validate (text, -1, NULL))
+    return text;
+  return *repaired = g_utf8_make_valid (text, -1);
+}
+
+/* @valid: @text as valid UTF-8, freed at the end of the scope. */
 #define WITH_VALID_UTF8(text, valid)                                          \
   g_autofree char *fixed_ = NULL;                                            \
-  const char *valid = (text) != NULL ? (text) : "";                          \
-  if (!g_utf8_validate (valid, -1, NULL))                                    \
-    valid = fixed_ = g_utf8_make_valid (valid, -1)
+  const char *valid = sl_export_valid_utf8 ((text), &fixed_)
 
 void
 sl_export_csv_text (GString *buf, const char *text)
@@ -39,6 +48,10 @@ sl_export_csv_text (GString *buf, const char *text)
     g_string_append_c (buf, '"');
 }
 
+/* Escaped as \u00XX: control characters; "<", ">" and "&" so that
+ * "</script>" or "<!--" cannot end or change a <script> the string is in
+ * (the HTML report's data); U+2028/2029 end a line in JavaScript before
+ * ES2019.  One escaping for the Perfetto trace and the report. */
 void
 sl_export_json_text (GString *buf, const char *text)
 {
@@ -52,13 +65,14 @@ sl_export_json_text (GString *buf, const char *text)
           g_string_append_c (buf, '\\');
           g_string_append_c (buf, (char) *p);
         }
-      else if (*p < 0x20)
+      else if (*p == '\n')
+        g_string_append (buf, "\\n");
+      else if (*p == '\t')
+        g_string_append (buf, "\\t");
+      else if (*p < 0x20 || *p == 0x7f || *p == '<' || *p == '>' || *p == '&')
         g_string_append_printf (buf, "\\u%04x", *p);
-      else if (*p == '/' && p > (const guchar *) s && p[-1] == '<')
-        g_string_append (buf, "\\/");
       else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
         {
-          /* U+2028/2029 end a line in JavaScript before ES2019. */
           g_string_append (buf, p[2] == 0xa8 ? "\\u2028" : "\\u2029");
           p += 2;
         }

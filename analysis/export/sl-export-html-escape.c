@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sl-export-html-private.h"
+#include "sl-export-private.h"
 #include "sl-format.h"
 
 #define FLUSH_BYTES (256 * 1024)
@@ -43,17 +44,6 @@ _sl_html_printf (SlHtml *html, const char *format, ...)
   _sl_html_flush (html, FALSE);
 }
 
-/* The text with invalid UTF-8 replaced; returns @text itself when valid. */
-static const char *
-valid_utf8 (const char *text, char **repaired)
-{
-  *repaired = NULL;
-  if (g_utf8_validate (text, -1, NULL))
-    return text;
-  *repaired = g_utf8_make_valid (text, -1);
-  return *repaired;
-}
-
 void
 _sl_html_text (SlHtml *html, const char *text)
 {
@@ -62,7 +52,7 @@ _sl_html_text (SlHtml *html, const char *text)
   if (text == NULL)
     return;
   /* &, <, >, both quotes: enough for text and quoted attribute values. */
-  for (const char *p = valid_utf8 (text, &repaired); *p != '\0'; p++)
+  for (const char *p = sl_export_valid_utf8 (text, &repaired); *p != '\0'; p++)
     switch (*p)
       {
       case '&': g_string_append (html->buf, "&amp;"); break;
@@ -83,46 +73,14 @@ _sl_html_duration (SlHtml *html, gint64 ns)
   _sl_html_text (html, text);
 }
 
-static void
-append_json_char (GString *out, gunichar c)
-{
-  switch (c)
-    {
-    case '"': g_string_append (out, "\\\""); return;
-    case '\\': g_string_append (out, "\\\\"); return;
-    case '\n': g_string_append (out, "\\n"); return;
-    case '\t': g_string_append (out, "\\t"); return;
-    default: break;
-    }
-  /* "<" so that "</script>" or "<!--" cannot end or change the data block;
-   * U+2028/2029 are line ends to older JavaScript parsers. */
-  if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029 || c == 0x7f)
-    g_string_append_printf (out, "\\u%04x", c);
-  else
-    g_string_append_unichar (out, c);
-}
-
+/* NULL as null; a string as every export writes one (sl-export-escape.c). */
 void
 _sl_html_json_string (GString *out, const char *text)
 {
-  g_autofree char *repaired = NULL;
-  const char *p;
-
   if (text == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (p = valid_utf8 (text, &repaired); *p != '\0'; p = g_utf8_next_char (p))
-    {
-      /* ASCII that needs nothing is by far the most common: copy it as is. */
-      if ((guchar) *p >= 0x20 && (guchar) *p < 0x7f && strchr ("\"\\<>&", *p) == NULL)
-        g_string_append_c (out, *p);
-      else
-        append_json_char (out, g_utf8_get_char (p));
-    }
-  g_string_append_c (out, '"');
+    g_string_append (out, "null");
+  else
+    sl_export_json_text (out, text);
 }
 
 char *

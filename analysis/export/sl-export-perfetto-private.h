@@ -18,6 +18,7 @@ typedef struct {
   SlCellCache           *kernel_names; /* by function */
   SlCellCache           *path_cells;   /* by range */
   SlCellCache           *strings;      /* by string id: API and NVTX names */
+  SlExportLaunch         launch;       /* kernels' grid, block, registers, shared memory */
 } SlPerfetto;
 
 /* Synthetic threads holding a thread's start/end NVTX ranges, one per lane

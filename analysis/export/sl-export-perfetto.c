@@ -110,6 +110,7 @@ write_kernel (SlPerfetto *p, guint32 s, guint i, gint64 pid)
                                                    p->options->names == SL_NAMES_DEMANGLED));
   g_string_append (b, ",\"args\":{\"correlation id\":");
   sl_export_append_i64 (b, sl_kernels_corr (p->profile, k, i));
+  sl_export_launch_json (b, sl_export_launch_get (&p->launch, s, i));
   if (p->paths != NULL)
     {
       guint32 range = sl_nvtx_paths_kernel_range (p->paths, s, i);
@@ -256,6 +257,8 @@ sl_export_perfetto_write (SlProfile *profile, const SlExportOptions *options,
   gboolean ok;
 
   g_return_val_if_fail (profile != NULL && options != NULL, FALSE);
+  if (!sl_export_launch_open (&p.launch, profile, options, cancellable, error))
+    return FALSE;
   sl_export_sink_init (&p.sink, out, c->kernels + c->memcpy + c->memset + c->cuda_api
                                      + c->nvtx_ranges + c->nvtx_marks,
                        progress, progress_data, cancellable);
@@ -273,5 +276,6 @@ sl_export_perfetto_write (SlProfile *profile, const SlExportOptions *options,
   g_clear_pointer (&p.kernel_names, sl_cell_cache_free);
   g_clear_pointer (&p.path_cells, sl_cell_cache_free);
   g_clear_pointer (&p.strings, sl_cell_cache_free);
+  sl_export_launch_close (&p.launch);
   return sl_export_sink_finish (&p.sink, error);
 }

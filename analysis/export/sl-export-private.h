@@ -48,8 +48,13 @@ sl_export_sink_step (SlExportSink *sink, guint n)
  * that no spreadsheet runs it as a formula. */
 void     sl_export_csv_text    (GString *buf, const char *text);
 /* A JSON string literal with its quotes: valid UTF-8, control characters,
- * U+2028/U+2029 and "</" escaped so that it is safe inside <script> too. */
+ * U+2028/U+2029, "<", ">" and "&" escaped so that it is safe inside a
+ * <script> too (the HTML report uses it through _sl_html_json_string). */
 void     sl_export_json_text   (GString *buf, const char *text);
+/* @text (NULL: "") with invalid UTF-8 repaired: @text itself when valid,
+ * else a copy stored in *@repaired for the caller to free.  Every writer's
+ * UTF-8 repair. */
+const char *sl_export_valid_utf8 (const char *text, char **repaired);
 /* A decimal integer, without printf's cost (it is called for every field). */
 void     sl_export_append_i64  (GString *buf, gint64 value);
 /* @ns as microseconds with the nanoseconds kept as three decimals, exact. */
@@ -89,5 +94,39 @@ gboolean     sl_export_csv_info_write  (const SlExportOptions *options, GOutputS
                                         GCancellable *cancellable, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNvtxPaths, sl_nvtx_paths_free)
+
+/* Another writer (the comparison report) through sl_export_to_path()'s
+ * machinery: a temporary file in @path's folder renamed at the end (none
+ * left on error or cancel), gzip for ".gz", devices and pipes written in
+ * place, the same error messages. */
+typedef gboolean (*SlExportWriteFunc) (gconstpointer data, GOutputStream *out,
+                                       GCancellable *cancellable, GError **error);
+gboolean     sl_export_write_to_path (const char *path, SlExportWriteFunc write, gconstpointer data,
+                                      GCancellable *cancellable, GError **error);
+
+/* The launch configurations of an export (options->launch), opened once
+ * by the writer in its thread. */
+typedef struct {
+  const SlLaunchReader *reader;
+  gpointer              cursor;   /* NULL: none to give */
+} SlExportLaunch;
+
+/* FALSE with @error set when reading them failed. */
+gboolean     sl_export_launch_open  (SlExportLaunch *launch, SlProfile *profile,
+                                     const SlExportOptions *options, GCancellable *cancellable,
+                                     GError **error);
+void         sl_export_launch_close (SlExportLaunch *launch);
+/* Kernel @index of stream @stream's (asked in the writers' walk order), or NULL. */
+static inline const SlLaunchConfig *
+sl_export_launch_get (SlExportLaunch *launch, guint32 stream, guint index)
+{
+  return launch->cursor != NULL ? launch->reader->get (launch->cursor, stream, index) : NULL;
+}
+/* The CSV cells "grid,block,registers,static_smem,dynamic_smem," (grid and
+ * block as XxYxZ; empty when unknown). */
+void         sl_export_launch_csv   (GString *buf, const SlLaunchConfig *config);
+/* Perfetto args members ,"grid":[x,y,z],"block":[..],"registers":n,
+ * "static shared memory":n,"dynamic shared memory":n; unknown ones left out. */
+void         sl_export_launch_json  (GString *buf, const SlLaunchConfig *config);
 
 G_END_DECLS

@@ -58,11 +58,15 @@ typedef struct {
   gboolean               info;    /* CSV directory: export-info.csv */
   SlExportProgress       progress;
   gpointer               progress_data;
+  SlExportWriteFunc      write;   /* another writer (the comparison report), or NULL */
+  gconstpointer          write_data;
 } Job;
 
 static gboolean
 run_writer (const Job *job, GOutputStream *out, GCancellable *cancellable, GError **error)
 {
+  if (job->write != NULL)
+    return job->write (job->write_data, out, cancellable, error);
   if (job->info)
     return sl_export_csv_info_write (job->options, out, cancellable, error);
   if (job->table != NULL)
@@ -242,12 +246,28 @@ write_special (const Job *job, const char *path, GCancellable *cancellable, GErr
   return run_writer (job, out, cancellable, error) && g_output_stream_close (out, cancellable, error);
 }
 
+/* A single file: written in place when @path is a device or pipe, else
+ * through a temporary file renamed at the end. */
+static gboolean
+write_single (const Job *job, const char *path, GCancellable *cancellable, GError **error)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                   _("Cannot write “%s”: it is a folder"), path);
+      return FALSE;
+    }
+  if (g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return write_special (job, path, cancellable, error);
+  return write_file (job, path, cancellable, error);
+}
+
 gboolean
 sl_export_to_path (SlProfile *profile, const SlExportOptions *options, const char *path,
                    SlExportProgress progress, gpointer progress_data,
                    GCancellable *cancellable, GError **error)
 {
-  Job job = { profile, options, NULL, FALSE, progress, progress_data };
+  Job job = { profile, options, NULL, FALSE, progress, progress_data, NULL, NULL };
 
   g_return_val_if_fail (profile != NULL, FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
@@ -256,13 +276,15 @@ sl_export_to_path (SlProfile *profile, const SlExportOptions *options, const cha
   if (options->format == SL_EXPORT_CSV
       && (g_str_has_suffix (path, "/") || g_file_test (path, G_FILE_TEST_IS_DIR)))
     return write_directory (&job, path, cancellable, error);
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   _("Cannot write “%s”: it is a folder"), path);
-      return FALSE;
-    }
-  if (g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return write_special (&job, path, cancellable, error);
-  return write_file (&job, path, cancellable, error);
+  return write_single (&job, path, cancellable, error);
+}
+
+gboolean
+sl_export_write_to_path (const char *path, SlExportWriteFunc write, gconstpointer data,
+                         GCancellable *cancellable, GError **error)
+{
+  Job job = { .write = write, .write_data = data };
+
+  g_return_val_if_fail (path != NULL && *path != '\0', FALSE);
+  return write_single (&job, path, cancellable, error);
 }

@@ -21,6 +21,7 @@
 #include "sl-cpu-activity.h"
 #include "sl-filter.h"
 #include "sl-kernel-summary.h"   /* SlNameStyle */
+#include "sl-launch-config.h"
 #include "sl-profile.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,10 @@ typedef struct {
                                           the caller (sl-capture-env.h, loader room),
                                           used only with include_environment */
   const SlCpuActivity *cpu;            /* (nullable) the CPU side, for the gaps' causes */
+  const SlLaunchReader *launch;        /* (nullable) kernels' launch configurations (CSV
+                                          columns grid..dynamic_smem, Perfetto args), read
+                                          by the caller's loader: sl_launch_table_reader();
+                                          NULL: those columns stay empty */
 } SlExportOptions;
 
 /* Called from the worker: @fraction in [0, 1]. */

@@ -11,12 +11,8 @@
 
 #define KERNEL_TABLE "CUPTI_ACTIVITY_KIND_KERNEL"
 
-/* Integer columns in the order of SlKernelDetails' gint64 fields. */
-static const char *const int_columns[] = {
-  "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-  "registersPerThread", "staticSharedMemory", "dynamicSharedMemory",
-};
 
+/* SlKernelDetails' gint64 fields in the order of _sl_launch_columns. */
 static gint64 *
 int_slot (SlKernelDetails *details, gsize column)
 {
@@ -24,7 +20,7 @@ int_slot (SlKernelDetails *details, gsize column)
                       &details->block[0], &details->block[1], &details->block[2],
                       &details->registers_per_thread, &details->static_shared_bytes,
                       &details->dynamic_shared_bytes };
-  G_STATIC_ASSERT (G_N_ELEMENTS (slots) == G_N_ELEMENTS (int_columns));
+  G_STATIC_ASSERT (G_N_ELEMENTS (slots) == G_N_ELEMENTS (_sl_launch_columns));
   return slots[column];
 }
 
@@ -33,8 +29,8 @@ details_query (SlLoader *loader)
 {
   GString *sql = g_string_new ("SELECT ");
 
-  for (gsize i = 0; i < G_N_ELEMENTS (int_columns); i++)
-    g_string_append_printf (sql, "%s, ", _sl_loader_column_or_null (loader, KERNEL_TABLE, int_columns[i]));
+  for (gsize i = 0; i < G_N_ELEMENTS (_sl_launch_columns); i++)
+    g_string_append_printf (sql, "%s, ", _sl_loader_column_or_null (loader, KERNEL_TABLE, _sl_launch_columns[i]));
   g_string_append (sql, _sl_loader_has_column (loader, KERNEL_TABLE, "mangledName")
                           ? "(SELECT value FROM StringIds WHERE id = mangledName)" : "NULL");
   /* The first row of the kernel's stream with its times among the rows
@@ -66,7 +62,7 @@ static gboolean
 query_details (SlLoader *loader, sqlite3 *db, const KernelRow *kernel, SlKernelDetails *out, GError **error)
 {
   g_autofree char *sql = details_query (loader);
-  const int mangled = G_N_ELEMENTS (int_columns);
+  const int mangled = G_N_ELEMENTS (_sl_launch_columns);
   sqlite3_stmt *stmt = NULL;
   int rc;
 
@@ -82,7 +78,7 @@ query_details (SlLoader *loader, sqlite3 *db, const KernelRow *kernel, SlKernelD
       return _sl_loader_step_error (loader, db, rc == SQLITE_DONE ? SQLITE_CORRUPT : rc,
                                     _("the kernel details"), error);
     }
-  for (gsize i = 0; i < G_N_ELEMENTS (int_columns); i++)
+  for (gsize i = 0; i < G_N_ELEMENTS (_sl_launch_columns); i++)
     *int_slot (out, i) = sqlite3_column_type (stmt, (int) i) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, (int) i);
   if (sqlite3_column_text (stmt, mangled) != NULL)
     out->mangled_name = g_utf8_make_valid ((const char *) sqlite3_column_text (stmt, mangled), -1);
@@ -107,7 +103,7 @@ static void
 details_reset (SlKernelDetails *out)
 {
   memset (out, 0, sizeof *out);
-  for (gsize i = 0; i < G_N_ELEMENTS (int_columns); i++)
+  for (gsize i = 0; i < G_N_ELEMENTS (_sl_launch_columns); i++)
     *int_slot (out, i) = -1;
 }
 
@@ -122,7 +118,6 @@ sl_kernel_details_read (const SlProfile *profile,
   sqlite3 *db = NULL;
   gboolean ok = FALSE;
   KernelRow kernel;
-  int rc;
 
   g_return_val_if_fail (profile != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -145,22 +140,34 @@ sl_kernel_details_read (const SlProfile *profile,
                    _("The details of this kernel are not available: the profile was not read from a file."));
       return FALSE;
     }
-  loader.display_path = profile->path;
-  loader.tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
-  /* The descriptor the profile was loaded from: the same file, even if
-   * the path now names another. */
-  rc = _sl_fd_vfs_open (profile->source_fd, &db);
-  if (rc == SQLITE_OK)
-    {
-      /* Only columns this nsys version wrote are named in the query. */
-      _sl_schema_read_table (&loader, db, KERNEL_TABLE);
-      ok = query_details (&loader, db, &kernel, out, error);
-    }
-  else
-    _sl_loader_step_error (&loader, db, rc, _("the kernel details"), error);
-  sqlite3_close (db);
-  g_hash_table_unref (loader.tables);
+  if (_sl_kernel_table_open (profile, &loader, &db, error))
+    ok = query_details (&loader, db, &kernel, out, error);
+  _sl_kernel_table_close (&loader, db);
   return ok;
+}
+
+/* The descriptor the profile was loaded from: the same file, even if the
+ * path now names another.  Only the columns this nsys version wrote are
+ * then named in queries (_sl_loader_column_or_null). */
+gboolean
+_sl_kernel_table_open (const SlProfile *profile, SlLoader *loader, sqlite3 **db, GError **error)
+{
+  int rc;
+
+  loader->display_path = profile->path;
+  loader->tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
+  rc = _sl_fd_vfs_open (profile->source_fd, db);
+  if (rc != SQLITE_OK)
+    return _sl_loader_step_error (loader, *db, rc, _("the kernel details"), error);
+  _sl_schema_read_table (loader, *db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  return TRUE;
+}
+
+void
+_sl_kernel_table_close (SlLoader *loader, sqlite3 *db)
+{
+  sqlite3_close (db);
+  g_clear_pointer (&loader->tables, g_hash_table_unref);
 }
 
 /* ---- async -------------------------------------------------------------- */

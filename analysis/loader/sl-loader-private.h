@@ -162,6 +162,16 @@ gboolean     _sl_loader_step_error     (SlLoader *loader, sqlite3 *db, int rc, c
  * set it, for cancellation). */
 gboolean     _sl_loader_scan_done      (SlLoader *loader, SlTableScan *scan, const char *what, GError **error);
 
+/* sl-launch-table.c, sl-kernel-details.c: the launch configuration's
+ * columns (in SlLaunchConfig's order), and a connection to a loaded
+ * profile's own file (its descriptor) with the kernel table's columns
+ * known, for reads outside a load. */
+#define SL_LAUNCH_N_COLUMNS 9
+extern const char *const _sl_launch_columns[SL_LAUNCH_N_COLUMNS];
+gboolean     _sl_kernel_table_open     (const SlProfile *profile, SlLoader *loader, sqlite3 **db,
+                                        GError **error);
+void         _sl_kernel_table_close    (SlLoader *loader, sqlite3 *db);
+
 /* sl-schema.c: tables and columns, Nsight detection, metadata, GPUs. */
 /* Lists tables and columns and checks the file is an Nsight export. */
 gboolean     _sl_schema_read           (SlLoader *loader, sqlite3 *db, GError **error);

@@ -11,6 +11,7 @@
  * report, the export half written, while FILE exists or until cancelled. */
 #include "sl-export-job.h"
 #include "sl-capture-env.h"
+#include "sl-launch-table.h"
 
 typedef struct {
   SlProfile           *profile;
@@ -107,6 +108,7 @@ export_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
     .scope_label = r->scope_label,
     .include_environment = r->include_environment,
     .environment = r->include_environment ? r->environment : NULL,
+    .launch = sl_launch_table_reader (),
   };
   GError *error = NULL;
 

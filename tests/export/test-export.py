@@ -8,6 +8,10 @@
 * CSV: one row per kernel (Python's csv module), hostile names intact (markup,
   </script>, quotes, commas, newlines, U+2028, invalid UTF-8, leading = + - @
   which get a ' in front); a folder gets the summary tables.
+* Launch configuration: kernels.csv's grid, block, registers, static_smem,
+  dynamic_smem and the Perfetto kernels' args equal the kernel table's
+  columns (SQL) for every kernel of every real profile, the generated one,
+  and a copy whose kernel rows are stored backwards (the loader sorts them).
 * Privacy: the exports of every real profile hold none of its capture
   metadata (META_DATA_CAPTURE, TARGET_INFO_SYSTEM_ENV values), and with
   --include-environment they hold all of it.
@@ -167,6 +171,88 @@ def check_perfetto(path, tmp):
         t.check(f.read(2) == b"\x1f\x8b", ".json.gz is not gzip")
 
 
+LAUNCH_COLUMNS = ("gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                  "registersPerThread", "staticSharedMemory", "dynamicSharedMemory")
+
+
+def sql_launch(path):
+    """(start, end, grid, block, registers, static, dynamic) per kernel, as
+    the CSV writes them: XxYxZ, "" for a column this nsys version lacks."""
+    db = sqlite3.connect(path)
+    try:
+        have = {r[1] for r in db.execute("PRAGMA table_info(CUPTI_ACTIVITY_KIND_KERNEL)")}
+        cols = ", ".join(c if c in have else "NULL" for c in LAUNCH_COLUMNS)
+        rows = db.execute(f"SELECT start, end, {cols} FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchall()
+    except sqlite3.OperationalError:
+        return collections.Counter()
+    finally:
+        db.close()
+
+    def dim3(v):
+        return "" if None in v else "x".join(str(x) for x in v)
+
+    def count(v):
+        return "" if v is None else str(v)
+    return collections.Counter((r[0], r[1], dim3(r[2:5]), dim3(r[5:8]), count(r[8]), count(r[9]), count(r[10]))
+                               for r in rows)
+
+
+def perfetto_launch(ev):
+    def dim3(v):
+        return "" if v is None else "x".join(str(x) for x in v)
+
+    def count(v):
+        return "" if v is None else str(v)
+    got = collections.Counter()
+    for e in ev:
+        if e["ph"] == "X" and e["cat"] == "kernel":
+            a, ts = e["args"], ns(str(e["ts"]))
+            got[(ts, ts + ns(str(e["dur"])), dim3(a.get("grid")), dim3(a.get("block")), count(a.get("registers")),
+                 count(a.get("static shared memory")), count(a.get("dynamic shared memory")))] += 1
+    return got
+
+
+def reversed_copy(path, tmp):
+    """The kernel rows stored last-first: the loader sorts every stream, and
+    the launch table must still file each row under its kernel."""
+    out = os.path.join(tmp, "reversed.sqlite")
+    shutil.copyfile(path, out)
+    db = sqlite3.connect(out)
+    db.executescript("""CREATE TABLE k2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start DESC;
+                        DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;
+                        ALTER TABLE k2 RENAME TO CUPTI_ACTIVITY_KIND_KERNEL;""")
+    db.commit()
+    db.close()
+    return out
+
+
+def check_launch(paths, tmp):
+    checked = 0
+    for path in paths:
+        want = sql_launch(path)
+        if sum(want.values()) == 0:
+            continue
+        name = os.path.basename(path)
+        out = os.path.join(tmp, "launch.csv")
+        p = t.run("export", path, "-o", out)
+        if not t.check(p.returncode == 0, f"{name}: csv export: {p.stderr}"):
+            continue
+        with open(out, newline="", encoding="utf-8") as f:
+            got = collections.Counter((int(r["start_ns"]), int(r["end_ns"]), r["grid"], r["block"], r["registers"],
+                                       r["static_smem"], r["dynamic_smem"]) for r in csv.DictReader(f))
+        t.check(got == want, f"{name}: csv launch columns differ from SQL: "
+                f"{list((got - want).items())[:2]} / {list((want - got).items())[:2]}")
+        t.check(any(k[2] for k in got), f"{name}: no grid in the csv")
+        out = os.path.join(tmp, "launch.json")
+        p = t.run("export", path, "-o", out)
+        if t.check(p.returncode == 0, f"{name}: perfetto export: {p.stderr}"):
+            got = perfetto_launch(load_trace(out)["traceEvents"])
+            t.check(got == want, f"{name}: perfetto launch args differ from SQL: "
+                    f"{list((got - want).items())[:2]} / {list((want - got).items())[:2]}")
+        checked += 1
+    t.check(checked >= 3, f"launch configuration checked on {checked} profiles")
+
+
 def secrets(path):
     """The capture metadata of @path that no export may show: values long and
     particular enough to be found by a search, and not a name the profile shows
@@ -260,6 +346,8 @@ def main():
         check_csv(t.CLI, hostile, tmp)
         check_perfetto(hostile, tmp)
         check_usage(hostile, tmp)
+        reals = sorted(os.path.join(profiles, f) for f in os.listdir(profiles) if f.endswith(".sqlite"))
+        check_launch(reals + [hostile, reversed_copy(hostile, tmp)], tmp)
         check_privacy(profiles, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
