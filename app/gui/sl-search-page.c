@@ -12,6 +12,8 @@
 #include "sl-search-page.h"
 #include "sl-search-page-private.h"
 
+#include "sl-probe-bounds.h"
+
 #include <glib/gi18n.h>
 
 struct _SlSearchPage {
@@ -400,28 +402,6 @@ add_groups (JsonBuilder *b, SlSearchPage *self, const SlSearchResult *r)
   json_builder_end_array (b);
 }
 
-/* Where @widget is in surface coordinates (what xdotool sees): [x, y, w, h]. */
-static void
-add_geometry (JsonBuilder *b, const char *name, SlSearchPage *self, GtkWidget *widget)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  graphene_rect_t r;
-  double sx = 0, sy = 0;
-
-  json_builder_set_member_name (b, name);
-  if (root == NULL || !gtk_widget_compute_bounds (widget, GTK_WIDGET (root), &r))
-    {
-      json_builder_add_null_value (b);
-      return;
-    }
-  gtk_native_get_surface_transform (GTK_NATIVE (root), &sx, &sy);
-  json_builder_begin_array (b);
-  json_builder_add_double_value (b, r.origin.x + sx);
-  json_builder_add_double_value (b, r.origin.y + sy);
-  json_builder_add_double_value (b, r.size.width);
-  json_builder_add_double_value (b, r.size.height);
-  json_builder_end_array (b);
-}
 
 /* "in_scope", "range" (searched, or null), "sort" and where the controls are. */
 static void
@@ -441,11 +421,11 @@ add_options (JsonBuilder *b, SlSearchPage *self)
   else
     json_builder_add_null_value (b);
   sl_json_member_string (b, "sort", sorts[self->sort]);
-  add_geometry (b, "scope_check", self, self->scope_check);
+  sl_probe_add_bounds (b, "scope_check", self->scope_check);
   for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
     {
       g_autofree char *key = g_strdup_printf ("sort_%s", sorts[i]);
-      add_geometry (b, key, self, self->sort_buttons[i]);
+      sl_probe_add_bounds (b, key, self->sort_buttons[i]);
     }
 }
 

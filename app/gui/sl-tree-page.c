@@ -5,6 +5,8 @@
 #include "sl-tree-page-private.h"
 #include "sl-bookmark-menu.h"
 
+#include "sl-probe-bounds.h"
+
 #include <glib/gi18n.h>
 
 /* The visible range moves with every scroll: wait for it to rest. */
@@ -279,29 +281,6 @@ add_node_json (JsonBuilder *b, const SlTreeAggNode *n)
   json_builder_end_object (b);
 }
 
-/* Where @widget is in surface coordinates (what xdotool sees), so a test
- * can click it: [x, y, width, height]. */
-static void
-add_geometry (JsonBuilder *b, const char *name, SlTreePage *self, GtkWidget *widget)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  graphene_rect_t r;
-  double sx = 0, sy = 0;
-
-  json_builder_set_member_name (b, name);
-  if (root == NULL || !gtk_widget_compute_bounds (widget, GTK_WIDGET (root), &r))
-    {
-      json_builder_add_null_value (b);
-      return;
-    }
-  gtk_native_get_surface_transform (GTK_NATIVE (root), &sx, &sy);
-  json_builder_begin_array (b);
-  json_builder_add_double_value (b, r.origin.x + sx);
-  json_builder_add_double_value (b, r.origin.y + sy);
-  json_builder_add_double_value (b, r.size.width);
-  json_builder_add_double_value (b, r.size.height);
-  json_builder_end_array (b);
-}
 
 /* The selected instance row: its place among its kernel name's instances
  * and how many rows that name lists, for the tests to check that every
@@ -373,8 +352,8 @@ probe_state (SlTreePage *self)
   sl_json_member_int (b, "paths", self->agg != NULL ? sl_tree_agg_get_n_nodes (self->agg) : 0);
   sl_json_member_int (b, "kernels", self->agg != NULL ? (gint64) sl_tree_agg_get_kernels (self->agg) : 0);
   add_selected_instance (b, self);
-  add_geometry (b, "view", self, self->view);
-  add_geometry (b, "entry", self, self->entry);
+  sl_probe_add_bounds (b, "view", self->view);
+  sl_probe_add_bounds (b, "entry", self->entry);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   return json_to_string (root, FALSE);
