@@ -2,7 +2,7 @@
 /* sl-timeline-ruler.c: tick steps, tick labels and drawing the ruler. */
 #include "sl-timeline-ruler.h"
 #include "sl-timeline-render-private.h"
-#include "sl-format.h"
+#include "sl-locale-format.h"
 #include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
@@ -37,10 +37,10 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
        * deep inside a long run a label reads "16.305326 s", not
        * "16305326 µs". */
       gint64 rel = sl_sat_sub (t, self->model->profile->start_ns);
-      return sl_format_time_in_unit (rel, MAX ((gint64) MIN (sl_abs_u64 (rel), G_MAXINT64), step), step);
+      return sl_locale_time_in_unit (rel, MAX ((gint64) MIN (sl_abs_u64 (rel), G_MAXINT64), step), step);
     }
   /* absolute capture-clock time reads best in seconds */
-  return sl_format_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
+  return sl_locale_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
 }
 
 /* The 1-2-5 step after @step. */
@@ -104,7 +104,7 @@ fill_ticks (const SlRulerSpec *spec, gint64 step, gint64 magnitude, GArray *out)
 
       if (tick.x >= spec->width)
         break;
-      tick.text = sl_format_time_in_unit (spec->relative ? (double) sl_sat_sub (t, spec->origin) : (double) t,
+      tick.text = sl_locale_time_in_unit (spec->relative ? (double) sl_sat_sub (t, spec->origin) : (double) t,
                                           magnitude, step);
       tick.text_w = spec->measure (tick.text, spec->measure_data);
       widest = MAX (widest, tick.text_w);
@@ -186,7 +186,7 @@ place_badge (SlFrame *f)
   x1 = sl_timeline_layout_time_to_x (l, l->range_end);
   if (x1 < 0 || x0 >= f->body_width)
     return;
-  r->badge = sl_format_duration (sl_span (l->range_start, l->range_end));
+  r->badge = sl_locale_duration (sl_span (l->range_start, l->range_end));
   r->badge_w = sl_timeline_font_width (&r->small, r->badge) + 8 * f->scale;
   r->badge_x = sl_ruler_badge_x (x0, x1, r->badge_w, f->body_width);
 }
@@ -268,7 +268,7 @@ draw_span (SlFrame *f)
   const SlTimelineFont *font = &f->renderer->small;
   SlTimelineLayout *l = f->layout;
   double s = f->scale;
-  g_autofree char *dur = sl_format_duration (sl_int64_from_double (l->px_ns * f->body_width));
+  g_autofree char *dur = sl_locale_duration (sl_int64_from_double (l->px_ns * f->body_width));
   g_autofree char *text = !has_span (l) ? g_strdup (_("No time span"))
                           : g_strdup_printf (l->relative_time ? _("%s shown · relative")
                                                               : _("%s shown · absolute"), dur);

@@ -9,6 +9,7 @@
  * range, the selected range and the selected event into it as the user
  * works, and follows it when another view (or the history) changes them. */
 #include "sl-timeline.h"
+#include "sl-locale-format.h"
 #include "sl-timeline-a11y.h"
 #include "sl-timeline-render.h"
 #include "sl-timeline-hit.h"
@@ -977,8 +978,9 @@ util_tooltip (SlTimeline *self, double x, double y, GtkTooltip *tooltip)
                                      sl_timeline_layout_x_to_time (l, floor (bx)), l->px_ns, 1, &frac))
     return FALSE;
   /* Translators: a GPU's busy share under the pointer, e.g. "GPU 0 busy: 57.3 %" */
-  text = g_strdup_printf (_("GPU %u busy: %.1f %%"), self->model->profile->gpus[self->model->rows[r].index].device,
-                          100.0 * frac);
+  g_autofree char *share = sl_locale_adopt (g_strdup_printf ("%.1f", 100.0 * frac));
+  text = g_strdup_printf (_("GPU %u busy: %s %%"), self->model->profile->gpus[self->model->rows[r].index].device,
+                          share);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

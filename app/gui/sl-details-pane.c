@@ -5,6 +5,7 @@
  * pane shows the other fields at once and adds those when a worker has read
  * them, so a click never waits for the disk. */
 #include "sl-details-pane.h"
+#include "sl-locale-format.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
 #include "sl-int.h"
@@ -220,8 +221,8 @@ selected_range_changed_cb (SlDetailsPane *self)
   if (range == NULL)
     return;
   /* a selection is anywhere the user dragged: clamped, not wrapped */
-  dur = sl_format_duration (sl_span (range->start, range->end));
-  from = sl_format_timestamp (sl_sat_sub (range->start, sl_session_get_profile (self->session)->start_ns));
+  dur = sl_locale_duration (sl_span (range->start, range->end));
+  from = sl_locale_timestamp (sl_sat_sub (range->start, sl_session_get_profile (self->session)->start_ns));
   /* Translators: a measured time range: its length, then where it starts */
   text = g_strdup_printf (_("Selected range: %s from %s (Z zooms to it)"), dur, from);
   gtk_label_set_text (GTK_LABEL (self->range_label), text);

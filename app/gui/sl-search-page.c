@@ -7,6 +7,7 @@
  * search cancels the one running) and makes the session's highlight of
  * all matches, so the timeline dims the rest and F3 walks them. */
 #include "sl-search-page.h"
+#include "sl-locale-format.h"
 #include "sl-search-page-private.h"
 
 #include <glib/gi18n.h>
@@ -102,7 +103,7 @@ set_status (SlSearchPage *self)
     text = g_strdup (_("No matches."));
   else
     {
-      g_autofree char *n = sl_format_count (self->result->search->n_hits);
+      g_autofree char *n = sl_locale_count (self->result->search->n_hits);
       text = g_strdup_printf (g_dngettext (NULL, "%s match in %u name: Enter jumps to the first, F3 to the next.",
                                            "%s matches in %u names: Enter jumps to the first, F3 to the next.",
                                            self->result->search->n_groups),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-summary-sections.c: one grid per part of the scope summary. */
 #include "sl-summary-sections.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -107,9 +108,9 @@ fill_gpus (GtkBox *box, const SlScopeSummary *s)
     {
       const SlGapsDevice *dev = &s->gaps->devices[d];
       gtk_grid_attach (GTK_GRID (grid), cell_take (g_strdup_printf (_("GPU %u"), dev->device), FALSE), 0, d + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (dev->utilization_pct), TRUE), 1, d + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (dev->kernel_busy_ns), TRUE), 2, d + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (dev->copy_busy_ns), TRUE), 3, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_percent (dev->utilization_pct), TRUE), 1, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (dev->kernel_busy_ns), TRUE), 2, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (dev->copy_busy_ns), TRUE), 3, d + 1, 1, 1);
     }
 }
 
@@ -125,7 +126,6 @@ fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSe
 {
   static const char *const titles[] = { N_("Name"), N_("Count"), N_("Total"), N_("Share") };
   GtkWidget *grid = add_grid (box);
-  char buf[SL_FORMAT_NUMBER_SIZE];
 
   header_row (grid, titles, G_N_ELEMENTS (titles));
   for (guint i = 0; i < n; i++)
@@ -140,10 +140,10 @@ fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSe
       else
         gtk_widget_set_tooltip_text (name, rows[i].name);
       gtk_grid_attach (GTK_GRID (grid), name, 0, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell (sl_format_count_into ((gint64) rows[i].stats.count, buf), TRUE),
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_count ((gint64) rows[i].stats.count), TRUE),
                        1, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (rows[i].stats.total), TRUE), 2, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (rows[i].time_pct), TRUE), 3, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (rows[i].stats.total), TRUE), 2, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_percent (rows[i].time_pct), TRUE), 3, i + 1, 1, 1);
     }
 }
 
@@ -195,9 +195,9 @@ fill_overlap (GtkBox *box, const SlOverlap *o)
       if (d->nccl_ns == 0)
         continue;
       gtk_grid_attach (GTK_GRID (grid), cell_take (g_strdup_printf (_("GPU %u"), d->device), FALSE), 0, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (d->nccl_ns), TRUE), 1, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (d->overlap_ns), TRUE), 2, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (d->overlap_pct), TRUE), 3, row++, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (d->nccl_ns), TRUE), 1, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (d->overlap_ns), TRUE), 2, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_percent (d->overlap_pct), TRUE), 3, row++, 1, 1);
     }
 }
 
@@ -227,11 +227,11 @@ span_link (const char *text, gint64 start, gint64 end, SlSession *session)
 static void
 attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, SlSession *session)
 {
-  g_autofree char *at = sl_format_duration (start - sl_session_get_profile (session)->start_ns);
+  g_autofree char *at = sl_locale_duration (start - sl_session_get_profile (session)->start_ns);
 
   gtk_grid_attach (GTK_GRID (grid), span_link (text, start, end, session), 0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), cell (at, TRUE), 1, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (end - start), TRUE), 2, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (end - start), TRUE), 2, row, 1, 1);
   g_free (text);
 }
 

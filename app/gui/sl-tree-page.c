@@ -3,6 +3,7 @@
  * session's scope with identical paths merged (sl-tree-agg.h), computed in a
  * worker whenever the model, the scope or exact-names change. */
 #include "sl-tree-page-private.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -50,8 +51,8 @@ set_status (SlTreePage *self)
                                                             : _("No NVTX ranges or kernels in the scope."));
   else
     {
-      g_autofree char *paths = sl_format_count (sl_tree_agg_get_n_nodes (self->agg));
-      g_autofree char *kernels = sl_format_count ((gint64) sl_tree_agg_get_kernels (self->agg));
+      g_autofree char *paths = sl_locale_count (sl_tree_agg_get_n_nodes (self->agg));
+      g_autofree char *kernels = sl_locale_count ((gint64) sl_tree_agg_get_kernels (self->agg));
 
       /* TRANSLATORS: the NVTX page's status: aggregated paths and the kernels under them */
       text = g_strdup_printf (_("%s paths, %s kernels"), paths, kernels);
