@@ -135,6 +135,10 @@ void        _sl_window_export        (SlWindow   *self);
 SlWindowProbe *_sl_window_probe_new  (SlWindow      *self);
 void           _sl_window_probe_free (SlWindowProbe *probe);
 
+/* sl-window-clock.c: the wall-clock time display (Preferences → Times) */
+void        _sl_window_clock_init    (SlWindow   *self);
+void        _sl_window_clock_dispose (SlWindow   *self);
+
 /* sl-window-rows.c */
 void        _sl_window_rows_init            (SlWindow *self);
 void        _sl_window_rows_session_changed (SlWindow *self);
