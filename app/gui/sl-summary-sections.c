@@ -64,6 +64,8 @@ link_cell (const char *text)
   GtkWidget *label = cell (text, FALSE);
 
   gtk_widget_set_tooltip_text (button, text);
+  /* GTK 4.8 does not name a button after a child label: the class name would be read */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   gtk_button_set_child (GTK_BUTTON (button), label);
   gtk_button_set_has_frame (GTK_BUTTON (button), FALSE);
   gtk_widget_add_css_class (button, "summary-link");
