@@ -12,6 +12,9 @@ if [ ! -f "$dir/de_DE.UTF-8/LC_NUMERIC" ]; then
   echo "localedef could not build de_DE.UTF-8 (install 'locales')"
   exit 77
 fi
+# glibc's one LOCPATH allocation is not ours (ASan builds)
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp"
+export LSAN_OPTIONS
 # LANG, not LC_ALL: a caller may keep some category (LC_MESSAGES=C)
 unset LC_ALL
 LOCPATH=$dir LANG=de_DE.UTF-8 "$@"

@@ -2325,7 +2325,7 @@ def test_wall_clock(tmp):
         time.sleep(1)
         set_time_display(tmp, 'wall-clock')
         s = app.wait(lambda s: len(s['timeline']['ruler']) >= 2 and
-                     all(wall_seconds(l) is not None for l in s['timeline']['ruler']), 30)
+                     all(wall_seconds(l) is not None for l in s["timeline"]["ruler"]), 90)
         if not check(s is not None, f'wall clock: the ruler turns to times of day: {app.state()["timeline"]["ruler"]}'):
             return
         labels = s['timeline']['ruler']
