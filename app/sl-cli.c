@@ -43,6 +43,9 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  /* messages in the user's language, numbers always C: tables and --json
+   * read the same under every locale, and scripts parse both */
+  setlocale (LC_NUMERIC, "C");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);

@@ -2,6 +2,7 @@
 /* sl-event-info-cpu.c: describing a CPU sample, an OS runtime call or a
  * GPU counter's sample for people. */
 #include "sl-event-info-private.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -59,7 +60,7 @@ add_sample (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gin
   guint8 state = th->samples.state[ev->index];
 
   _sl_event_info_add (fields, _("CPU sample"), g_strdup (sl_timeline_model_event_name (model, ev)));
-  _sl_event_info_add (fields, _("Time"), sl_format_timestamp (s - model->profile->start_ns));
+  _sl_event_info_add (fields, _("Time"), sl_locale_timestamp (s - model->profile->start_ns));
   _sl_event_info_add (fields, _("State"), g_strdup (sl_thread_state_name (state)));
   _sl_event_info_add (fields, _("CPU"), sl_format_count (th->samples.cpu[ev->index]));
   add_cpu_thread (fields, model, th);
@@ -73,8 +74,8 @@ add_osrt (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
   const SlCpuThread *th = &cpu->threads[ev->owner];
 
   _sl_event_info_add (fields, _("OS runtime call"), g_strdup (sl_timeline_model_event_name (model, ev)));
-  _sl_event_info_add (fields, _("Start"), sl_format_timestamp (s - model->profile->start_ns));
-  _sl_event_info_add (fields, _("Duration"), sl_format_duration (e - s));
+  _sl_event_info_add (fields, _("Start"), sl_locale_timestamp (s - model->profile->start_ns));
+  _sl_event_info_add (fields, _("Duration"), sl_locale_duration (e - s));
   add_cpu_thread (fields, model, th);
   _sl_event_info_add (fields, _("Call stack"), stack_text (cpu, th->osrt.stack[ev->index]));
 }
@@ -87,10 +88,10 @@ add_metric (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gin
 
   _sl_event_info_add (fields, _("GPU metric"), g_strdup (ser->name));
   if (ser->percent)
-    _sl_event_info_add (fields, _("Value"), g_strdup_printf ("%.1f %%", v));
+    _sl_event_info_add (fields, _("Value"), sl_locale_adopt (g_strdup_printf ("%.1f %%", v)));
   else
     _sl_event_info_add (fields, _("Value"), g_strdup_printf ("%.4g %s", v, ser->unit ? ser->unit : ""));
-  _sl_event_info_add (fields, _("Sampled at"), sl_format_timestamp (s - model->profile->start_ns));
+  _sl_event_info_add (fields, _("Sampled at"), sl_locale_timestamp (s - model->profile->start_ns));
   _sl_event_info_add (fields, _("GPU"), sl_format_count (ser->device));
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-event-info.c: describing one event for people. */
 #include "sl-event-info-private.h"
+#include "sl-locale-format.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-gpu-rows.h"
 
@@ -137,9 +138,9 @@ sl_event_info_nvtx_path (const SlTimelineModel *model,
 static void
 add_times (GPtrArray *fields, const SlTimelineModel *model, gint64 s, gint64 e, gboolean instant)
 {
-  add (fields, instant ? _("Time") : _("Start"), sl_format_timestamp (s - model->profile->start_ns));
+  add (fields, instant ? _("Time") : _("Start"), sl_locale_timestamp (s - model->profile->start_ns));
   if (!instant)
-    add (fields, _("Duration"), sl_format_duration (e - s));
+    add (fields, _("Duration"), sl_locale_duration (e - s));
 }
 
 static void
@@ -194,8 +195,8 @@ add_launch (GPtrArray *fields, SlTimelineModel *model, guint32 api, gint64 gpu_s
   thread = sl_profile_api_thread (p, api);
   add_link (fields, _("Launched by"), sl_strings_get (p->strings, p->api.name[api]),
             &(SlEventRef) { SL_EVENT_API, thread, api });
-  add (fields, _("Launch duration"), sl_format_duration (sl_spans_dur (&p->api.spans, api)));
-  add (fields, _("Launch latency"), sl_format_duration (gpu_start - p->api.spans.start[api]));
+  add (fields, _("Launch duration"), sl_locale_duration (sl_spans_dur (&p->api.spans, api)));
+  add (fields, _("Launch latency"), sl_locale_duration (gpu_start - p->api.spans.start[api]));
   add_thread (fields, p, thread);
   add_nvtx_path (fields, _("NVTX"), model, thread, p->api.spans.start[api]);
 }
@@ -216,8 +217,8 @@ add_launch_config (GPtrArray *fields, const SlKernelDetails *det)
     add (fields, _("Registers/thread"), sl_format_count (det->registers_per_thread));
   if (det->static_shared_bytes >= 0 || det->dynamic_shared_bytes >= 0)
     {
-      g_autofree char *st_b = sl_format_bytes (MAX (det->static_shared_bytes, 0));
-      g_autofree char *dyn_b = sl_format_bytes (MAX (det->dynamic_shared_bytes, 0));
+      g_autofree char *st_b = sl_locale_bytes (MAX (det->static_shared_bytes, 0));
+      g_autofree char *dyn_b = sl_locale_bytes (MAX (det->dynamic_shared_bytes, 0));
       add (fields, _("Shared memory"), g_strdup_printf (_("%s static, %s dynamic"), st_b, dyn_b));
     }
 }
@@ -256,10 +257,10 @@ add_copy (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
 
   add (fields, ev->kind == SL_EVENT_MEMCPY ? _("Memcpy") : _("Memset"),
        g_strdup (sl_timeline_model_event_name (model, ev)));
-  add (fields, _("Size"), sl_format_bytes (bytes));
+  add (fields, _("Size"), sl_locale_bytes (bytes));
   if (e > s)
     {
-      g_autofree char *rate = sl_format_bytes ((guint64) (bytes / ((e - s) / 1e9)));
+      g_autofree char *rate = sl_locale_bytes ((guint64) (bytes / ((e - s) / 1e9)));
       add (fields, _("Throughput"), g_strdup_printf (_("%s/s"), rate));
     }
   add_times (fields, model, s, e, FALSE);
@@ -310,7 +311,7 @@ add_api (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint64
       !sl_timeline_model_event_span (model, &g_array_index (launched, SlEventRef, 0), &gs, &ge))
     return;
   add_launched_list (fields, model, launched);
-  add (fields, _("Launch latency"), sl_format_duration (gs - s));
+  add (fields, _("Launch latency"), sl_locale_duration (gs - s));
 }
 
 /* A range projected onto a GPU: its GPU span and time, and the range itself. */
@@ -327,10 +328,10 @@ add_projected (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, 
   th = &p->threads[thread];
   add (fields, _("NVTX (projected)"), g_strdup (sl_timeline_model_event_name (model, ev)));
   add (fields, _("GPU"), sl_format_count (p->gpus[ev->owner].device));
-  add (fields, _("GPU start"), sl_format_timestamp (s - p->start_ns));
-  add (fields, _("Projected span"), sl_format_duration (e - s));
-  add (fields, _("GPU time"), sl_format_duration (sl_timeline_projected_gpu_time (model, ev->owner, ev->index)));
-  add (fields, _("CPU time"), sl_format_duration (sl_spans_dur (&th->nvtx.spans, local)));
+  add (fields, _("GPU start"), sl_locale_timestamp (s - p->start_ns));
+  add (fields, _("Projected span"), sl_locale_duration (e - s));
+  add (fields, _("GPU time"), sl_locale_duration (sl_timeline_projected_gpu_time (model, ev->owner, ev->index)));
+  add (fields, _("CPU time"), sl_locale_duration (sl_spans_dur (&th->nvtx.spans, local)));
   add_link (fields, _("NVTX range"), sl_strings_get (p->strings, th->nvtx.name[local]),
             &(SlEventRef) { SL_EVENT_NVTX, thread, local });
   add_nvtx_path (fields, _("Path"), model, thread, th->nvtx.spans.start[local]);

@@ -5,7 +5,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sl-format.h"
+#include "sl-locale-format.h"
 
 static void
 mode_toggled_cb (GtkToggleButton *button, SlFlame *self)
@@ -197,7 +197,7 @@ _sl_flame_header_sync (SlFlame *self)
     status = g_strdup (_("No kernels in scope"));
   else
     {
-      g_autofree char *count = sl_format_count ((gint64) self->layout->n_kernels);
+      g_autofree char *count = sl_locale_count ((gint64) self->layout->n_kernels);
       status = g_strdup_printf (ngettext ("%s kernel", "%s kernels", (gulong) MIN (self->layout->n_kernels, G_MAXULONG)),
                                 count);
     }

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sl-format.h"
+#include "sl-locale-format.h"
 
 /* Most instances a "Show in timeline" selects: F3 walks them one by one. */
 #define MAX_SHOWN 100000
@@ -279,11 +279,11 @@ static char *
 graph_tooltip (SlFlame *self, const SlFlameNode *n)
 {
   const SlFlameNode *root = &self->layout->nodes[0];
-  g_autofree char *total = sl_format_duration (n->total_gpu);
-  g_autofree char *self_gpu = sl_format_duration (n->self_gpu);
-  g_autofree char *cpu = sl_format_duration (n->cpu);
-  g_autofree char *count = sl_format_count ((gint64) n->instances);
-  g_autofree char *share = sl_format_percent (root->total_gpu ? 100.0 * n->total_gpu / root->total_gpu : 0);
+  g_autofree char *total = sl_locale_duration (n->total_gpu);
+  g_autofree char *self_gpu = sl_locale_duration (n->self_gpu);
+  g_autofree char *cpu = sl_locale_duration (n->cpu);
+  g_autofree char *count = sl_locale_count ((gint64) n->instances);
+  g_autofree char *share = sl_locale_percent (root->total_gpu ? 100.0 * n->total_gpu / root->total_gpu : 0);
 
   return g_strdup_printf (_("%s\nGPU time: %s (%s of the scope)\nSelf GPU time: %s\nCPU time: %s\nInstances: %s"),
                           n->name ? n->name : _("All GPU work"), total, share, self_gpu,
@@ -294,14 +294,14 @@ static char *
 stack_tooltip (SlFlame *self, const SlFlameBox *box)
 {
   SlEventRef ev = sl_flame_box_event (box);
-  g_autofree char *gpu = sl_format_duration (box->end - box->start);
+  g_autofree char *gpu = sl_locale_duration (box->end - box->start);
   const char *name = sl_flame_layout_box_name (self->layout, box);
   gint64 s, e;
 
   if (ev.kind == SL_EVENT_KERNEL)
     return g_strdup_printf (_("%s\nKernel, GPU time: %s"), name, gpu);
   sl_timeline_model_event_span (self->layout->model, &ev, &s, &e);
-  g_autofree char *cpu = sl_format_duration (e - s);
+  g_autofree char *cpu = sl_locale_duration (e - s);
   return g_strdup_printf (_("%s\nNVTX range, GPU span: %s, CPU time: %s"), name, gpu, cpu);
 }
 

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "sl-format.h"
+#include "sl-locale-format.h"
 
 #define PAD      8
 #define AXIS_H  18
@@ -139,7 +139,7 @@ draw_axis (SlHistogramOverlay *self, cairo_t *cr, double x0, double w, double ba
   for (guint k = 0; k <= ticks; k++)
     {
       guint b = ticks ? self->n_bins * k / ticks : 0;
-      g_autofree char *text = sl_format_duration (self->edges[b]);
+      g_autofree char *text = sl_locale_duration (self->edges[b]);
       double x = x_of (self, self->edges[b], x0, w);
 
       set_rgb (cr, 0x000000, 0.7);

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "sl-format.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -99,11 +100,12 @@ draw_bars (SlHistogram *self, cairo_t *cr, double width, double height, const Gd
 {
   const SlDurationHistogram *h = self->histogram;
   guint64 max = 1;
-  char buf[SL_FORMAT_NUMBER_SIZE];
+  g_autofree char *max_text = NULL;
   double plot_h = height - PAD_TOP - PAD_BOTTOM;
 
   for (guint i = 0; i < h->n_bins; i++)
     max = MAX (max, h->counts[i]);
+  max_text = sl_locale_count ((gint64) max);
   for (guint i = 0; i < h->n_bins; i++)
     {
       double x0 = x_of (self, width, h->edges[i]), x1 = x_of (self, width, h->edges[i + 1]);
@@ -121,7 +123,7 @@ draw_bars (SlHistogram *self, cairo_t *cr, double width, double height, const Gd
       cairo_fill (cr);
     }
   set_color (cr, fg, 0.7);
-  show_text (self, cr, PAD_LEFT - 4, PAD_TOP - 6, 1.0, sl_format_count_into ((gint64) max, buf));
+  show_text (self, cr, PAD_LEFT - 4, PAD_TOP - 6, 1.0, max_text);
   show_text (self, cr, PAD_LEFT - 4, PAD_TOP + plot_h - 14, 1.0, "0");
 }
 
@@ -140,8 +142,8 @@ draw_axis (SlHistogram *self, cairo_t *cr, double width, double height, const Gd
   set_color (cr, fg, 0.8);
   for (guint i = 0; i < 3; i++)
     {
-      g_autofree char *text = sl_format_duration (ticks[i]);
-      g_autofree char *first = sl_format_duration (ticks[0]);
+      g_autofree char *text = sl_locale_duration (ticks[i]);
+      g_autofree char *first = sl_locale_duration (ticks[0]);
       double x = x_of (self, width, ticks[i]);
 
       /* one value, or a span too narrow for three labels: the ends only,

@@ -3,7 +3,7 @@
  * (row, iteration) when a cell is clicked, "row-activated" (row) when a
  * row's label or numbers are. */
 #include "sl-rank-heatmap.h"
-#include "sl-format.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -186,8 +186,8 @@ draw_rows (SlRankHeatmap *self, cairo_t *cr, double cw, double rh)
     {
       const SlRanksRow *row = &self->ranks->rows[r];
       g_autofree char *label = row_label (self, r);
-      g_autofree char *step = sl_format_duration (row->step_median_ns);
-      g_autofree char *wait = sl_format_duration (row->nccl_wait_ns);
+      g_autofree char *step = sl_locale_duration (row->step_median_ns);
+      g_autofree char *wait = sl_locale_duration (row->nccl_wait_ns);
       g_autofree char *side = g_strdup_printf (_("step %s · NCCL wait %s"), step, wait);
       double y = HEADER_H + r * rh + rh / 2 + 4;
 
@@ -230,9 +230,9 @@ cell_tooltip (SlRankHeatmap *self, guint r, guint i)
 
   if (!c->present)
     return g_strdup_printf (_("%s · iteration %u: no step"), label, i);
-  dur = sl_format_duration (c->end_ns - c->start_ns);
-  late = sl_format_duration (sl_rank_heatmap_cell_late (self->ranks, r, i));
-  wait = sl_format_duration (c->nccl_wait_ns);
+  dur = sl_locale_duration (c->end_ns - c->start_ns);
+  late = sl_locale_duration (sl_rank_heatmap_cell_late (self->ranks, r, i));
+  wait = sl_locale_duration (c->nccl_wait_ns);
   return g_strdup_printf (_("%s · iteration %u\nstep %s\nends %s after the median end\nNCCL wait %s%s"),
                           label, i, dur, late, wait,
                           s->rank == r ? _("\nthe straggler of this iteration") : "");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-stacked-bar.c: a cairo bar of proportional parts over a legend. */
 #include "sl-stacked-bar.h"
+#include "sl-locale-format.h"
 
 #include <math.h>
 
@@ -54,8 +55,9 @@ draw_bar (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer dat
 static GtkWidget *
 legend_item (const SlStackedPart *p, double share)
 {
-  g_autofree char *markup = g_markup_printf_escaped ("<span foreground=\"#%06x\">■</span> %s %.1f %%",
-                                                     p->rgb, p->label, share * 100.0);
+  g_autofree char *pct = sl_locale_adopt (g_strdup_printf ("%.1f", share * 100.0));
+  g_autofree char *markup = g_markup_printf_escaped ("<span foreground=\"#%06x\">■</span> %s %s %%",
+                                                     p->rgb, p->label, pct);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sl-format.h"
+#include "sl-locale-format.h"
 
 #define LABEL_W  28
 #define ROW_H    26
@@ -119,7 +119,7 @@ draw_axis (SlStripPlot *self, cairo_t *cr, double y, double x0, double w, double
   for (guint k = 0; k <= 4; k++)
     {
       double v = lo + (hi - lo) * k / 4.0;
-      g_autofree char *text = sl_format_duration ((gint64) llround (MAX (v, 0)));
+      g_autofree char *text = sl_locale_duration ((gint64) llround (MAX (v, 0)));
       double x = x0 + w * k / 4.0;
 
       set_rgb (cr, 0x000000, 0.15);

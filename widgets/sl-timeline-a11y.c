@@ -3,7 +3,7 @@
  * a widget a screen reader could read: its accessible description carries
  * the view instead, rewritten when the view or the selection changes. */
 #include "sl-timeline-a11y.h"
-#include "sl-format.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -20,16 +20,16 @@ sl_timeline_a11y_describe (const SlTimelineModel *model,
     return g_strdup (_("No profile loaded"));
   if (visible != NULL && visible->end > visible->start)
     {
-      g_autofree char *from = sl_format_duration (visible->start - origin);
-      g_autofree char *to = sl_format_duration (visible->end - origin);
-      g_autofree char *span = sl_format_duration (visible->end - visible->start);
+      g_autofree char *from = sl_locale_duration (visible->start - origin);
+      g_autofree char *to = sl_locale_duration (visible->end - origin);
+      g_autofree char *span = sl_locale_duration (visible->end - visible->start);
       g_string_append_printf (text, _("Showing %s to %s (%s)."), from, to, span);
     }
   if (selected != NULL && selected->kind != SL_EVENT_NONE &&
       sl_timeline_model_event_span (model, selected, &start, &end))
     {
-      g_autofree char *dur = sl_format_duration (end - start);
-      g_autofree char *at = sl_format_duration (start - origin);
+      g_autofree char *dur = sl_locale_duration (end - start);
+      g_autofree char *at = sl_locale_duration (start - origin);
       if (text->len > 0)
         g_string_append_c (text, ' ');
       g_string_append_printf (text, _("Selected: %s, %s at %s."),

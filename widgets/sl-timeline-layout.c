@@ -96,6 +96,8 @@ sl_timeline_layout_carry_view (SlTimelineLayout       *self,
   g_return_if_fail (self != NULL && from != NULL);
 
   self->relative_time = from->relative_time;
+  self->wall_utc_ns = from->wall_utc_ns;
+  self->wall_origin_ns = from->wall_origin_ns;
   self->has_range = from->has_range;
   self->range_start = from->range_start;
   self->range_end = from->range_end;

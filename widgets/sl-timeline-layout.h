@@ -35,6 +35,9 @@ typedef struct {
   gboolean has_range;
   gint64   range_start, range_end;
   gboolean relative_time;
+  /* wall clock: the session's start (UTC ns) and the capture clock at that
+   * moment; labels show the local time of day.  0: no wall clock */
+  gint64   wall_utc_ns, wall_origin_ns;
   /*< private >*/
   SlTimelineModel *model;
   gboolean        *collapsed;

@@ -2,7 +2,7 @@
 /* sl-timeline-ruler.c: tick steps, tick labels and drawing the ruler. */
 #include "sl-timeline-ruler.h"
 #include "sl-timeline-render-private.h"
-#include "sl-format.h"
+#include "sl-locale-format.h"
 #include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
@@ -31,16 +31,44 @@ sl_timeline_layout_format_tick (const SlTimelineLayout *self,
                                 gint64                  t,
                                 gint64                  step)
 {
+  if (self->wall_utc_ns != 0)
+    return sl_ruler_wall_clock_label (sl_sat_add (self->wall_utc_ns, sl_sat_sub (t, self->wall_origin_ns)), step);
   if (self->relative_time)
     {
       /* The unit follows the time's magnitude, the decimals the tick step:
        * deep inside a long run a label reads "16.305326 s", not
        * "16305326 µs". */
       gint64 rel = sl_sat_sub (t, self->model->profile->start_ns);
-      return sl_format_time_in_unit (rel, MAX ((gint64) MIN (sl_abs_u64 (rel), G_MAXINT64), step), step);
+      return sl_locale_time_in_unit (rel, MAX ((gint64) MIN (sl_abs_u64 (rel), G_MAXINT64), step), step);
     }
   /* absolute capture-clock time reads best in seconds */
-  return sl_format_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
+  return sl_locale_time_in_unit (t, G_GINT64_CONSTANT (1000000000), step);
+}
+
+char *
+sl_ruler_wall_clock_label (gint64 utc_ns,
+                           gint64 step_ns)
+{
+  gint64 sec = utc_ns / 1000000000, frac = utc_ns % 1000000000;
+  g_autoptr(GDateTime) dt = NULL;
+  g_autofree char *hms = NULL;
+  char digits[16];
+  int decimals = 0;
+
+  if (frac < 0)
+    sec--, frac += 1000000000;
+  dt = g_date_time_new_from_unix_local (sec);
+  if (dt == NULL)
+    return g_strdup ("–");
+  hms = g_date_time_format (dt, "%H:%M:%S");
+  for (gint64 q = MAX (step_ns, 1); q < 1000000000 && decimals < 9; q *= 10)
+    decimals++;
+  if (decimals == 0)
+    return g_steal_pointer (&hms);
+  g_snprintf (digits, sizeof digits, "%09" G_GINT64_FORMAT, frac);
+  digits[decimals] = '\0';
+  /* the decimal point the user's locale writes */
+  return sl_locale_adopt (g_strdup_printf ("%s.%s", hms, digits));
 }
 
 /* The 1-2-5 step after @step. */
@@ -104,8 +132,11 @@ fill_ticks (const SlRulerSpec *spec, gint64 step, gint64 magnitude, GArray *out)
 
       if (tick.x >= spec->width)
         break;
-      tick.text = sl_format_time_in_unit (spec->relative ? (double) sl_sat_sub (t, spec->origin) : (double) t,
-                                          magnitude, step);
+      if (spec->wall_utc_ns != 0)
+        tick.text = sl_ruler_wall_clock_label (sl_sat_add (spec->wall_utc_ns, sl_sat_sub (t, spec->origin)), step);
+      else
+        tick.text = sl_locale_time_in_unit (spec->relative ? (double) sl_sat_sub (t, spec->origin) : (double) t,
+                                            magnitude, step);
       tick.text_w = spec->measure (tick.text, spec->measure_data);
       widest = MAX (widest, tick.text_w);
       g_array_append_val (out, tick);
@@ -186,7 +217,7 @@ place_badge (SlFrame *f)
   x1 = sl_timeline_layout_time_to_x (l, l->range_end);
   if (x1 < 0 || x0 >= f->body_width)
     return;
-  r->badge = sl_format_duration (sl_span (l->range_start, l->range_end));
+  r->badge = sl_locale_duration (sl_span (l->range_start, l->range_end));
   r->badge_w = sl_timeline_font_width (&r->small, r->badge) + 8 * f->scale;
   r->badge_x = sl_ruler_badge_x (x0, x1, r->badge_w, f->body_width);
 }
@@ -204,6 +235,15 @@ _sl_timeline_ruler_collect_ticks (SlFrame *f)
     .measure = measure_small, .measure_data = &r->small,
   };
 
+  if (l->wall_utc_ns != 0)
+    {
+      /* ticks on whole minutes of the clock, so steps of seconds land on
+       * round times of day */
+      gint64 into_minute = l->wall_utc_ns % G_GINT64_CONSTANT (60000000000);
+
+      spec.origin = sl_sat_sub (l->wall_origin_ns, into_minute);
+      spec.wall_utc_ns = sl_sat_sub (l->wall_utc_ns, into_minute);
+    }
   place_badge (f);
   r->ruler_note = has_span (l) ? NULL : _("No timed events: nothing to measure");
   if (r->badge != NULL)
@@ -268,10 +308,11 @@ draw_span (SlFrame *f)
   const SlTimelineFont *font = &f->renderer->small;
   SlTimelineLayout *l = f->layout;
   double s = f->scale;
-  g_autofree char *dur = sl_format_duration (sl_int64_from_double (l->px_ns * f->body_width));
+  g_autofree char *dur = sl_locale_duration (sl_int64_from_double (l->px_ns * f->body_width));
   g_autofree char *text = !has_span (l) ? g_strdup (_("No time span"))
-                          : g_strdup_printf (l->relative_time ? _("%s shown · relative")
-                                                              : _("%s shown · absolute"), dur);
+                          : g_strdup_printf (l->wall_utc_ns != 0 ? _("%s shown · wall clock")
+                                             : l->relative_time ? _("%s shown · relative")
+                                                                : _("%s shown · absolute"), dur);
 
   /* a narrow label column keeps the span, not the clock's name */
   if (sl_timeline_font_width (font, text) > f->header_width - 12 * s && has_span (l))

@@ -14,6 +14,11 @@ char   *sl_timeline_layout_format_tick (const SlTimelineLayout *layout,
                                         gint64                  t,
                                         gint64                  step);
 
+/* The local time of day of @utc_ns to the decimals @step_ns needs:
+ * "14:32:05.25". */
+char   *sl_ruler_wall_clock_label      (gint64                  utc_ns,
+                                        gint64                  step_ns);
+
 /* Width in pixels of @text as it will be drawn. */
 typedef double (*SlRulerMeasure) (const char *text,
                                   gpointer    data);
@@ -24,6 +29,7 @@ typedef struct {
   int            width;
   gint64         origin;          /* time 0 of relative labels */
   gboolean       relative;        /* FALSE: capture-clock seconds */
+  gint64         wall_utc_ns;     /* != 0: time of day, @origin being this UTC */
   double         min_px;          /* ticks at least this far apart */
   double         pad_px;          /* a label starts this far right of its tick */
   double         gap_px;          /* and ends this far before the next label */

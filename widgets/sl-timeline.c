@@ -9,6 +9,7 @@
  * range, the selected range and the selected event into it as the user
  * works, and follows it when another view (or the history) changes them. */
 #include "sl-timeline.h"
+#include "sl-locale-format.h"
 #include "sl-timeline-a11y.h"
 #include "sl-timeline-render.h"
 #include "sl-timeline-bookmarks.h"
@@ -40,6 +41,10 @@ struct _SlTimeline {
   gboolean            dirty;
   double              last_frame_ms;
   gboolean            relative_time;
+  /* wall clock asked for (sl_timeline_set_wall_clock); utc 0: the file
+   * has no session start, the ruler stays relative and says why */
+  gboolean            wall_clock;
+  gint64              wall_utc_ns, wall_origin_ns;
 
   GtkWidget          *vscrollbar;
   GtkAdjustment      *vadjustment;
@@ -1020,8 +1025,34 @@ util_tooltip (SlTimeline *self, double x, double y, GtkTooltip *tooltip)
                                      sl_timeline_layout_x_to_time (l, floor (bx)), l->px_ns, 1, &frac))
     return FALSE;
   /* Translators: a GPU's busy share under the pointer, e.g. "GPU 0 busy: 57.3 %" */
-  text = g_strdup_printf (_("GPU %u busy: %.1f %%"), self->model->profile->gpus[self->model->rows[r].index].device,
-                          100.0 * frac);
+  g_autofree char *share = sl_locale_adopt (g_strdup_printf ("%.1f", 100.0 * frac));
+  text = g_strdup_printf (_("GPU %u busy: %s %%"), self->model->profile->gpus[self->model->rows[r].index].device,
+                          share);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* Over the ruler: which clock it shows, and why not the wall clock. */
+static gboolean
+ruler_tooltip (SlTimeline *self, double y, GtkTooltip *tooltip)
+{
+  const SlTimelineLayout *l = self->layout;
+  g_autoptr(GDateTime) start = NULL;
+  g_autofree char *when = NULL;
+  g_autofree char *text = NULL;
+
+  if (!self->wall_clock || y < l->minimap_height || y >= l->minimap_height + l->ruler_height)
+    return FALSE;
+  if (self->wall_utc_ns == 0)
+    {
+      gtk_tooltip_set_text (tooltip, _("This profile does not record when its session started: "
+                                       "times are shown from the profile start instead of the wall clock."));
+      return TRUE;
+    }
+  start = g_date_time_new_from_unix_local (self->wall_utc_ns / 1000000000);
+  when = start != NULL ? g_date_time_format (start, "%x %X") : g_strdup ("–");
+  /* Translators: the ruler's tooltip; %s is the local date and time */
+  text = g_strdup_printf (_("Wall clock (local time); the session started %s"), when);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -1043,6 +1074,8 @@ sl_timeline_query_tooltip (GtkWidget  *widget,
     return TRUE;
   if (self->row_menu != NULL && gtk_widget_get_visible (self->row_menu))
     return FALSE;
+  if (ruler_tooltip (self, y * s, tooltip))
+    return TRUE;
   if (x * s < self->layout->header_width)
     {
       /* a label may be cut in the middle: the whole name */
@@ -1558,6 +1591,8 @@ make_layout (SlTimeline *self)
 
   self->layout = sl_timeline_layout_new (model);
   self->layout->relative_time = self->relative_time;
+  self->layout->wall_utc_ns = self->wall_clock ? self->wall_utc_ns : 0;
+  self->layout->wall_origin_ns = self->wall_origin_ns;
   sl_timeline_layout_set_label_width (self->layout, self->label_width);
   /* a profile with hundreds of threads starts with its processes folded */
   if (model->n_rows > 200)
@@ -1695,6 +1730,27 @@ sl_timeline_set_relative_time (SlTimeline *self,
       invalidate (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELATIVE_TIME]);
+}
+
+void
+sl_timeline_set_wall_clock (SlTimeline *self,
+                            gboolean    wall_clock,
+                            gint64      utc_ns,
+                            gint64      origin_ns)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  wall_clock = !!wall_clock;
+  if (self->wall_clock == wall_clock && self->wall_utc_ns == utc_ns && self->wall_origin_ns == origin_ns)
+    return;
+  self->wall_clock = wall_clock;
+  self->wall_utc_ns = utc_ns;
+  self->wall_origin_ns = origin_ns;
+  if (self->layout)
+    {
+      self->layout->wall_utc_ns = wall_clock ? utc_ns : 0;
+      self->layout->wall_origin_ns = origin_ns;
+      invalidate (self);
+    }
 }
 
 double

@@ -26,6 +26,14 @@ SlTimelineLayout *sl_timeline_get_layout        (SlTimeline       *self);
 gboolean          sl_timeline_get_relative_time (SlTimeline       *self);
 void              sl_timeline_set_relative_time (SlTimeline       *self,
                                                  gboolean          relative);
+/* The ruler shows the local time of day: @utc_ns (the session start, UTC
+ * ns since the epoch) is capture-clock time @origin_ns.  @utc_ns 0: the
+ * profile has no session start; the ruler stays relative and its tooltip
+ * says so.  @wall_clock FALSE: back to relative or absolute. */
+void              sl_timeline_set_wall_clock    (SlTimeline       *self,
+                                                 gboolean          wall_clock,
+                                                 gint64            utc_ns,
+                                                 gint64            origin_ns);
 /* (nullable) (transfer none): the rows hidden, pinned and moved; NULL
  * without a profile.  "row-layout-changed" says when the user changes it. */
 const SlRowLayout *sl_timeline_get_row_layout   (SlTimeline        *self);

@@ -10,6 +10,7 @@
 #include "sl-window.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 
 struct _SlApplication {
   GtkApplication parent_instance;
@@ -298,6 +299,10 @@ sl_application_startup (GApplication *app)
   g_autofree char *sample = NULL;
 
   G_APPLICATION_CLASS (sl_application_parent_class)->startup (app);
+  /* gtk_init set every category from the environment; numbers stay C so
+   * the exports and JSON written from here match the CLI's, and the views
+   * localize theirs (sl-locale-format.h) */
+  setlocale (LC_NUMERIC, "C");
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   sample = sl_application_sample_path ();

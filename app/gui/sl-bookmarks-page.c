@@ -7,6 +7,7 @@
  * click shows a bookmark (win.show-bookmark); Delete removes it with an
  * Undo bar, since a note may hold an afternoon's findings. */
 #include "sl-bookmarks-page.h"
+#include "sl-locale-format.h"
 #include "sl-bookmark-popover.h"
 #include "sightline.h"
 #include "sl-session.h"
@@ -321,9 +322,9 @@ cell_text (SlBookmarksPage *self, const SlBookmark *b, Column column)
     case COL_NAME:
       return g_strdup (b->name);
     case COL_START:
-      return sl_format_duration (b->start - sl_bookmark_store_get_profile_start (store_of (self)));
+      return sl_locale_duration (b->start - sl_bookmark_store_get_profile_start (store_of (self)));
     case COL_DURATION:
-      return sl_format_duration (b->end - b->start);
+      return sl_locale_duration (b->end - b->start);
     case COL_NOTE:
     default:
       first_line = g_strdup (b->note);

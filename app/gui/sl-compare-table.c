@@ -3,6 +3,7 @@
  * the basis time), sortable by any column, filtered by status and name;
  * the selected kernel's histograms show below it. */
 #include "sl-compare-window-private.h"
+#include "sl-locale-format.h"
 #include "sl-histogram-overlay.h"
 
 #include <math.h>
@@ -63,14 +64,14 @@ text_of (SlCompareWindow *self, const SlCompareKernel *k, Column col)
     {
     case COL_STATUS: return g_strdup (sl_compare_status_label (k->status));
     case COL_NAME: return g_strdup (k->name);
-    case COL_RATIO: return isnan (v) ? g_strdup ("–") : g_strdup_printf ("%.3f×", v);
+    case COL_RATIO: return isnan (v) ? g_strdup ("–") : sl_locale_adopt (g_strdup_printf ("%.3f×", v));
     case COL_DELTA:
       {
-        g_autofree char *d = isnan (v) ? NULL : sl_format_duration_precise ((gint64) llround (fabs (v)));
+        g_autofree char *d = isnan (v) ? NULL : sl_locale_duration_precise ((gint64) llround (fabs (v)));
         return d == NULL ? g_strdup ("–") : g_strdup_printf ("%s%s", v < 0 ? "−" : "+", d);
       }
     case COL_A: case COL_B: case N_COLS: default:
-      return isnan (v) ? g_strdup ("–") : sl_format_duration_precise ((gint64) llround (v));
+      return isnan (v) ? g_strdup ("–") : sl_locale_duration_precise ((gint64) llround (v));
     }
 }
 

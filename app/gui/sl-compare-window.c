@@ -2,6 +2,7 @@
 /* sl-compare-window.c: the comparison window, its pages and its summary
  * (step times, categories as stacked bars, iterations as strips). */
 #include "sl-compare-window-private.h"
+#include "sl-locale-format.h"
 #include "sl-stacked-bar.h"
 #include "sl-strip-plot.h"
 #include "sl-timeline-colors.h"
@@ -71,8 +72,8 @@ step_grid (SlCompareWindow *self)
     {
       const SlCompareIterations *its = &cmp->iterations[p];
       g_autofree char *letter = _sl_compare_letter (p), *name = g_file_get_basename (self->files[p]);
-      g_autofree char *median = its->found ? sl_format_duration_precise (its->median_ns) : g_strdup ("–");
-      g_autofree char *p10 = sl_format_duration (its->p10_ns), *p90 = sl_format_duration (its->p90_ns);
+      g_autofree char *median = its->found ? sl_locale_duration_precise (its->median_ns) : g_strdup ("–");
+      g_autofree char *p10 = sl_locale_duration (its->p10_ns), *p90 = sl_locale_duration (its->p90_ns);
       g_autofree char *spread = its->found ? g_strdup_printf ("%s–%s", p10, p90) : g_strdup ("–");
       g_autofree char *change = p > 0 && cmp->has_step ? g_strdup_printf ("%+.1f %%", cmp->step_change_pct[p])
                                                        : g_strdup ("–");
@@ -118,7 +119,7 @@ add_category_bars (SlCompareWindow *self, GtkWidget *box)
   for (guint p = 0; p < cmp->n_profiles; p++)
     {
       g_autofree SlStackedPart *parts = g_new0 (SlStackedPart, MAX (cmp->n_categories, 1));
-      g_autofree char *letter = _sl_compare_letter (p), *total = sl_format_duration (cmp->kernel_total_ns[p]);
+      g_autofree char *letter = _sl_compare_letter (p), *total = sl_locale_duration (cmp->kernel_total_ns[p]);
       g_autofree char *text = g_strdup_printf (_("%s: kernel time %s"), letter, total);
       GtkWidget *bar = sl_stacked_bar_new ();
 

@@ -5,10 +5,12 @@
  * pane shows the other fields at once and adds those when a worker has read
  * them, so a click never waits for the disk. */
 #include "sl-details-pane.h"
+#include "sl-locale-format.h"
 #include "sl-event-info.h"
 #include "sl-kernel-details.h"
 #include "sl-int.h"
 #include "sl-text-breaks.h"
+#include "sl-timeline-ruler.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -22,6 +24,7 @@ struct _SlDetailsPane {
 
   SlSession    *session;
   GCancellable *details_cancellable;
+  gint64        wall_utc_ns, wall_origin_ns;   /* 0: no time of day */
 };
 
 enum {
@@ -146,6 +149,22 @@ add_field (SlDetailsPane *self, const SlEventField *field, int row)
   gtk_grid_attach (GTK_GRID (self->grid), value, 1, row, 1, 1);
 }
 
+/* With the wall clock on: when the event started, in local time. */
+static void
+add_time_of_day (SlDetailsPane *self, const SlEventRef *event, int row)
+{
+  SlEventField field = { (char *) _("Time of day"), NULL, NULL, NULL };
+  gint64 start, end;
+  g_autofree char *value = NULL;
+
+  if (self->wall_utc_ns == 0 ||
+      !sl_timeline_model_event_span (sl_session_get_model (self->session), event, &start, &end))
+    return;
+  value = sl_ruler_wall_clock_label (sl_sat_add (self->wall_utc_ns, sl_sat_sub (start, self->wall_origin_ns)), 1);
+  field.value = value;
+  add_field (self, &field, row);
+}
+
 /* Fills the grid with @event's fields, with @details when they are known. */
 static void
 show_event (SlDetailsPane *self, const SlEventRef *event, const SlKernelDetails *details)
@@ -160,6 +179,7 @@ show_event (SlDetailsPane *self, const SlEventRef *event, const SlKernelDetails 
                                      sl_session_get_loading (self->session));
       for (guint i = 0; i < fields->len; i++)
         add_field (self, g_ptr_array_index (fields, i), (int) i);
+      add_time_of_day (self, event, (int) fields->len);
     }
   g_signal_emit (self, signals[UPDATED], 0);
 }
@@ -220,8 +240,8 @@ selected_range_changed_cb (SlDetailsPane *self)
   if (range == NULL)
     return;
   /* a selection is anywhere the user dragged: clamped, not wrapped */
-  dur = sl_format_duration (sl_span (range->start, range->end));
-  from = sl_format_timestamp (sl_sat_sub (range->start, sl_session_get_profile (self->session)->start_ns));
+  dur = sl_locale_duration (sl_span (range->start, range->end));
+  from = sl_locale_timestamp (sl_sat_sub (range->start, sl_session_get_profile (self->session)->start_ns));
   /* Translators: a measured time range: its length, then where it starts */
   text = g_strdup_printf (_("Selected range: %s from %s (Z zooms to it)"), dur, from);
   gtk_label_set_text (GTK_LABEL (self->range_label), text);
@@ -312,6 +332,19 @@ sl_details_pane_get_field_label (SlDetailsPane *self,
   gtk_grid_query_child (GTK_GRID (self->grid), value, NULL, &row, NULL, NULL);
   label = gtk_grid_get_child_at (GTK_GRID (self->grid), 0, row);
   return label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+void
+sl_details_pane_set_wall_clock (SlDetailsPane *self,
+                                gint64         utc_ns,
+                                gint64         origin_ns)
+{
+  g_return_if_fail (SL_IS_DETAILS_PANE (self));
+  if (self->wall_utc_ns == utc_ns && self->wall_origin_ns == origin_ns)
+    return;
+  self->wall_utc_ns = utc_ns;
+  self->wall_origin_ns = origin_ns;
+  selected_event_changed_cb (self);
 }
 
 GtkWidget *

@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SlDetailsPane, sl_details_pane, SL, DETAILS_PANE, GtkBox)
 
 GtkWidget *sl_details_pane_new         (void);
+/* With @utc_ns != 0 the pane adds the event's local time of day
+ * (@utc_ns is capture-clock time @origin_ns); 0 leaves it out. */
+void       sl_details_pane_set_wall_clock (SlDetailsPane *self,
+                                           gint64         utc_ns,
+                                           gint64         origin_ns);
 /* (nullable): follows @session's selected event and range. */
 void       sl_details_pane_set_session (SlDetailsPane *self,
                                         SlSession     *session);

@@ -5,7 +5,7 @@
  * export starts from the last one's choices; what depends on the profile
  * (GPUs, processes, ranges) is refreshed each time it is presented. */
 #include "sl-export-dialog-private.h"
-#include "sl-format.h"
+#include "sl-locale-format.h"
 #include "sl-json.h"
 
 #include <glib/gi18n.h>
@@ -208,9 +208,9 @@ static char *
 range_text (const SlTimeRange *range, gint64 origin)
 {
   gint64 precision = MAX (1, (range->end - range->start) / 100);
-  g_autofree char *a = sl_format_time (range->start - origin, precision);
-  g_autofree char *b = sl_format_time (range->end - origin, precision);
-  g_autofree char *d = sl_format_duration (range->end - range->start);
+  g_autofree char *a = sl_locale_time (range->start - origin, precision);
+  g_autofree char *b = sl_locale_time (range->end - origin, precision);
+  g_autofree char *d = sl_locale_duration (range->end - range->start);
 
   return g_strdup_printf ("%s – %s, %s", a, b, d);
 }

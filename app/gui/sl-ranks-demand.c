@@ -6,6 +6,7 @@
  * folder when relative; when it is not there the header says so and
  * offers to locate it. */
 #include "sl-ranks-window-private.h"
+#include "sl-locale-format.h"
 #include "sl-file-chooser.h"
 #include "sl-format.h"
 
@@ -28,8 +29,8 @@ summary_text (SlRanksWindow *self, SlRank *rank)
 
   if (row == NULL)
     return g_strdup (_("Summary only — click to load the profile"));
-  step = sl_format_duration (row->step_median_ns);
-  wait = sl_format_duration (row->nccl_wait_ns);
+  step = sl_locale_duration (row->step_median_ns);
+  wait = sl_locale_duration (row->nccl_wait_ns);
   return g_strdup_printf (_("Summary only — click to load the profile · %u steps · median step %s · NCCL wait %s"),
                           rank->summary->n_steps, step, wait);
 }

@@ -3,6 +3,7 @@
  * its name (the expander), its count, its total time.  An instance: when
  * it starts, where it ran and its NVTX path, then its duration. */
 #include "sl-search-page-private.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -55,7 +56,7 @@ instance_text (SlSearchResult *r, guint hit)
   const SlNameHit *h = &r->search->hits[hit];
   static const SlSearchKind kinds[] = { SL_SEARCH_KERNEL, SL_SEARCH_API, SL_SEARCH_RANGE, SL_SEARCH_RANGE };
   SlSearchMatch m;
-  g_autofree char *when = sl_format_timestamp (h->start - r->profile->start_ns);
+  g_autofree char *when = sl_locale_timestamp (h->start - r->profile->start_ns);
   g_autofree char *where = NULL;
   g_autofree char *path = NULL;
   char *text;
@@ -84,9 +85,9 @@ cell_text (SlSearchItem *item, guint column, char **tooltip)
         /* TRANSLATORS: a search result: a name, then its kind (kernel, NVTX, API) */
         return g_strdup_printf (_("%s · %s"), sl_name_search_group_name (r->profile, g), kind_tag (g->kind));
       case COL_COUNT:
-        return sl_format_count (g->n);
+        return sl_locale_count (g->n);
       default:
-        return sl_format_duration (g->total_ns);
+        return sl_locale_duration (g->total_ns);
       }
   switch (column)
     {
@@ -99,7 +100,7 @@ cell_text (SlSearchItem *item, guint column, char **tooltip)
     case COL_COUNT:
       return g_strdup ("");
     default:
-      return sl_format_duration (sl_name_search_hit_end (r->profile, &r->search->hits[hit])
+      return sl_locale_duration (sl_name_search_hit_end (r->profile, &r->search->hits[hit])
                                  - r->search->hits[hit].start);
     }
 }

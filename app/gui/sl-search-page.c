@@ -10,6 +10,7 @@
  * --range`), taken when the search starts; the name groups are listed by
  * total time, count or name. */
 #include "sl-search-page.h"
+#include "sl-locale-format.h"
 #include "sl-search-page-private.h"
 
 #include "sl-probe-bounds.h"
@@ -114,7 +115,7 @@ set_status (SlSearchPage *self)
     text = g_strdup (_("No matches."));
   else
     {
-      g_autofree char *n = sl_format_count (self->result->search->n_hits);
+      g_autofree char *n = sl_locale_count (self->result->search->n_hits);
       guint names = _sl_search_result_n_listed (self->result);
 
       text = g_strdup_printf (g_dngettext (NULL, "%s match in %u name: Enter jumps to the first, F3 to the next.",

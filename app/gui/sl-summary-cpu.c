@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-summary-cpu.c: the CPU samples of the summary's scope and of its gaps. */
 #include "sl-summary-cpu.h"
+#include "sl-locale-format.h"
 #include "sl-cpu-stacks.h"
 
 #include <glib/gi18n.h>
@@ -62,7 +63,8 @@ text_cell (const char *text, gboolean numeric)
 static GtkWidget *
 count_cell (guint64 n, guint64 of)
 {
-  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT " (%.1f %%)", n, of ? 100.0 * n / of : 0.0);
+  g_autofree char *text = sl_locale_adopt (g_strdup_printf ("%" G_GUINT64_FORMAT " (%.1f %%)", n,
+                                                            of ? 100.0 * n / of : 0.0));
 
   return text_cell (text, TRUE);
 }

@@ -2,6 +2,7 @@
 /* sl-summary-histogram.c: a kernel's or the iterations' durations, and the
  * highlight of the instances in the bins the user drags across. */
 #include "sl-summary-histogram.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -64,8 +65,8 @@ set_caption (SlSummaryHistogram *self, const SlDurationHistogram *h)
   gtk_widget_set_tooltip_text (self->caption, text);
   if (h != NULL && h->n > 0)
     {
-      g_autofree char *p50 = sl_format_duration (h->p50_ns), *p90 = sl_format_duration (h->p90_ns);
-      g_autofree char *p99 = sl_format_duration (h->p99_ns);
+      g_autofree char *p50 = sl_locale_duration (h->p50_ns), *p90 = sl_locale_duration (h->p90_ns);
+      g_autofree char *p99 = sl_locale_duration (h->p99_ns);
       g_autofree char *figures = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " instance · p50 %s · p90 %s · p99 %s",
                                                             "%" G_GUINT64_FORMAT " instances · p50 %s · p90 %s · p99 %s",
                                                             h->n),

@@ -4,6 +4,7 @@
  * scope summary (sl-scope-summary.h), the previous run cancelled; the
  * sections and the histogram show the result. */
 #include "sl-summary-page.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -142,9 +143,9 @@ static void
 show_range (SlSummaryPage *self)
 {
   const SlProfile *p = sl_session_get_profile (self->session);
-  g_autofree char *from = sl_format_duration (self->scope_range.start - p->start_ns);
-  g_autofree char *to = sl_format_duration (self->scope_range.end - p->start_ns);
-  g_autofree char *len = sl_format_duration (self->scope_range.end - self->scope_range.start);
+  g_autofree char *from = sl_locale_duration (self->scope_range.start - p->start_ns);
+  g_autofree char *to = sl_locale_duration (self->scope_range.end - p->start_ns);
+  g_autofree char *len = sl_locale_duration (self->scope_range.end - self->scope_range.start);
   g_autofree char *text = g_strdup_printf (_("%s – %s (%s)"), from, to, len);
 
   gtk_label_set_text (GTK_LABEL (self->range_label), text);

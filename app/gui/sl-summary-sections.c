@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-summary-sections.c: one grid per part of the scope summary. */
 #include "sl-summary-sections.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -64,6 +65,8 @@ link_cell (const char *text)
   GtkWidget *label = cell (text, FALSE);
 
   gtk_widget_set_tooltip_text (button, text);
+  /* GTK 4.8 does not name a button after a child label: the class name would be read */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   gtk_button_set_child (GTK_BUTTON (button), label);
   gtk_button_set_has_frame (GTK_BUTTON (button), FALSE);
   gtk_widget_add_css_class (button, "summary-link");
@@ -108,9 +111,9 @@ fill_gpus (GtkBox *box, const SlScopeSummary *s)
     {
       const SlGapsDevice *dev = &s->gaps->devices[d];
       gtk_grid_attach (GTK_GRID (grid), cell_take (g_strdup_printf (_("GPU %u"), dev->device), FALSE), 0, d + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (dev->utilization_pct), TRUE), 1, d + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (dev->kernel_busy_ns), TRUE), 2, d + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (dev->copy_busy_ns), TRUE), 3, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_percent (dev->utilization_pct), TRUE), 1, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (dev->kernel_busy_ns), TRUE), 2, d + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (dev->copy_busy_ns), TRUE), 3, d + 1, 1, 1);
     }
 }
 
@@ -126,7 +129,6 @@ fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSe
 {
   static const char *const titles[] = { N_("Name"), N_("Count"), N_("Total"), N_("Share") };
   GtkWidget *grid = add_grid (box);
-  char buf[SL_FORMAT_NUMBER_SIZE];
 
   header_row (grid, titles, G_N_ELEMENTS (titles));
   for (guint i = 0; i < n; i++)
@@ -141,10 +143,10 @@ fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSe
       else
         gtk_widget_set_tooltip_text (name, rows[i].name);
       gtk_grid_attach (GTK_GRID (grid), name, 0, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell (sl_format_count_into ((gint64) rows[i].stats.count, buf), TRUE),
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_count ((gint64) rows[i].stats.count), TRUE),
                        1, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (rows[i].stats.total), TRUE), 2, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (rows[i].time_pct), TRUE), 3, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (rows[i].stats.total), TRUE), 2, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_percent (rows[i].time_pct), TRUE), 3, i + 1, 1, 1);
     }
 }
 
@@ -196,9 +198,9 @@ fill_overlap (GtkBox *box, const SlOverlap *o)
       if (d->nccl_ns == 0)
         continue;
       gtk_grid_attach (GTK_GRID (grid), cell_take (g_strdup_printf (_("GPU %u"), d->device), FALSE), 0, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (d->nccl_ns), TRUE), 1, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (d->overlap_ns), TRUE), 2, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_percent (d->overlap_pct), TRUE), 3, row++, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (d->nccl_ns), TRUE), 1, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (d->overlap_ns), TRUE), 2, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_percent (d->overlap_pct), TRUE), 3, row++, 1, 1);
     }
 }
 
@@ -256,7 +258,7 @@ sl_summary_sections_link_span (GtkWidget *link, gint64 *start, gint64 *end)
 static void
 attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, SlSession *session)
 {
-  g_autofree char *at = sl_format_duration (start - sl_session_get_profile (session)->start_ns);
+  g_autofree char *at = sl_locale_duration (start - sl_session_get_profile (session)->start_ns);
 
   GtkWidget *link = span_link (text, start, end, session);
 
@@ -264,7 +266,7 @@ attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, S
   sl_bookmark_menu_attach_span (link, start, end);
   gtk_grid_attach (GTK_GRID (grid), link, 0, row, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), cell (at, TRUE), 1, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), cell_take (sl_format_duration (end - start), TRUE), 2, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_duration (end - start), TRUE), 2, row, 1, 1);
   g_free (text);
 }
 

@@ -2,6 +2,7 @@
 /* sl-tree-page-columns.c: the NVTX page's columns (name with its expander,
  * instances, CPU time, GPU time, kernels, share), each with its sorter. */
 #include "sl-tree-page-private.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -49,15 +50,15 @@ cell_text (SlTreeItem *item, Column column)
   switch (column)
     {
     case COL_INSTANCES:
-      return node ? sl_format_count ((gint64) s->instances) : NULL;
+      return node ? sl_locale_count ((gint64) s->instances) : NULL;
     case COL_CPU:
-      return node && s->kind == SL_TREE_RANGE ? sl_format_duration (s->cpu_ns) : NULL;
+      return node && s->kind == SL_TREE_RANGE ? sl_locale_duration (s->cpu_ns) : NULL;
     case COL_GPU:
-      return s->gpu_ns > 0 ? sl_format_duration (s->gpu_ns) : g_strdup ("—");
+      return s->gpu_ns > 0 ? sl_locale_duration (s->gpu_ns) : g_strdup ("—");
     case COL_KERNELS:
-      return node && s->kernels > 0 ? sl_format_count ((gint64) s->kernels) : NULL;
+      return node && s->kernels > 0 ? sl_locale_count ((gint64) s->kernels) : NULL;
     case COL_SHARE:
-      return total > 0 && s->kernel_ns > 0 ? sl_format_percent (100.0 * (double) s->kernel_ns / (double) total) : NULL;
+      return total > 0 && s->kernel_ns > 0 ? sl_locale_percent (100.0 * (double) s->kernel_ns / (double) total) : NULL;
     case COL_NAME:
     default:
       return g_strdup (item->label);

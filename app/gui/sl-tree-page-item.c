@@ -2,6 +2,7 @@
 /* sl-tree-page-item.c: a row of the NVTX page: an aggregated path, or one
  * kernel instance listed under its kernel name. */
 #include "sl-tree-page-private.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -60,7 +61,7 @@ new_instance (SlTreeAgg *agg, guint node, guint position, guint64 packed, const 
   self->start_ns = stream->kernels.spans.start[index] - profile->start_ns;
   self->stats = (SlTreeAggNode) { .kind = SL_TREE_KERNEL, .instances = 1, .gpu_ns = dur,
                                   .kernels = 1, .kernel_ns = dur };
-  at = sl_format_timestamp (self->start_ns);
+  at = sl_locale_timestamp (self->start_ns);
   /* TRANSLATORS: a kernel instance: its start, GPU and CUDA stream */
   self->label = g_strdup_printf (_("%s  GPU %u · stream %u"), at, stream->device, stream->stream);
   return self;

@@ -6,6 +6,7 @@
 #include "sl-bookmark-menu.h"
 
 #include "sl-probe-bounds.h"
+#include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
 
@@ -53,8 +54,8 @@ set_status (SlTreePage *self)
                                                             : _("No NVTX ranges or kernels in the scope."));
   else
     {
-      g_autofree char *paths = sl_format_count (sl_tree_agg_get_n_nodes (self->agg));
-      g_autofree char *kernels = sl_format_count ((gint64) sl_tree_agg_get_kernels (self->agg));
+      g_autofree char *paths = sl_locale_count (sl_tree_agg_get_n_nodes (self->agg));
+      g_autofree char *kernels = sl_locale_count ((gint64) sl_tree_agg_get_kernels (self->agg));
 
       /* TRANSLATORS: the NVTX page's status: aggregated paths and the kernels under them */
       text = g_strdup_printf (_("%s paths, %s kernels"), paths, kernels);

@@ -7,6 +7,7 @@
  * session's model, so whatever the user did meanwhile stays.  A CPU side
  * that is cancelled or fails leaves the GPU rows shown and says why. */
 #include "sl-window-private.h"
+#include "sl-locale-format.h"
 #include "sl-load-bar.h"
 #include "sl-recent.h"
 #include "sl-int.h"
@@ -19,7 +20,7 @@ static char *
 profile_summary (const SlTimelineModel *model)
 {
   const SlProfile *p = model->profile;
-  g_autofree char *dur = sl_format_duration (sl_span (model->start_ns, model->end_ns));
+  g_autofree char *dur = sl_locale_duration (sl_span (model->start_ns, model->end_ns));
   g_autofree char *kernels = g_strdup_printf ("%'" G_GUINT64_FORMAT, p->counts.kernels);
   g_autofree char *gpus = NULL, *kernel_count = NULL;
   guint n_gpus = 0;

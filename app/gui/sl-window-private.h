@@ -152,6 +152,9 @@ void        _sl_window_bookmark_range          (SlWindow   *self,
 /* Selects @bookmark's range and zooms to it (a history step). */
 void        _sl_window_show_bookmark           (SlWindow         *self,
                                                 const SlBookmark *bookmark);
+/* sl-window-clock.c: the wall-clock time display (Preferences → Times) */
+void        _sl_window_clock_init    (SlWindow   *self);
+void        _sl_window_clock_dispose (SlWindow   *self);
 
 /* sl-window-rows.c */
 void        _sl_window_rows_init            (SlWindow *self);

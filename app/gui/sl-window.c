@@ -221,6 +221,7 @@ sl_window_dispose (GObject *object)
   g_clear_object (&self->loader);
   g_clear_object (&self->progress_bindings);
   _sl_window_rows_dispose (self);
+  _sl_window_clock_dispose (self);
   g_clear_object (&self->file);
   g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_WINDOW);
@@ -311,4 +312,5 @@ sl_window_init (SlWindow *self)
   self->probe = _sl_window_probe_new (self);
   sl_settings_track_window (GTK_WINDOW (self));
   sl_settings_track_time_display (g_action_map_lookup_action (G_ACTION_MAP (self), "absolute-time"));
+  _sl_window_clock_init (self);
 }

@@ -2786,6 +2786,89 @@ def test_tree_all_instances(tmp):
         app.close()
 
 
+WALL_LABEL = re.compile(r'^(\d\d):(\d\d):(\d\d)(?:[.,](\d+))?$')
+
+
+def wall_seconds(label):
+    """Seconds of the day that a ruler label "14:32:05.25" names."""
+    m = WALL_LABEL.match(label)
+    return None if m is None else (int(m[1]) * 3600 + int(m[2]) * 60 + int(m[3])
+                                   + (int(m[4]) / 10 ** len(m[4]) if m[4] else 0.0))
+
+
+def set_time_display(tmp, mode):
+    """Writes the key file the keyfile backend watches: the app sees a change."""
+    path = os.path.join(tmp, 'config', 'glib-2.0', 'settings', 'keyfile')
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(f"[io/github/sightline/Sightline]\ntime-display='{mode}'\n")
+
+
+def test_wall_clock(tmp):
+    """Preferences → Times → wall clock: the ruler shows the local time of
+    day of the session start (TARGET_INFO_SESSION_START_TIME.utcEpochNs, at
+    capture-clock time systemClockNs) plus the time into the capture; a file
+    without a session start stays relative."""
+    prof = os.path.join(PROFILES, 'nsysai-h100-2gpu-1s.sqlite')
+    db = sqlite3.connect(f'file:{prof}?mode=ro&immutable=1', uri=True)
+    utc, clock = db.execute('SELECT utcEpochNs, systemClockNs FROM TARGET_INFO_SESSION_START_TIME').fetchone()
+    db.close()
+    tz = 'Etc/GMT-3'   # UTC+3, no daylight saving: the labels are local time
+    schema_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(APP))), 'data')
+    env = {'GSETTINGS_BACKEND': 'keyfile', 'GSETTINGS_SCHEMA_DIR': schema_dir, 'TZ': tz, 'LC_ALL': 'C'}
+    set_time_display(tmp, 'relative')
+    app = App(tmp, prof, env=env)
+    try:
+        s = app.wait(lambda s: s.get('timeline') and s['timeline']['complete'] and s['timeline']['ruler'], 60)
+        if not check(s is not None, 'wall clock: the profile loads with a ruler'):
+            return
+        check(all(wall_seconds(l) is None for l in s['timeline']['ruler']),
+              f'wall clock: relative labels first: {s["timeline"]["ruler"]}')
+        xdo('windowsize', s['xid'], 1550, 950)   # room for several times of day
+        time.sleep(1)
+        set_time_display(tmp, 'wall-clock')
+        s = app.wait(lambda s: len(s['timeline']['ruler']) >= 2 and
+                     all(wall_seconds(l) is not None for l in s["timeline"]["ruler"]), 90)
+        if not check(s is not None, f'wall clock: the ruler turns to times of day: {app.state()["timeline"]["ruler"]}'):
+            return
+        labels = s['timeline']['ruler']
+        v0, v1 = s['timeline']['visible']
+        # the visible span as local seconds of the day, from SQL alone
+        day = 86400
+        lo = ((utc + (v0 - clock)) / 1e9 + 3 * 3600) % day
+        hi = lo + (v1 - v0) / 1e9
+        secs = [wall_seconds(l) for l in labels]
+        slack = 1e-9 + (v1 - v0) / 1e9 / 1000
+        check(len(secs) >= 2, f'wall clock: at least two labels: {labels}')
+        check(all(lo - slack <= x <= hi + slack or lo - slack <= x + day <= hi + slack for x in secs),
+              f'wall clock: every label lies in the visible span {lo:.6f}..{hi:.6f} s of the day: {labels}')
+        steps = [round(b - a, 9) for a, b in zip(secs, secs[1:])]
+        check(len(set(steps)) == 1 and steps[0] > 0, f'wall clock: labels evenly spaced: {steps}')
+        time.sleep(0.5)
+        screenshot(s['xid'], os.path.join(OUT, 'wall-clock.png'))
+        set_time_display(tmp, 'relative')
+        s = app.wait(lambda s: s['timeline']['ruler'] and
+                     all(wall_seconds(l) is None for l in s['timeline']['ruler']), 30)
+        check(s is not None, 'wall clock: back to relative labels')
+    finally:
+        app.close()
+    # a 2020 export has no TARGET_INFO_SESSION_START_TIME: relative, no crash
+    old = os.path.join(tmp, 'old.sqlite')
+    subprocess.run([GEN, old, '--layout', '2020', '--gpus', '1', '--kernels', '300'], check=True,
+                   capture_output=True)
+    set_time_display(tmp, 'wall-clock')
+    app = App(tmp, old, env=env)
+    try:
+        s = app.wait(lambda s: s.get('timeline') and s['timeline']['complete'] and s['timeline']['ruler'], 60)
+        if check(s is not None, 'wall clock: a file without a session start loads'):
+            time.sleep(1)
+            s = app.state()
+            check(all(wall_seconds(l) is None for l in s['timeline']['ruler']),
+                  f'wall clock: without a session start the ruler stays relative: {s["timeline"]["ruler"]}')
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
@@ -2828,7 +2911,8 @@ def main():
                  test_rank_summaries,
                  test_iteration_histogram,
                  test_search_scope,
-                 test_tree_all_instances)):
+                 test_tree_all_instances,
+                 test_wall_clock)):
         if only and test.__name__ not in only.split(','):
             continue
         if index % shards != shard:
