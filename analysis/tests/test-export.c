@@ -89,6 +89,7 @@ test_cancel (void)
   check_cancel (profile, SL_EXPORT_PERFETTO, "trace.json.gz");
   check_cancel (profile, SL_EXPORT_CSV, "kernels.csv");
   check_cancel (profile, SL_EXPORT_CSV, "tables/");
+  check_cancel (profile, SL_EXPORT_HTML, "report.html");
 }
 
 static void
