@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 APP, GEN, PROFILES, OUT = sys.argv[1:5]
 REAL = os.path.join(PROFILES, 'nsysai-h100-2gpu-1s.sqlite')
 PASSED = FAILED = 0
@@ -2750,7 +2751,7 @@ def test_tree_all_instances(tmp):
         ex, ey, ew, eh = tree_state(s)['entry']
         xdo('mousemove', '--window', s['xid'], int(ex + ew / 2), int(ey + eh / 2), 'click', 1)
         xdo('type', '--window', s['xid'], '--delay', '30', name)
-        s = app.wait(lambda n: tree_state(n).get('filter') == name and tree_state(n)['first_rows'][:2] == [root_name, name], 10)
+        s = app.wait(lambda n: tree_state(n).get('filter') == name and tree_state(n)['first_rows'][:2] == [root_name, name], 30)
         if not check(s is not None, 'tree instances: the filter leaves the range and the kernel name'):
             return
         vx, vy, vw, vh = tree_state(s)['view']
@@ -2922,6 +2923,7 @@ def main():
             try:
                 test(tmp)
             except Exception as e:  # report and go on with the next case
+                log(traceback.format_exc())
                 check(False, f'{test.__name__} raised {e!r}')
     log(f'{PASSED} passed, {FAILED} failed')
     log(f'# screenshots in {OUT}')
