@@ -43,7 +43,9 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* SIGHTLINE_LOCALEDIR: the build tree's catalogues (meson devenv, the GUI test),
+     so translations can be seen without installing. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SIGHTLINE_LOCALEDIR") ? g_getenv ("SIGHTLINE_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   /* stdout holds the answer (JSON for scripts): debug messages go to stderr. */
