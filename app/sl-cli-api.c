@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-api.c: `sightline-cli api`: CPU time per CUDA API function. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-name-stats.h"
@@ -10,7 +11,7 @@ print_table (const SlApiSummary *s)
   g_autofree char *total = sl_format_duration_precise (s->total_ns);
 
   sl_cli_name_stats_print (s->rows, s->n_rows, 0);
-  printf (_("\n%" G_GUINT64_FORMAT " calls, %u functions, %s of CPU time\n"),
+  printf (_("\n%" PRIu64 " calls, %u functions, %s of CPU time\n"),
           s->calls, s->n_names, total);
 }
 

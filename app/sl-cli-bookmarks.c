@@ -9,6 +9,7 @@
  * (written by a complete load of the same contents: same identity), else a
  * complete load (SL_PARTS_ALL, served by the profile cache after the first
  * time).  Listing never loads the profile: its file holds the start. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -217,8 +218,8 @@ run_add (const char *command, const SlCliCommon *common, const Options *o, const
   end = sl_time_point_resolve (&common->range_points[1], origin);
   if (end <= start)
     {
-      sl_cli_error (command, _("--range: END (%" G_GINT64_FORMAT " ns) must be after START (%"
-                               G_GINT64_FORMAT " ns)"), end, start);
+      sl_cli_error (command, _("--range: END (%" PRId64 " ns) must be after START (%"
+                               PRId64 " ns)"), end, start);
       return SL_CLI_USAGE;
     }
   b = sl_bookmark_new (o->name, o->note, o->color, start, end);

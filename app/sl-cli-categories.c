@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-categories.c: `sightline-cli categories`: GPU time per kernel category. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-run.h"
@@ -92,13 +93,13 @@ print_table (const SlCategorySummary *summary)
   sl_cli_table_set_max (t, 4, 120);
   sl_cli_table_print (t, stdout);
   if (summary->gputrc2graph)
-    printf (_("\n%" G_GUINT64_FORMAT " kernels and copies, %s of GPU time (%s)\n"), summary->instances, total,
+    printf (_("\n%" PRIu64 " kernels and copies, %s of GPU time (%s)\n"), summary->instances, total,
             summary->time == SL_CATEGORY_TIME_ELAPSED ? _("non-overlapped elapsed time") : _("sum of durations"));
   else if (summary->time == SL_CATEGORY_TIME_ELAPSED)
-    printf (_("\n%" G_GUINT64_FORMAT " kernels, %s of GPU time (%s)\n"), summary->instances, total,
+    printf (_("\n%" PRIu64 " kernels, %s of GPU time (%s)\n"), summary->instances, total,
             _("non-overlapped elapsed time"));
   else
-    printf (_("\n%" G_GUINT64_FORMAT " kernels, %s of GPU time\n"), summary->instances, total);
+    printf (_("\n%" PRIu64 " kernels, %s of GPU time\n"), summary->instances, total);
   if (summary->cpu_non_gpu_ns >= 0)
     {
       g_autofree char *cpu = sl_format_duration_precise (summary->cpu_non_gpu_ns);

@@ -2,6 +2,7 @@
 /* sl-cli-check.c: the shared options checked against the loaded profiles.
  * A filter naming a GPU or a process the profile does not hold is a typo or
  * the wrong file: an empty answer would read as "nothing happened there". */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-check.h"
@@ -29,8 +30,8 @@ sl_cli_resolve_range (const char *command, SlCliCommon *common, GPtrArray *profi
   end = sl_time_point_resolve (&common->range_points[1], first->start_ns);
   if (end <= start)
     {
-      sl_cli_error (command, _("--range: END (%" G_GINT64_FORMAT " ns) must be after START (%"
-                               G_GINT64_FORMAT " ns)"), end, start);
+      sl_cli_error (command, _("--range: END (%" PRId64 " ns) must be after START (%"
+                               PRId64 " ns)"), end, start);
       return FALSE;
     }
   sl_filter_set_range (common->filter, start, end);

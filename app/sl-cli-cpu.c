@@ -2,6 +2,7 @@
 /* sl-cli-cpu.c: `sightline-cli cpu`: the functions the CPU samples fell
  * in, self and total, over the profile or a --range: the bottom-up table
  * the GUI shows for a selection. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-cpu.h"
@@ -82,7 +83,7 @@ print_functions (const SlCpuActivity *a, const GArray *top, guint64 samples)
     }
   sl_cli_table_set_max (t, 4, 100);
   sl_cli_table_print (t, stdout);
-  printf (_("\n%" G_GUINT64_FORMAT " CPU samples\n"), samples);
+  printf (_("\n%" PRIu64 " CPU samples\n"), samples);
 }
 
 static int

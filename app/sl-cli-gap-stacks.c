@@ -2,6 +2,7 @@
 /* sl-cli-gap-stacks.c: `gaps --stacks`: what the CPU of the processes
  * owning a GPU was doing while that GPU sat idle (Nsight's "CPU call
  * stacks during GPU idle"), from the samples inside each gap. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <glib/gi18n.h>
 
@@ -59,7 +60,7 @@ sl_cli_gap_stacks_print (const SlCpuActivity *a, const SlProfile *profile, const
       g_autoptr(GArray) top = sl_cpu_top_stacks (a, gap->start_ns, gap->end_ns, (guint32 *) pids->data,
                                                  pids->len, GAP_STACKS);
 
-      printf (_("\nCPU stacks during gap %u (%s at %" G_GINT64_FORMAT " ns): %" G_GUINT64_FORMAT " samples\n"),
+      printf (_("\nCPU stacks during gap %u (%s at %" PRId64 " ns): %" PRIu64 " samples\n"),
               i + 1, dur, gap->start_ns, n);
       for (guint k = 0; k < top->len; k++)
         {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-gaps.c: `sightline-cli gaps`: busy / idle time per device and the
  * longest idle gaps. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-cpu.h"
@@ -46,11 +47,11 @@ print_device (const SlGapsDevice *dev, gboolean count_copies, gboolean first)
   g_autofree char *idle = sl_format_duration_precise (dev->idle_ns);
 
   if (count_copies)
-    printf (_("%sGPU %u: span %s, busy with any GPU work %s (%.1f%%), idle %s, %" G_GUINT64_FORMAT " gaps\n"),
+    printf (_("%sGPU %u: span %s, busy with any GPU work %s (%.1f%%), idle %s, %" PRIu64 " gaps\n"),
             first ? "" : "\n", dev->device, span, busy, dev->utilization_pct, idle, dev->n_gaps);
   else
     printf (_("%sGPU %u: span %s, utilization %.1f%% (kernels %s), copies %s, any GPU work %s (%.1f%%), "
-              "idle %s, %" G_GUINT64_FORMAT " gaps in kernel activity\n"),
+              "idle %s, %" PRIu64 " gaps in kernel activity\n"),
             first ? "" : "\n", dev->device, span, dev->utilization_pct, kernels, copies, busy,
             dev->any_busy_pct, idle, dev->n_gaps);
   if (dev->n_top > 0)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-iterations.c: `sightline-cli iterations`: training / inference steps. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-run.h"
@@ -34,7 +35,7 @@ print_summary (const SlIterations *its)
   g_autofree char *max = sl_format_duration_precise (s->max);
   g_autofree char *sd = sl_format_duration_precise (sl_round_ns (s->stddev));
 
-  printf (_("\n%" G_GUINT64_FORMAT " iterations: mean %s, median %s, min %s, max %s, stddev %s; "
+  printf (_("\n%" PRIu64 " iterations: mean %s, median %s, min %s, max %s, stddev %s; "
             "slowest: #%u of pid %u\n"), s->count, mean, median, min, max, sd,
           its->iterations[its->slowest].index, its->iterations[its->slowest].pid);
 }

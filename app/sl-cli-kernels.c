@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-kernels.c: `sightline-cli kernels`: GPU time per kernel name. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-name-stats.h"
@@ -10,7 +11,7 @@ print_table (const SlKernelSummary *s, SlNameStyle style)
   g_autofree char *total = sl_format_duration_precise (s->total_ns);
 
   sl_cli_name_stats_print (s->rows, s->n_rows, style == SL_NAMES_DEMANGLED ? 160 : 100);
-  printf (_("\n%" G_GUINT64_FORMAT " kernels, %u names, %s of GPU time\n"),
+  printf (_("\n%" PRIu64 " kernels, %u names, %s of GPU time\n"),
           s->instances, s->n_names, total);
 }
 

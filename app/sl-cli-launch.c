@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-launch.c: `sightline-cli launch`: kernel launch overhead per name. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-run.h"
@@ -33,12 +34,12 @@ print_totals (const SlLaunch *launch)
   g_autofree char *p95 = sl_format_duration_precise (tot->queue_p95_ns);
   g_autofree char *kernel = sl_format_duration_precise (sl_round_ns (tot->kernel_mean_ns));
 
-  printf (_("\n%" G_GUINT64_FORMAT " launches: launch call %s, queue %s (p95 %s), kernel %s on average; "
+  printf (_("\n%" PRIu64 " launches: launch call %s, queue %s (p95 %s), kernel %s on average; "
             "%u names launch-bound"), tot->launches, api, queue, p95, kernel, launch->n_launch_bound);
   if (launch->unlinked > 0)
-    printf (_("; %" G_GUINT64_FORMAT " kernels without a launching call"), launch->unlinked);
+    printf (_("; %" PRIu64 " kernels without a launching call"), launch->unlinked);
   if (launch->graph_launches > 0)
-    printf (_("; %" G_GUINT64_FORMAT " CUDA graph launches (%" G_GUINT64_FORMAT " kernels in all)"),
+    printf (_("; %" PRIu64 " CUDA graph launches (%" PRIu64 " kernels in all)"),
             launch->graph_launches, launch->kernels);
   printf ("\n");
 }
@@ -73,7 +74,7 @@ show (const SlCliRun *run, gpointer data)
   else if (launch->n_rows > 0)
     print_table (launch);
   else if (launch->unlinked > 0)
-    printf (_("None of the %" G_GUINT64_FORMAT " kernels has a launching CUDA API call in the profile.\n"),
+    printf (_("None of the %" PRIu64 " kernels has a launching CUDA API call in the profile.\n"),
             launch->unlinked);
   else
     sl_cli_print_empty (run->common.filter, _("kernels"));

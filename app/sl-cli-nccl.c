@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-nccl.c: `sightline-cli nccl`: NCCL kernels by device, stream and
  * collective, and the calls of NCCL's NVTX domain. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-run.h"
@@ -25,7 +26,7 @@ print_kernels (const SlNccl *nccl)
                         sl_format_duration_precise (row->stats.max), sl_format_percent (row->time_pct));
     }
   sl_cli_table_print (t, stdout);
-  printf (_("\n%" G_GUINT64_FORMAT " NCCL kernels, %s\n"), nccl->count, total);
+  printf (_("\n%" PRIu64 " NCCL kernels, %s\n"), nccl->count, total);
 }
 
 static void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-nvtx.c: `sightline-cli nvtx`: CPU time and GPU projection per NVTX
  * range name. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-name-stats.h"
@@ -14,7 +15,7 @@ print_table (const SlNvtxSummary *s)
     sl_cli_name_stats_add (t, s->rows[r].name, &s->rows[r].stats, s->rows[r].time_pct,
                            &s->rows[r].gpu_total_ns);
   sl_cli_table_print (t, stdout);
-  printf (_("\n%" G_GUINT64_FORMAT " ranges, %u names (Time: share of all range time; "
+  printf (_("\n%" PRIu64 " ranges, %u names (Time: share of all range time; "
             "nested ranges count in each level)\n"), s->instances, s->n_names);
 }
 

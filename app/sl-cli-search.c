@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-cli-search.c: `sightline-cli search PATTERN`: kernels and NVTX ranges by name. */
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-cli-run.h"
@@ -34,7 +35,7 @@ print_table (const SlSearch *search)
   sl_cli_table_set_max (t, 4, 70);
   sl_cli_table_set_max (t, 5, 90);
   sl_cli_table_print (t, stdout);
-  printf (_("\n%u of %" G_GUINT64_FORMAT " matches\n"), search->n_matches, search->total);
+  printf (_("\n%u of %" PRIu64 " matches\n"), search->n_matches, search->total);
 }
 
 static int

@@ -46,7 +46,9 @@ main (int argc, char **argv)
   /* messages in the user's language, numbers always C: tables and --json
    * read the same under every locale, and scripts parse both */
   setlocale (LC_NUMERIC, "C");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* SIGHTLINE_LOCALEDIR: the build tree's catalogues (meson devenv, the GUI test),
+     so translations can be seen without installing. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("SIGHTLINE_LOCALEDIR") ? g_getenv ("SIGHTLINE_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   /* stdout holds the answer (JSON for scripts): debug messages go to stderr. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-bookmark-file.c: the bookmarks file format, version 1. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -133,7 +134,7 @@ check_header (JsonObject *root, GError **error)
   if (version > SL_BOOKMARK_FILE_VERSION)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("the bookmarks file has format version %" G_GINT64_FORMAT
+                   _("the bookmarks file has format version %" PRId64
                      ", newer than this Sightline reads (%d)"), version, SL_BOOKMARK_FILE_VERSION);
       return FALSE;
     }

@@ -6,6 +6,7 @@
 #include "sl-spans-private.h"
 #include "sl-radix.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 /* Stable order of @n times (NULL when already sorted). */
@@ -248,26 +249,26 @@ warn_skipped (SlCpuBuild *build)
   if (build->skipped_time > 0)
     g_ptr_array_add (build->warnings,
                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                   "%" G_GUINT64_FORMAT " CPU row with a missing or impossible time was skipped.",
-                                                   "%" G_GUINT64_FORMAT " CPU rows with a missing or impossible time were skipped.",
+                                                   "%" PRIu64 " CPU row with a missing or impossible time was skipped.",
+                                                   "%" PRIu64 " CPU rows with a missing or impossible time were skipped.",
                                                    build->skipped_time), build->skipped_time));
   if (build->skipped_thread > 0)
     g_ptr_array_add (build->warnings,
                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                   "%" G_GUINT64_FORMAT " CPU row without a thread was skipped.",
-                                                   "%" G_GUINT64_FORMAT " CPU rows without a thread were skipped.",
+                                                   "%" PRIu64 " CPU row without a thread was skipped.",
+                                                   "%" PRIu64 " CPU rows without a thread were skipped.",
                                                    build->skipped_thread), build->skipped_thread));
   if (build->skipped_chain > 0)
     g_ptr_array_add (build->warnings,
                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                   "%" G_GUINT64_FORMAT " call stack frame out of place was skipped.",
-                                                   "%" G_GUINT64_FORMAT " call stack frames out of place were skipped.",
+                                                   "%" PRIu64 " call stack frame out of place was skipped.",
+                                                   "%" PRIu64 " call stack frames out of place were skipped.",
                                                    build->skipped_chain), build->skipped_chain));
   if (build->dangling_names > 0)
     g_ptr_array_add (build->warnings,
                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                   "%" G_GUINT64_FORMAT " CPU name refers to no string: shown as “[unknown]”.",
-                                                   "%" G_GUINT64_FORMAT " CPU names refer to no string: shown as “[unknown]”.",
+                                                   "%" PRIu64 " CPU name refers to no string: shown as “[unknown]”.",
+                                                   "%" PRIu64 " CPU names refer to no string: shown as “[unknown]”.",
                                                    build->dangling_names), build->dangling_names));
 }
 

@@ -6,6 +6,7 @@
 #include "sl-radix.h"
 #include "sl-spans-private.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,16 +252,16 @@ warn_skipped (MetricsBuild *build)
 
   if ((n = build->skipped_time) > 0)
     g_ptr_array_add (build->warnings, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-        "%" G_GUINT64_FORMAT " GPU metric sample with a missing or negative time was skipped.",
-        "%" G_GUINT64_FORMAT " GPU metric samples with a missing or negative time were skipped.", n), n));
+        "%" PRIu64 " GPU metric sample with a missing or negative time was skipped.",
+        "%" PRIu64 " GPU metric samples with a missing or negative time were skipped.", n), n));
   if ((n = build->skipped_metric) > 0)
     g_ptr_array_add (build->warnings, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-        "%" G_GUINT64_FORMAT " GPU metric sample of a metric TARGET_INFO_GPU_METRICS does not list was skipped.",
-        "%" G_GUINT64_FORMAT " GPU metric samples of metrics TARGET_INFO_GPU_METRICS does not list were skipped.", n), n));
+        "%" PRIu64 " GPU metric sample of a metric TARGET_INFO_GPU_METRICS does not list was skipped.",
+        "%" PRIu64 " GPU metric samples of metrics TARGET_INFO_GPU_METRICS does not list were skipped.", n), n));
   if ((n = build->skipped_value) > 0)
     g_ptr_array_add (build->warnings, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-        "%" G_GUINT64_FORMAT " GPU metric sample without a value was skipped.",
-        "%" G_GUINT64_FORMAT " GPU metric samples without a value were skipped.", n), n));
+        "%" PRIu64 " GPU metric sample without a value was skipped.",
+        "%" PRIu64 " GPU metric samples without a value were skipped.", n), n));
 }
 
 static SlGpuMetrics *

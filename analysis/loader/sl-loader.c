@@ -7,6 +7,7 @@
 #include "sl-recovery.h"
 #include "sl-profile-cache-private.h"
 
+#include <inttypes.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <glib/gi18n-lib.h>
@@ -200,7 +201,7 @@ add_skip_warnings (SlLoader *loader)
   if ((loader->parts & SL_PART_API) && profile->counts.kernels > 0 &&
       profile->counts.kernels_linked < profile->counts.kernels)
     _sl_loader_warn (loader,
-                     _("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " kernels have no launching CUDA API call in the file (the capture was probably cut to a time window); they are shown without a launching thread."),
+                     _("%" PRIu64 " of %" PRIu64 " kernels have no launching CUDA API call in the file (the capture was probably cut to a time window); they are shown without a launching thread."),
                      profile->counts.kernels - profile->counts.kernels_linked, profile->counts.kernels);
 }
 

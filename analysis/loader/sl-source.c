@@ -6,6 +6,7 @@
 #include "sl-source.h"
 #include "sl-profile.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -165,7 +166,7 @@ check_not_truncated (const guint8 *head, gssize got, const struct stat *st, cons
       (guint64) st->st_size >= (guint64) pages * page_size)
     return TRUE;
   g_set_error (error, SL_PROFILE_ERROR, SL_PROFILE_ERROR_CORRUPT,
-               _("Cannot open “%s”: the file is truncated (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes). Copy or download it again, or export the report again."),
+               _("Cannot open “%s”: the file is truncated (%" PRIu64 " of %" PRIu64 " bytes). Copy or download it again, or export the report again."),
                display, (guint64) st->st_size, (guint64) pages * page_size);
   return FALSE;
 }

@@ -4,6 +4,7 @@
 #include "sl-locale-format.h"
 #include "sl-cpu-stacks.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #define TOP_FUNCTIONS 10
@@ -94,8 +95,8 @@ sl_summary_cpu_fill (GtkBox             *box,
   if (self == NULL)
     return;
   add_heading (box, _("CPU samples"), FALSE);
-  count = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " sample in this range; self: the function was running, total: it was on the stack",
-                                     "%" G_GUINT64_FORMAT " samples in this range; self: the function was running, total: it was on the stack",
+  count = g_strdup_printf (ngettext ("%" PRIu64 " sample in this range; self: the function was running, total: it was on the stack",
+                                     "%" PRIu64 " samples in this range; self: the function was running, total: it was on the stack",
                                      (gulong) MIN (self->samples, G_MAXULONG)), self->samples);
   add_heading (box, count, TRUE);
   if (self->functions->len == 0)
@@ -169,7 +170,7 @@ stack_label (const SlCpuActivity *cpu, const SlCpuStackCount *sc)
   guint n = 0, first = sl_cpu_activity_stack_frames (cpu, sc->stack, &n);
   GtkWidget *label;
 
-  g_string_append_printf (text, ngettext ("%" G_GUINT64_FORMAT " sample", "%" G_GUINT64_FORMAT " samples",
+  g_string_append_printf (text, ngettext ("%" PRIu64 " sample", "%" PRIu64 " samples",
                                           (gulong) MIN (sc->samples, G_MAXULONG)), sc->samples);
   for (guint k = 0; k < MIN (n, STACK_FRAMES); k++)
     g_string_append_printf (text, "\n  %s", sl_cpu_activity_name (cpu, cpu->frame_symbol[first + k]));

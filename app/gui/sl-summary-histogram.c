@@ -4,6 +4,7 @@
 #include "sl-summary-histogram.h"
 #include "sl-locale-format.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "sl-histogram.h"
@@ -67,8 +68,8 @@ set_caption (SlSummaryHistogram *self, const SlDurationHistogram *h)
     {
       g_autofree char *p50 = sl_locale_duration (h->p50_ns), *p90 = sl_locale_duration (h->p90_ns);
       g_autofree char *p99 = sl_locale_duration (h->p99_ns);
-      g_autofree char *figures = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " instance · p50 %s · p90 %s · p99 %s",
-                                                            "%" G_GUINT64_FORMAT " instances · p50 %s · p90 %s · p99 %s",
+      g_autofree char *figures = g_strdup_printf (ngettext ("%" PRIu64 " instance · p50 %s · p90 %s · p99 %s",
+                                                            "%" PRIu64 " instances · p50 %s · p90 %s · p99 %s",
                                                             h->n),
                                                   h->n, p50, p90, p99);
       gtk_label_set_text (GTK_LABEL (self->figures), figures);

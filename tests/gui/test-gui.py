@@ -2870,6 +2870,34 @@ def test_wall_clock(tmp):
         app.close()
 
 
+def test_german(tmp):
+    """LANGUAGE=de: the app speaks German (the build tree's catalogue, as meson devenv sets it)."""
+    build = os.path.dirname(os.path.dirname(os.path.dirname(APP)))
+    po = os.path.join(build, 'po')
+    if not check(os.path.exists(os.path.join(po, 'de', 'LC_MESSAGES', 'sightline.mo')),
+                 'the German catalogue is built'):
+        return
+    # LC_ALL=C would make gettext ignore LANGUAGE: C.UTF-8 needs no generated locale
+    app = App(tmp, REAL, env={'LANGUAGE': 'de', 'LC_ALL': 'C.UTF-8', 'LANG': 'C.UTF-8',
+                              'SIGHTLINE_LOCALEDIR': po})
+    try:
+        s = app.wait(lambda s: complete(s) or s['page'] == 'error')
+        if not check(s is not None and s['page'] == 'profile', 'the profile opens in German'):
+            return
+        with sqlite3.connect(f'file:{REAL}?mode=ro', uri=True) as db:
+            kernels = db.execute('SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL').fetchone()[0]
+        m = re.search(r'· ([\d.,\u202f ]+) (\S+)$', s['subtitle'])
+        check(m is not None and int(re.sub(r'\D', '', m.group(1))) == kernels and m.group(2) == 'Kernel',
+              f'the subtitle counts the {kernels} kernels in German: ' + s['subtitle'])
+        s = app.wait(lambda s: s['load_bar']['text'] != '', 10) or s
+        check(s['load_bar']['text'] == 'Fertig', 'the load bar says “Fertig”: ' + s['load_bar']['text'])
+        check(s['panel']['shown'] and s['panel']['page'] == 'tree', 'the side panel shows the NVTX tree')
+        time.sleep(0.5)
+        screenshot(s['xid'], os.path.join(OUT, 'german.png'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
@@ -2913,7 +2941,8 @@ def main():
                  test_iteration_histogram,
                  test_search_scope,
                  test_tree_all_instances,
-                 test_wall_clock)):
+                 test_wall_clock,
+                 test_german)):
         if only and test.__name__ not in only.split(','):
             continue
         if index % shards != shard:
