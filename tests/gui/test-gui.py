@@ -1328,7 +1328,7 @@ def click_thin_kernel(app, s):
     kernel with a long C++ name ("::") is selected, else any kernel."""
     img = screenshot(s['xid'], os.path.join(OUT, 'rough-kernels.png'))
     tl, sc = timeline_geometry(s)
-    any_kernel = None
+    any_kernel = None   # (x, y) of the first kernel hit
     for r in track_rows(s):
         y = int(tl['y'] + (r['y'] + r['height'] / 2) / sc)
         for x in range(int(tl['x'] + tl['header_width'] / sc) + 2, int(tl['x'] + tl['width'] / sc) - 2):
@@ -1339,8 +1339,13 @@ def click_thin_kernel(app, s):
                                and t['timeline']['selected']['kind'] == 'kernel', 2)
                 if sel is not None and '::' in sel['timeline']['selected']['name']:
                     return sel
-                any_kernel = any_kernel or sel
-    return any_kernel
+                if sel is not None and any_kernel is None:
+                    any_kernel = (x, y)
+    if any_kernel is None:
+        return None
+    # no long name: select the first kernel found again (later clicks moved the selection)
+    xdo('mousemove', '--window', s['xid'], any_kernel[0], any_kernel[1], 'click', 1)
+    return app.wait(lambda t: t['timeline']['selected'] is not None and t['timeline']['selected']['kind'] == 'kernel', 10)
 
 
 def sql_kernel_names(path):
