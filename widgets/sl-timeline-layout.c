@@ -255,8 +255,8 @@ sl_timeline_layout_set_scale (SlTimelineLayout *self,
 {
   self->scale = scale > 0 ? scale : 1.0;
   self->header_width = (int) (self->label_width * self->scale);
-  self->minimap_height = (int) (40 * self->scale);
-  self->ruler_height = (int) (26 * self->scale);
+  self->minimap_height = self->hide_header ? 0 : (int) (40 * self->scale);
+  self->ruler_height = self->hide_header ? 0 : (int) (26 * self->scale);
   self->row_height = (int) (22 * self->scale);
   self->group_height = (int) (24 * self->scale);
   self->thread_height = (int) (18 * self->scale);

@@ -35,6 +35,12 @@ typedef struct {
   gboolean has_range;
   gint64   range_start, range_end;
   gboolean relative_time;
+  /* no minimap or ruler: the rows start at y 0 (a timeline stacked under
+   * a ruler it shares with others); zero-initialized: shown */
+  gboolean hide_header;
+  /* relative time counts from origin_ns, not the profile's start */
+  gboolean has_origin;
+  gint64   origin_ns;
   /* wall clock: the session's start (UTC ns) and the capture clock at that
    * moment; labels show the local time of day.  0: no wall clock */
   gint64   wall_utc_ns, wall_origin_ns;

@@ -111,8 +111,11 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
 
   /* pixels: the ticks place the grid, then every line is written once */
   _sl_timeline_ruler_collect_ticks (&f);
-  _sl_timeline_minimap_write (&f);
-  _sl_timeline_ruler_write (&f);
+  if (!layout->hide_header)
+    {
+      _sl_timeline_minimap_write (&f);
+      _sl_timeline_ruler_write (&f);
+    }
   _sl_timeline_rows_write (&f);
   f.stats.pixel_ms = (g_get_monotonic_time () - begin) / 1000.0;
 
@@ -121,8 +124,11 @@ sl_timeline_renderer_draw (SlTimelineRenderer    *self,
   f.cr = cairo_create (image);
   _sl_timeline_rows_draw_labels (&f);
   _sl_timeline_rows_draw_headers (&f);
-  _sl_timeline_ruler_draw_labels (&f);
-  _sl_timeline_minimap_draw_overlay (&f);
+  if (!layout->hide_header)
+    {
+      _sl_timeline_ruler_draw_labels (&f);
+      _sl_timeline_minimap_draw_overlay (&f);
+    }
   cairo_destroy (f.cr);
 
   /* the highlight's veil and outlines go over the text */

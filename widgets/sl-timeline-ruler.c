@@ -230,7 +230,7 @@ _sl_timeline_ruler_collect_ticks (SlFrame *f)
   double s = f->scale;
   SlRulerSpec spec = {
     .t0 = l->t0, .px_ns = l->px_ns, .width = f->body_width,
-    .origin = l->relative_time ? l->model->profile->start_ns : 0, .relative = l->relative_time,
+    .origin = !l->relative_time ? 0 : l->has_origin ? l->origin_ns : l->model->profile->start_ns, .relative = l->relative_time,
     .min_px = 110 * s, .pad_px = 3 * s, .gap_px = 12 * s,
     .measure = measure_small, .measure_data = &r->small,
   };

@@ -45,6 +45,13 @@ struct _SlTimeline {
    * has no session start, the ruler stays relative and says why */
   gboolean            wall_clock;
   gint64              wall_utc_ns, wall_origin_ns;
+  /* stacked in the ranks window: no header, as tall as the rows, a time
+   * origin shared with the other timelines */
+  gboolean            hide_header;
+  gboolean            natural_height;
+  int                 natural_px;
+  gboolean            has_origin;
+  gint64              origin_ns;
 
   GtkWidget          *vscrollbar;
   GtkAdjustment      *vadjustment;
@@ -155,10 +162,34 @@ publish_view (SlTimeline *self)
   self->publishing = FALSE;
 }
 
+/* The rows' whole height, logical px: the natural height's size. */
+static int
+natural_px (SlTimeline *self)
+{
+  SlTimelineLayout *l = self->layout;
+
+  if (l == NULL)
+    return 1;
+  return (int) ceil ((sl_timeline_layout_body_y (l) + l->band_height + sl_timeline_layout_content_height (l))
+                     / widget_scale (self));
+}
+
+/* Rows folded, shown or hidden change the natural height. */
+static void
+check_natural_height (SlTimeline *self)
+{
+  if (self->natural_height && natural_px (self) != self->natural_px)
+    {
+      self->natural_px = natural_px (self);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
 /* The view (range, rows or size) changed: the frame must be drawn again. */
 static void
 invalidate (SlTimeline *self)
 {
+  check_natural_height (self);
   self->dirty = TRUE;
   sync_adjustment (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -477,8 +508,12 @@ sl_timeline_measure (GtkWidget      *widget,
                      int            *minimum_baseline,
                      int            *natural_baseline)
 {
+  SlTimeline *self = SL_TIMELINE (widget);
+
   *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 320 : 160;
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 1000 : 600;
+  if (orientation == GTK_ORIENTATION_VERTICAL && self->natural_height)
+    *minimum = *natural = MAX (natural_px (self), 1);
 }
 
 static void
@@ -590,6 +625,9 @@ scroll_cb (SlTimeline               *self,
   state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
   wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
 
+  /* as tall as its rows: the scrolled window around scrolls them */
+  if (self->natural_height && !(state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) && dx == 0)
+    return FALSE;
   if (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK) || dx != 0)
     remember_view_before_gesture (self);
   if (state & GDK_CONTROL_MASK)
@@ -1593,6 +1631,9 @@ make_layout (SlTimeline *self)
   self->layout->relative_time = self->relative_time;
   self->layout->wall_utc_ns = self->wall_clock ? self->wall_utc_ns : 0;
   self->layout->wall_origin_ns = self->wall_origin_ns;
+  self->layout->hide_header = self->hide_header;
+  self->layout->has_origin = self->has_origin;
+  self->layout->origin_ns = self->origin_ns;
   sl_timeline_layout_set_label_width (self->layout, self->label_width);
   /* a profile with hundreds of threads starts with its processes folded */
   if (model->n_rows > 200)
@@ -1810,4 +1851,56 @@ sl_timeline_set_label_width (SlTimeline *self,
   apply_label_width (self, width);
   if (self->label_width != old)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LABEL_WIDTH]);
+}
+
+void
+sl_timeline_set_show_header (SlTimeline *self,
+                             gboolean    show)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  self->hide_header = !show;
+  if (self->layout == NULL)
+    return;
+  self->layout->hide_header = !show;
+  /* the heights of the minimap and ruler come with the scale */
+  sl_timeline_layout_set_scale (self->layout, self->layout->scale);
+  sl_timeline_layout_scroll_to (self->layout, self->layout->scroll_y);
+  invalidate (self);
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+}
+
+gboolean
+sl_timeline_get_show_header (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), TRUE);
+  return !self->hide_header;
+}
+
+void
+sl_timeline_set_natural_height (SlTimeline *self,
+                                gboolean    natural)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  self->natural_height = natural;
+  gtk_widget_set_visible (self->vscrollbar, !natural);
+  self->natural_px = -1;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+void
+sl_timeline_set_time_origin (SlTimeline *self,
+                             gboolean    set,
+                             gint64      origin_ns)
+{
+  g_return_if_fail (SL_IS_TIMELINE (self));
+  if (self->has_origin == set && (!set || self->origin_ns == origin_ns))
+    return;
+  self->has_origin = set;
+  self->origin_ns = origin_ns;
+  if (self->layout == NULL)
+    return;
+  self->layout->has_origin = set;
+  self->layout->origin_ns = origin_ns;
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -45,6 +45,23 @@ void              sl_timeline_set_row_layout    (SlTimeline        *self,
 int               sl_timeline_get_label_width   (SlTimeline       *self);
 void              sl_timeline_set_label_width   (SlTimeline       *self,
                                                  int               width);
+/* Stacked under a ruler shared with other timelines (the ranks window):
+ * @show FALSE draws no minimap or ruler, the rows start at the top.
+ * Default TRUE. */
+void              sl_timeline_set_show_header   (SlTimeline       *self,
+                                                 gboolean          show);
+gboolean          sl_timeline_get_show_header   (SlTimeline       *self);
+/* @natural TRUE: the timeline asks to be as tall as its rows and has no
+ * scrollbar of its own (a scrolled window around it scrolls it), and a
+ * plain vertical scroll goes to that window.  Default FALSE. */
+void              sl_timeline_set_natural_height (SlTimeline      *self,
+                                                  gboolean         natural);
+/* Relative labels and the grid count from capture-clock time @origin_ns
+ * (a job clock's zero) rather than the profile's start; @set FALSE: back
+ * to the profile's start. */
+void              sl_timeline_set_time_origin   (SlTimeline       *self,
+                                                 gboolean          set,
+                                                 gint64            origin_ns);
 /* Time of the last frame drawn, in ms (for the app's own measurements). */
 double            sl_timeline_get_last_frame_ms (SlTimeline       *self);
 /* The ruler's text as last drawn (see sl_timeline_renderer_dup_ruler_text). */

@@ -51,6 +51,7 @@ _sl_ranks_show_job_range (SlRanksWindow *self, gint64 start, gint64 end)
         show_in (self, rank, start, end);
     }
   self->syncing = FALSE;
+  _sl_ranks_stack_update_ruler (self);
   if (self->probe != NULL)
     _sl_ranks_probe_changed (self->probe);
 }

@@ -6,6 +6,7 @@
  * and stragglers with where they are drawn. */
 #include "sl-ranks-window-private.h"
 #include "sl-timeline.h"
+#include "sl-ranks-ruler.h"
 #include "sl-json.h"
 
 #ifdef GDK_WINDOWING_X11
@@ -56,6 +57,48 @@ add_timeline (JsonBuilder *b, SlRanksWindow *self, SlRank *rank)
   sl_json_member_int (b, "visible_end", v->end);
   sl_json_member_int (b, "job_start", _sl_rank_to_job (self, rank, v->start));
   sl_json_member_int (b, "job_end", _sl_rank_to_job (self, rank, v->end));
+  /* stacked as one timeline: no ruler of its own, as tall as its rows,
+   * inside the window's one scroll */
+  sl_json_member_boolean (b, "show_header", sl_timeline_get_show_header (SL_TIMELINE (rank->timeline)));
+  sl_json_member_int (b, "body_y", sl_timeline_layout_body_y (l));
+  sl_json_member_int (b, "height", gtk_widget_get_height (rank->timeline));
+  sl_json_member_int (b, "rows_height", l->band_height + sl_timeline_layout_content_height (l));
+  sl_json_member_int (b, "label_width", sl_timeline_get_label_width (SL_TIMELINE (rank->timeline)));
+  sl_json_member_boolean (b, "in_scroller", gtk_widget_is_ancestor (rank->timeline, self->sections_scroller));
+  if (sl_session_get_selected_range (rank->session) != NULL)
+    {
+      const SlTimeRange *sel = sl_session_get_selected_range (rank->session);
+      sl_json_member_int (b, "selected_job_start", _sl_rank_to_job (self, rank, sel->start));
+      sl_json_member_int (b, "selected_job_end", _sl_rank_to_job (self, rank, sel->end));
+    }
+  json_builder_end_object (b);
+}
+
+/* The one ruler: where its body starts (surface x) and the job time. */
+static void
+add_ruler (JsonBuilder *b, SlRanksWindow *self)
+{
+  g_auto(GStrv) labels = sl_ranks_ruler_dup_labels (SL_RANKS_RULER (self->ruler));
+  gint64 start, end;
+  double x, w;
+
+  sl_ranks_ruler_get_view (SL_RANKS_RULER (self->ruler), &start, &end, &x, &w);
+  json_builder_set_member_name (b, "ruler");
+  json_builder_begin_object (b);
+  sl_json_member_boolean (b, "mapped", gtk_widget_get_mapped (self->ruler));
+  sl_json_member_boolean (b, "in_scroller", gtk_widget_is_ancestor (self->ruler, self->sections_scroller));
+  json_builder_set_member_name (b, "body");
+  json_builder_begin_object (b);
+  add_point (b, self, self->ruler, x, 0);
+  json_builder_end_object (b);
+  sl_json_member_double (b, "body_width", w);
+  sl_json_member_int (b, "job_start", start);
+  sl_json_member_int (b, "job_end", end);
+  json_builder_set_member_name (b, "labels");
+  json_builder_begin_array (b);
+  for (guint i = 0; labels[i] != NULL; i++)
+    json_builder_add_string_value (b, labels[i]);
+  json_builder_end_array (b);
   json_builder_end_object (b);
 }
 
@@ -244,6 +287,7 @@ build_state (SlRanksWindow *self)
     add_rank (b, self, self->ranks->pdata[i]);
   json_builder_end_array (b);
   add_heatmap (b, self);
+  add_ruler (b, self);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

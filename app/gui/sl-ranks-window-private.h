@@ -75,6 +75,9 @@ struct _SlRanksWindow {
   GtkWidget     *heatmap_scroller;
   GtkWidget     *heatmap_label;
   GtkWidget     *sections;        /* GtkBox of the rank sections */
+  GtkWidget     *sections_scroller; /* the one vertical scroll of every rank */
+  GtkWidget     *ruler;           /* SlRanksRuler: the one ruler, job clock */
+  gboolean       placing_ruler;   /* reading a layout can emit view-changed */
   GtkWidget     *subtitle;
   struct _SlRanksProbe *probe;
 };
@@ -122,6 +125,11 @@ void     _sl_ranks_align_from       (SlRanksWindow *self, SlRank *rank);
 void     _sl_ranks_align_unwatch    (SlRank *rank);
 /* Shows job-clock range [start, end) in every ready rank. */
 void     _sl_ranks_show_job_range   (SlRanksWindow *self, gint64 start, gint64 end);
+
+/* sl-ranks-stack.c: the timelines as one: one ruler, one label width,
+ * one selection. */
+void     _sl_ranks_stack_add          (SlRanksWindow *self, SlRank *rank);
+void     _sl_ranks_stack_update_ruler (SlRanksWindow *self);
 
 /* sl-ranks-probe.c: SIGHTLINE_TEST_STATE=FILE writes FILE.ranks. */
 typedef struct _SlRanksProbe SlRanksProbe;

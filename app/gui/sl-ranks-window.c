@@ -7,11 +7,10 @@
  * them on one job clock (sl-ranks-align.c).  The heat map above shows
  * cmp-cli's rank x iteration table (sl-ranks.h) of the ranks loaded. */
 #include "sl-ranks-window-private.h"
+#include "sl-ranks-ruler.h"
 #include "sl-timeline.h"
 
 #include <glib/gi18n.h>
-
-#define TIMELINE_HEIGHT 230
 
 G_DEFINE_FINAL_TYPE (SlRanksWindow, sl_ranks_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -114,8 +113,8 @@ show_ready (SlRanksWindow *self, SlRank *rank)
   rank->session = sl_session_new (rank->model);
   gtk_expander_set_label (GTK_EXPANDER (rank->section), title);
   rank->timeline = sl_timeline_new ();
-  gtk_widget_set_size_request (rank->timeline, -1, TIMELINE_HEIGHT);
   sl_timeline_set_session (SL_TIMELINE (rank->timeline), rank->session);
+  _sl_ranks_stack_add (self, rank);
   gtk_expander_set_child (GTK_EXPANDER (rank->section), rank->timeline);
   gtk_expander_set_expanded (GTK_EXPANDER (rank->section), TRUE);
   gtk_widget_set_visible (rank->progress, FALSE);
@@ -394,6 +393,7 @@ build_ui (SlRanksWindow *self)
   GtkWidget *title = gtk_label_new (_("Ranks"));
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *stack = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   gtk_widget_add_css_class (title, "title");
   self->subtitle = gtk_label_new (NULL);
@@ -410,7 +410,15 @@ build_ui (SlRanksWindow *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->sections);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_paned_set_start_child (GTK_PANED (paned), heatmap_pane (self));
-  gtk_paned_set_end_child (GTK_PANED (paned), scroller);
+  /* one ruler over every rank, out of the scroll: always in sight */
+  self->ruler = sl_ranks_ruler_new ();
+  gtk_widget_set_margin_start (self->ruler, 6);
+  gtk_widget_set_margin_end (self->ruler, 6);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  self->sections_scroller = scroller;
+  gtk_box_append (GTK_BOX (stack), self->ruler);
+  gtk_box_append (GTK_BOX (stack), scroller);
+  gtk_paned_set_end_child (GTK_PANED (paned), stack);
   gtk_paned_set_position (GTK_PANED (paned), 230);
   gtk_window_set_child (GTK_WINDOW (self), paned);
   gtk_window_set_default_size (GTK_WINDOW (self), 1400, 900);

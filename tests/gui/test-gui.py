@@ -1906,6 +1906,22 @@ def test_merged_ranks(tmp):
         xs = [rank_x(r, sql_one(p, "SELECT start FROM NVTX_EVENTS WHERE text = 'iteration_6'")[0])
               for r, p in zip(ready, paths)]
         check(max(xs) - min(xs) <= 1.0, f'ranks: iteration_6 starts at the same x in every rank: {xs}')
+        # one timeline: one ruler out of the scroll, the ranks' own headers hidden, each as tall
+        # as its rows, stacked in the one scroll area, one label width, the ruler over their bodies
+        tls = [r['timeline'] for r in ready]
+        ru = s['ruler']
+        check(ru['mapped'] and not ru['in_scroller'], f'ranks: one ruler, outside the scroll: {ru}')
+        check(all(not t['show_header'] and t['body_y'] == 0 and t['in_scroller'] for t in tls),
+              f"ranks: no per-rank ruler or minimap, all in one scroll: {[(t['show_header'], t['body_y']) for t in tls]}")
+        check(all(abs(t['height'] - t['rows_height']) <= 1 for t in tls),
+              f"ranks: each timeline as tall as its rows: {[(t['height'], t['rows_height']) for t in tls]}")
+        check(all(a['y'] + a['height'] <= b['y'] for a, b in zip(tls, tls[1:])),
+              f"ranks: the rank blocks stacked top-down: {[(t['y'], t['height']) for t in tls]}")
+        check(len({t['header_width'] for t in tls}) == 1 and len({t['x'] for t in tls}) == 1,
+              f"ranks: one label column width: {[(t['x'], t['header_width']) for t in tls]}")
+        check(abs(ru['body']['x'] - (tls[0]['x'] + tls[0]['header_width'])) <= 1
+              and ru['job_start'] == tls[0]['job_start'] and ru['job_end'] == tls[0]['job_end'],
+              f"ranks: the ruler spans the bodies' x and job time: {ru} vs {tls[0]}")
         h = s['heatmap']
         got = [None if st is None else (st['rank'], st['late_ns']) for st in h['stragglers']]
         exp = [None if it['straggler'] is None else (it['straggler']['rank'], it['straggler']['late_ns'])
