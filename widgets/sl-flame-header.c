@@ -2,6 +2,7 @@
 /* sl-flame-header.c: the flame stack's header bar: mode switch, process,
  * breadcrumb back from zooms, "Show in timeline", status. */
 #include "sl-flame-private.h"
+#include "sl-accessible-name.h"
 
 #include <glib/gi18n.h>
 
@@ -60,8 +61,7 @@ _sl_flame_header_init (SlFlame *self)
 
   self->process_names = gtk_string_list_new (NULL);
   self->process_dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->process_names)), NULL);
-  gtk_widget_set_tooltip_text (self->process_dropdown, _("Process"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->process_dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Process"), -1);
+  sl_accessible_name_set (self->process_dropdown, _("Process"));
   g_signal_connect_swapped (self->process_dropdown, "notify::selected", G_CALLBACK (process_selected_cb), self);
   gtk_box_append (GTK_BOX (self->header), self->process_dropdown);
 

@@ -2,6 +2,7 @@
 /* sl-histogram-overlay.c: overlaid duration histograms, cairo. */
 #include "sl-histogram-overlay.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "sl-locale-format.h"
@@ -238,12 +239,16 @@ sl_histogram_overlay_class_init (SlHistogramOverlayClass *klass)
   G_OBJECT_CLASS (klass)->finalize = sl_histogram_overlay_finalize;
   GTK_WIDGET_CLASS (klass)->snapshot = sl_histogram_overlay_snapshot;
   GTK_WIDGET_CLASS (klass)->measure = sl_histogram_overlay_measure;
+  /* drawn with cairo: a picture to a screen reader, named in init */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
 sl_histogram_overlay_init (SlHistogramOverlay *self)
 {
   self->series = g_ptr_array_new_with_free_func (series_free);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Duration histograms of the compared profiles"), -1);
 }
 
 GtkWidget *

@@ -307,6 +307,7 @@ sl_rank_heatmap_class_init (SlRankHeatmapClass *klass)
   widget_class->snapshot = sl_rank_heatmap_snapshot;
   widget_class->measure = sl_rank_heatmap_measure;
   widget_class->query_tooltip = sl_rank_heatmap_query_tooltip;
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
   signals[CELL_ACTIVATED] = g_signal_new ("cell-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
   signals[ROW_ACTIVATED] = g_signal_new ("row-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -321,6 +322,8 @@ sl_rank_heatmap_init (SlRankHeatmap *self)
   g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Rank lateness per iteration"), -1);
 }
 
 GtkWidget *

@@ -2,6 +2,7 @@
 /* sl-strip-plot.c: a dot per value, a row per series, cairo. */
 #include "sl-strip-plot.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -196,12 +197,16 @@ sl_strip_plot_class_init (SlStripPlotClass *klass)
   G_OBJECT_CLASS (klass)->finalize = sl_strip_plot_finalize;
   GTK_WIDGET_CLASS (klass)->snapshot = sl_strip_plot_snapshot;
   GTK_WIDGET_CLASS (klass)->measure = sl_strip_plot_measure;
+  /* drawn with cairo: a picture to a screen reader, named in init */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
 sl_strip_plot_init (SlStripPlot *self)
 {
   self->rows = g_ptr_array_new_with_free_func (row_free);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Kernel durations of the compared profiles"), -1);
 }
 
 GtkWidget *

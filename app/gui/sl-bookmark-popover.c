@@ -33,6 +33,22 @@ draw_swatch (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
   cairo_fill (cr);
 }
 
+/* A screen reader says the swatch's colour by name, not its hex code. */
+static const char *
+color_name (const char *color)
+{
+  static const struct { const char *hex, *name; } names[] = {
+    { "#3584e4", N_("Blue") }, { "#e5a50a", N_("Yellow") }, { "#2ec27e", N_("Green") },
+    { "#e01b24", N_("Red") }, { "#9141ac", N_("Purple") }, { "#ff7800", N_("Orange") },
+    { "#986a44", N_("Brown") }, { "#5e5c64", N_("Grey") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (names[i].hex, color) == 0)
+      return _(names[i].name);
+  return color;
+}
+
 static GtkWidget *
 color_button (const char *color, GtkWidget *group)
 {
@@ -44,7 +60,8 @@ color_button (const char *color, GtkWidget *group)
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch, (gpointer) color, NULL);
   gtk_button_set_child (GTK_BUTTON (button), swatch);
   gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_tooltip_text (button, color);
+  gtk_widget_set_tooltip_text (button, color_name (color));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, color_name (color), -1);
   g_object_set_data (G_OBJECT (button), "color", (gpointer) color);
   if (group != NULL)
     gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), GTK_TOGGLE_BUTTON (group));
@@ -167,6 +184,7 @@ build (SlBookmarkPopover *self)
   self->name = gtk_entry_new ();
   gtk_editable_set_text (GTK_EDITABLE (self->name), self->bookmark->name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->name), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Name"), -1);
+  gtk_widget_set_tooltip_text (self->name, _("Name"));
   g_signal_connect_swapped (self->name, "activate", G_CALLBACK (confirm), self);
   self->error = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->error), TRUE);

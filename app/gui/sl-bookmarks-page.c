@@ -379,6 +379,8 @@ tool_button (SlBookmarksPage *self, const char *icon, const char *tooltip, GCall
 
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_set_tooltip_text (button, tooltip);
+  /* icon only: without a label GTK 4.8 names it "GtkImage" */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   if (clicked != NULL)
     g_signal_connect_swapped (button, "clicked", clicked, self);
   return button;
@@ -536,6 +538,8 @@ sl_bookmarks_page_class_init (SlBookmarksPageClass *klass)
     g_param_spec_string ("probe-state", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  /* named in init: a screen reader tells the page, not "filler" */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -543,6 +547,7 @@ sl_bookmarks_page_init (SlBookmarksPage *self)
 {
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Bookmarks"), -1);
   self->store_signals = g_signal_group_new (SL_TYPE_BOOKMARK_STORE);
   g_signal_group_connect_swapped (self->store_signals, "changed", G_CALLBACK (refill), self);
   build_view (self);

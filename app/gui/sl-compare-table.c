@@ -3,6 +3,7 @@
  * the basis time), sortable by any column, filtered by status and name;
  * the selected kernel's histograms show below it. */
 #include "sl-compare-window-private.h"
+#include "sl-accessible-name.h"
 #include "sl-locale-format.h"
 #include "sl-histogram-overlay.h"
 
@@ -181,10 +182,11 @@ filter_bar (SlCompareWindow *self)
                            _("Call count changed"), NULL };
 
   self->status_drop = gtk_drop_down_new_from_strings (labels);
-  gtk_widget_set_tooltip_text (self->status_drop, _("Show kernels of this status"));
+  sl_accessible_name_set (self->status_drop, _("Show kernels of this status"));
   self->name_entry = gtk_search_entry_new ();
   gtk_widget_set_hexpand (self->name_entry, TRUE);
   g_object_set (self->name_entry, "placeholder-text", _("Filter kernel names"), NULL);
+  sl_accessible_name_set (self->name_entry, _("Filter kernel names"));
   g_signal_connect_swapped (self->status_drop, "notify::selected", G_CALLBACK (filter_changed_cb), self);
   g_signal_connect_swapped (self->name_entry, "search-changed", G_CALLBACK (filter_changed_cb), self);
   gtk_box_append (GTK_BOX (box), self->status_drop);

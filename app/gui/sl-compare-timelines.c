@@ -6,6 +6,7 @@
  * one by default), so the same step is seen side by side.  The kernels
  * whose name got slower are highlighted in the last profile's timeline. */
 #include "sl-compare-window-private.h"
+#include "sl-accessible-name.h"
 #include "sl-row-key.h"
 #include "sl-timeline.h"
 
@@ -152,6 +153,7 @@ controls (SlCompareWindow *self)
   gtk_box_append (GTK_BOX (box), gtk_label_new (_("Align at")));
   self->align_drop = gtk_drop_down_new_from_strings (modes);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->align_drop), ALIGN_ITERATION);
+  sl_accessible_name_set (self->align_drop, _("Align at"));
   gtk_box_append (GTK_BOX (box), self->align_drop);
   for (guint t = 0; t < 2; t++)
     {
@@ -163,6 +165,7 @@ controls (SlCompareWindow *self)
       self->spins[t] = gtk_spin_button_new_with_range (0, 0, 1);
       gtk_widget_set_tooltip_text (self->spins[t], _("The iteration aligned with the other timeline's, "
                                                      "numbered from 0 as in sightline-cli iterations"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->spins[t]), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
       gtk_box_append (GTK_BOX (box), self->spins[t]);
       self->names[t] = gtk_label_new (NULL);
       gtk_widget_add_css_class (self->names[t], "dim-label");

@@ -192,10 +192,13 @@ sl_export_toast_class_init (SlExportToastClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   /* Adwaita styles "actionbar > revealer > box" like GtkActionBar's */
   gtk_widget_class_set_css_name (widget_class, "actionbar");
+  /* a bar that reports progress or a result: a screen reader's "status" */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_STATUS);
 }
 
 static void
 sl_export_toast_init (SlExportToast *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export"), -1);
 }

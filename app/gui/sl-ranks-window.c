@@ -248,6 +248,8 @@ rank_header (SlRanksWindow *self, SlRank *rank)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (rank->offset), 0);
   gtk_widget_set_sensitive (rank->offset, FALSE);
   gtk_widget_set_tooltip_text (rank->offset, _("Manual clock offset of this file, in milliseconds"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (rank->offset), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Manual clock offset of this file, in milliseconds"), -1);
   g_signal_connect (rank->offset, "value-changed", G_CALLBACK (offset_changed_cb), rank);
   gtk_box_append (GTK_BOX (box), rank->progress);
   if (rank->summary_file != NULL)

@@ -529,6 +529,8 @@ sl_search_page_class_init (SlSearchPageClass *klass)
                                                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  /* named in init: a screen reader tells the page, not "filler" */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static GtkWidget *
@@ -586,6 +588,7 @@ sl_search_page_init (SlSearchPage *self)
   GtkEventController *focus = gtk_event_controller_focus_new ();
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"), -1);
   self->entry = gtk_search_entry_new ();
   g_object_set (self->entry, "placeholder-text", _("Kernel, NVTX range or API call"), NULL);
   gtk_search_entry_set_search_delay (GTK_SEARCH_ENTRY (self->entry), 150);
@@ -593,6 +596,7 @@ sl_search_page_init (SlSearchPage *self)
   gtk_widget_set_margin_end (self->entry, 6);
   gtk_widget_set_margin_top (self->entry, 6);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"), -1);
+  gtk_widget_set_tooltip_text (self->entry, _("Kernel, NVTX range or API call"));
   g_signal_connect_swapped (self->entry, "search-changed", G_CALLBACK (start_search), self);
   g_signal_connect_swapped (self->entry, "activate", G_CALLBACK (entry_activate_cb), self);
   g_signal_connect_swapped (focus, "notify::contains-focus", G_CALLBACK (focus_changed_cb), self);

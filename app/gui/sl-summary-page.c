@@ -4,6 +4,7 @@
  * scope summary (sl-scope-summary.h), the previous run cancelled; the
  * sections and the histogram show the result. */
 #include "sl-summary-page.h"
+#include "sl-accessible-name.h"
 #include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
@@ -479,6 +480,8 @@ sl_summary_page_class_init (SlSummaryPageClass *klass)
                                                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  /* named in init: a screen reader tells the page, not "filler" */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static GtkWidget *
@@ -489,8 +492,7 @@ header (SlSummaryPage *self)
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
   self->scope_dropdown = gtk_drop_down_new_from_strings (translated);
-  gtk_widget_set_tooltip_text (self->scope_dropdown, _("What the summary covers"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->scope_dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, _("What the summary covers"), -1);
+  sl_accessible_name_set (self->scope_dropdown, _("What the summary covers"));
   g_signal_connect_swapped (self->scope_dropdown, "notify::selected", G_CALLBACK (dropdown_cb), self);
   self->range_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);
@@ -556,6 +558,7 @@ sl_summary_page_init (SlSummaryPage *self)
   gtk_box_append (GTK_BOX (self->box), self->status);
   gtk_box_append (GTK_BOX (self->box), content (self));
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Summary"), -1);
   update_probe_state (self);
 }
 

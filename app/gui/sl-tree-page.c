@@ -433,6 +433,8 @@ sl_tree_page_class_init (SlTreePageClass *klass)
                                                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  /* named in init: a screen reader tells the page, not "filler" */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
   /* 1, 2, 4: levels shown; 0: all */
   gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "tree.expand", "i", expand_action);
 }
@@ -473,6 +475,7 @@ build_toolbar (SlTreePage *self)
   self->entry = gtk_search_entry_new ();
   g_object_set (self->entry, "placeholder-text", _("Filter names"), NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Filter names"), -1);
+  gtk_widget_set_tooltip_text (self->entry, _("Filter names"));
   gtk_widget_set_hexpand (self->entry, TRUE);
   g_signal_connect_swapped (self->entry, "search-changed", G_CALLBACK (_sl_tree_page_refilter), self);
   gtk_box_append (GTK_BOX (bar), self->entry);
@@ -584,6 +587,7 @@ sl_tree_page_init (SlTreePage *self)
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (self->box), scrolled);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("NVTX"), -1);
   /* the heaviest first: GPU time, descending */
   columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->view));
   {

@@ -267,6 +267,7 @@ problem_bar (SlWindow *self)
   gtk_widget_set_hexpand (self->bookmark_problem, TRUE);
   gtk_widget_add_css_class (close, "flat");
   gtk_widget_set_tooltip_text (close, _("Dismiss"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (close), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Dismiss"), -1);
   gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("dialog-warning-symbolic"));
   gtk_box_append (GTK_BOX (box), self->bookmark_problem);
   gtk_box_append (GTK_BOX (box), close);
