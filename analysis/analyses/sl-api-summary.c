@@ -30,8 +30,8 @@ visit_kept (SlStatsTable *table, const SlProfile *profile, guint first, guint la
     }
 }
 
-SlApiSummary *
-sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
+static SlApiSummary *
+compute (const SlProfile *profile, const SlFilter *filter, guint top, gboolean medians)
 {
   SlApiSummary *self = g_new0 (SlApiSummary, 1);
   const SlApiCalls *api = &profile->api;
@@ -45,7 +45,10 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
     thread_ok[t] = sl_filter_match_thread (filter, profile, t);
 
   /* Keys are assigned in the first pass, so the table grows as names appear. */
-  sl_stats_table_init (&table, 64, TRUE);
+  if (medians)
+    sl_stats_table_init (&table, 64, TRUE);
+  else
+    sl_stats_table_init_sums (&table, 64);
   while (sl_stats_table_pass (&table))
     for (guint t = 0; t < profile->n_threads; t++)
       {
@@ -62,6 +65,18 @@ sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint 
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
                                     &self->n_names, &self->total_ns, &self->calls);
   return self;
+}
+
+SlApiSummary *
+sl_api_summary_compute (const SlProfile *profile, const SlFilter *filter, guint top)
+{
+  return compute (profile, filter, top, TRUE);
+}
+
+SlApiSummary *
+sl_api_summary_compute_sums (const SlProfile *profile, const SlFilter *filter, guint top)
+{
+  return compute (profile, filter, top, FALSE);
 }
 
 void

@@ -72,6 +72,9 @@ typedef struct {
   GArray             *entries;      /* Entry */
   GHashTable         *by_key;       /* (category << 32 | name id) -> entry + 1 */
   guint32            *func_entry;   /* per function, SL_NONE until seen */
+  guint64            *func_count;   /* per function, summed time: see add_kernels_summed() */
+  gint64             *func_sum;
+  guint32            *seen;         /* functions in the order they appear */
   guint32             copy_entry[2][16];
   GArray             *records;      /* Record, for elapsed time */
 } Collect;
@@ -163,6 +166,44 @@ add_copies (Collect *c, const SlFilter *filter, const SlCopies *copies, SlCopyTy
                 sl_spans_dur (&copies->spans, i));
 }
 
+/* Summed time (not elapsed): the kernels of [first, last) added per
+ * function first, in dense arrays, then once per function to its entry,
+ * entries made in the order functions first appear (as one at a time
+ * would).  Durations are never negative, so the saturating sums do not
+ * depend on the grouping. */
+static void
+add_kernels_summed (Collect *c, const SlKernels *k, guint first, guint last)
+{
+  guint n_funcs = c->profile->n_funcs, n_seen = 0;
+
+  for (guint i = first; i < last; i++)
+    {
+      guint32 f = k->func[i];
+      gint64 dur = sl_spans_dur (&k->spans, i);
+
+      if (G_UNLIKELY (f >= n_funcs))
+        {
+          add_record (c, func_entry (c, f), k->spans.start[i], dur);
+          continue;
+        }
+      if (G_UNLIKELY (c->func_count[f]++ == 0))
+        c->seen[n_seen++] = f;
+      c->func_sum[f] = sl_sat_add (c->func_sum[f], dur);
+    }
+  for (guint j = 0; j < n_seen; j++)
+    {
+      guint32 f = c->seen[j];
+      guint32 entry = func_entry (c, f);   /* may grow the array: before taking the pointer */
+      Entry *e = &g_array_index (c->entries, Entry, entry);
+
+      e->duration_ns = sl_sat_add (e->duration_ns, c->func_sum[f]);
+      e->time_ns = sl_sat_add (e->time_ns, c->func_sum[f]);
+      e->instances += c->func_count[f];
+      c->func_count[f] = 0;
+      c->func_sum[f] = 0;
+    }
+}
+
 static void
 collect_records (Collect *c, const SlFilter *filter)
 {
@@ -175,8 +216,11 @@ collect_records (Collect *c, const SlFilter *filter)
       if (!sl_filter_match_stream (filter, stream))
         continue;
       sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-      for (guint i = first; i < last; i++)
-        add_record (c, func_entry (c, k->func[i]), k->spans.start[i], sl_spans_dur (&k->spans, i));
+      if (!c->elapsed)
+        add_kernels_summed (c, k, first, last);
+      else
+        for (guint i = first; i < last; i++)
+          add_record (c, func_entry (c, k->func[i]), k->spans.start[i], sl_spans_dur (&k->spans, i));
       if (sl_categories_is_gputrc2graph (c->rules))
         {
           add_copies (c, filter, &stream->memcpy, SL_COPY_MEMCPY);
@@ -324,7 +368,13 @@ collect_entries (Collect *c, const SlFilter *filter)
   memset (c->func_entry, 0xff, sizeof (guint32) * MAX (c->profile->n_funcs, 1));
   memset (c->copy_entry, 0xff, sizeof c->copy_entry);
   c->records = g_array_new (FALSE, FALSE, sizeof (Record));
+  c->func_count = g_new0 (guint64, MAX (c->profile->n_funcs, 1));
+  c->func_sum = g_new0 (gint64, MAX (c->profile->n_funcs, 1));
+  c->seen = g_new (guint32, MAX (c->profile->n_funcs, 1));
   collect_records (c, filter);
+  g_free (c->func_count);
+  g_free (c->func_sum);
+  g_free (c->seen);
   if (c->elapsed)
     add_elapsed (c);
   g_array_unref (c->records);

@@ -7,6 +7,7 @@
 #include "sl-int.h"
 #include "sl-intervals.h"
 #include "sl-json.h"
+#include "sl-nccl.h"
 #include "sl-stats.h"
 
 #include <string.h>
@@ -194,6 +195,11 @@ typedef struct {
   SlUnion  kernels, copies;   /* kernels: with --count-copies only */
   GArray  *copy_runs;      /* the closed intervals of @copies, in order (gint64 pairs) */
   guint    end_tag, end_index;   /* the operation that ends @counted so far */
+  /* With sl_gaps_compute_with_overlap(): the kernels split in two unions,
+   * NCCL ones (by function) and the others, as sl-overlap.c measures them */
+  const SlProfile *profile;
+  const guint8    *is_nccl;      /* per function; NULL: no split */
+  SlUnion          nccl, compute;
 } Scan;
 
 /* A gap in @counted before [s, e) of the tagged operation: counted, and
@@ -393,6 +399,16 @@ copy_overlap (const GArray *runs, guint *cursor, gint64 a, gint64 b)
   return sum;
 }
 
+/* The overlap split of one kernel (see Scan). */
+static inline void
+split_kernel (Scan *sc, guint32 f, gint64 s, gint64 e)
+{
+  guint n_funcs = sc->profile->n_funcs;
+  gboolean nc = (f < n_funcs) & (sc->is_nccl[f < n_funcs ? f : 0] != 0);
+
+  sl_union_add (nc ? &sc->nccl : &sc->compute, s, e);
+}
+
 /* The kernels of a device in start order (@merge, started; the copies
  * scanned before): the counted union, its gaps, and its intersection with
  * the copies into *@both. */
@@ -406,10 +422,14 @@ scan_kernels (SlMerge *merge, Scan *sc, SlGapsDevice *out, gint64 *both, gint64 
 
   while (sl_merge_run_start (merge, &tag, &spans, &index, &end, &limit))
     {
+      const guint32 *func = sc->is_nccl != NULL ? sc->profile->streams[tag / SL_GPU_OP_N_TYPES].kernels.func : NULL;
+
       do
         {
           gint64 s = spans->start[index], e = sl_spans_end (spans, index);
           SlUnion *u = &sc->counted;
+          if (func != NULL)
+            split_kernel (sc, func[index], s, e);
           *first = any ? *first : s;
           any = TRUE;
           if (u->open && s > u->cur_end)
@@ -479,6 +499,8 @@ device_gaps (const SlProfile *profile, const SlAttribution *attr, const SlFilter
   sl_union_init (&sc->counted);
   sl_union_init (&sc->kernels);
   sl_union_init (&sc->copies);
+  sl_union_init (&sc->nccl);
+  sl_union_init (&sc->compute);
   out->device = gpu->device;
   if (sc->count_copies)
     {
@@ -505,13 +527,16 @@ sl_gaps_compute (const SlProfile *profile, const SlFilter *filter, gint64 min_ga
   return sl_gaps_compute_full (profile, filter, min_gap_ns, top, FALSE);
 }
 
-SlGaps *
-sl_gaps_compute_full (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top,
-                      gboolean count_copies)
+/* With @overlap (count_copies FALSE), also its devices: those with kernels. */
+static SlGaps *
+compute (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top,
+         gboolean count_copies, SlOverlap *overlap)
 {
   SlGaps *self = g_new0 (SlGaps, 1);
   const SlAttribution *attr = sl_attribution_get (profile);
-  Scan sc = { .count_copies = count_copies, .min_gap = MAX (min_gap_ns, 1), .top = top };
+  g_autofree guint8 *is_nccl = overlap != NULL ? sl_nccl_func_mask (profile) : NULL;
+  Scan sc = { .count_copies = count_copies, .min_gap = MAX (min_gap_ns, 1), .top = top,
+              .profile = profile, .is_nccl = is_nccl };
 
   self->count_copies = count_copies;
   self->devices = g_new0 (SlGapsDevice, MAX (profile->n_gpus, 1));
@@ -535,8 +560,30 @@ sl_gaps_compute_full (const SlProfile *profile, const SlFilter *filter, gint64 m
           continue;
         }
       self->n_devices++;
+      if (overlap != NULL && sc.counted.n_intervals > 0)   /* counted: the kernels' union */
+        sl_overlap_device_set (&overlap->devices[overlap->n_devices++], gpu->device,
+                               sl_union_total (&sc.counted), sl_union_total (&sc.nccl),
+                               sl_union_total (&sc.compute));
     }
   return self;
+}
+
+SlGaps *
+sl_gaps_compute_full (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top,
+                      gboolean count_copies)
+{
+  return compute (profile, filter, min_gap_ns, top, count_copies, NULL);
+}
+
+SlGaps *
+sl_gaps_compute_with_overlap (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns,
+                              guint top, SlOverlap **overlap)
+{
+  SlOverlap *o = g_new0 (SlOverlap, 1);
+
+  o->devices = g_new0 (SlOverlapDevice, MAX (profile->n_gpus, 1));
+  *overlap = o;
+  return compute (profile, filter, min_gap_ns, top, FALSE, o);
 }
 
 void

@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include "sl-profile.h"
 #include "sl-filter.h"
+#include "sl-overlap.h"
 
 G_BEGIN_DECLS
 
@@ -58,6 +59,11 @@ SlGaps   *sl_gaps_compute (const SlProfile *profile, const SlFilter *filter,
 /* The same; with @count_copies any GPU operation is busy time. */
 SlGaps   *sl_gaps_compute_full (const SlProfile *profile, const SlFilter *filter,
                                 gint64 min_gap_ns, guint top, gboolean count_copies);
+/* sl_gaps_compute() and, from the same walk over the kernels,
+ * sl_overlap_compute() of the same filter into *@overlap (transfer full):
+ * one merge of every device's kernels in start order instead of two. */
+SlGaps   *sl_gaps_compute_with_overlap (const SlProfile *profile, const SlFilter *filter,
+                                        gint64 min_gap_ns, guint top, SlOverlap **overlap);
 void      sl_gaps_free    (SlGaps *gaps);
 /* {"busy": "kernels"|"any", "devices": [{"device", "span_ns", "kernel_busy_ns",
  *  "copy_busy_ns", "busy_ns", "idle_ns", "utilization_pct", "any_busy_pct",

@@ -30,9 +30,9 @@ sl_kernel_func_keys (const SlProfile *profile, SlNameStyle names, SlNameKeys *ke
   return func_key;
 }
 
-SlKernelSummary *
-sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
-                           SlNameStyle names, guint top)
+static SlKernelSummary *
+compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top,
+         gboolean medians)
 {
   SlKernelSummary *self = g_new0 (SlKernelSummary, 1);
   g_autofree guint32 *func_key = NULL;
@@ -44,7 +44,10 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
 
   func_key = sl_kernel_func_keys (profile, names, &keys);
   n_keys = keys.ids->len;
-  sl_stats_table_init (&table, n_keys, TRUE);
+  if (medians)
+    sl_stats_table_init (&table, n_keys, TRUE);
+  else
+    sl_stats_table_init_sums (&table, n_keys);
   while (sl_stats_table_pass (&table))
     for (guint s = 0; s < profile->n_streams; s++)
       {
@@ -62,6 +65,20 @@ sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
                                     &self->n_names, &self->total_ns, &self->instances);
   return self;
+}
+
+SlKernelSummary *
+sl_kernel_summary_compute (const SlProfile *profile, const SlFilter *filter,
+                           SlNameStyle names, guint top)
+{
+  return compute (profile, filter, names, top, TRUE);
+}
+
+SlKernelSummary *
+sl_kernel_summary_compute_sums (const SlProfile *profile, const SlFilter *filter,
+                                SlNameStyle names, guint top)
+{
+  return compute (profile, filter, names, top, FALSE);
 }
 
 void

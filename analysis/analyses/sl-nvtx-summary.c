@@ -15,6 +15,7 @@ typedef struct {
   SlStatsTable     table;
   gint64          *gpu_total;
   guint64         *gpu_n;
+  gboolean         medians;    /* FALSE: one statistics pass, median 0 */
 } Scan;
 
 enum { PASS_KEYS, PASS_STATS, PASS_SELECT };
@@ -78,7 +79,10 @@ gather (Scan *sc, const SlAttribution *attr, const Projection *pr)
   scan (sc, FALSE, PASS_KEYS, NULL, NULL, NULL);
   scan (sc, TRUE, PASS_KEYS, NULL, NULL, NULL);
   n_keys = sc->keys.ids->len;
-  sl_stats_table_init (&sc->table, n_keys, TRUE);
+  if (sc->medians)
+    sl_stats_table_init (&sc->table, n_keys, TRUE);
+  else
+    sl_stats_table_init_sums (&sc->table, n_keys);
   sc->gpu_total = g_new0 (gint64, MAX (n_keys, 1));
   sc->gpu_n = g_new0 (guint64, MAX (n_keys, 1));
   for (int pass = PASS_STATS; sl_stats_table_pass (&sc->table); pass = PASS_SELECT)
@@ -120,9 +124,9 @@ sl_nvtx_summary_compute (const SlProfile *profile, const SlFilter *filter, guint
   return sl_nvtx_summary_compute_names (profile, filter, top, TRUE);
 }
 
-SlNvtxSummary *
-sl_nvtx_summary_compute_names (const SlProfile *profile, const SlFilter *filter, guint top,
-                               gboolean exact_names)
+static SlNvtxSummary *
+compute (const SlProfile *profile, const SlFilter *filter, guint top, gboolean exact_names,
+         gboolean medians)
 {
   SlNvtxSummary *self = g_new0 (SlNvtxSummary, 1);
   const SlAttribution *attr = sl_attribution_get (profile);
@@ -130,6 +134,8 @@ sl_nvtx_summary_compute_names (const SlProfile *profile, const SlFilter *filter,
   g_autofree SlStats *stats = NULL;
   Projection pr;
   Scan sc = { profile, filter, thread_ok, };
+
+  sc.medians = medians;
 
   for (guint t = 0; t < profile->n_threads; t++)
     thread_ok[t] = sl_filter_match_thread (filter, profile, t);
@@ -146,6 +152,20 @@ sl_nvtx_summary_compute_names (const SlProfile *profile, const SlFilter *filter,
   sl_stats_table_clear (&sc.table);
   sl_name_keys_clear (&sc.keys);
   return self;
+}
+
+SlNvtxSummary *
+sl_nvtx_summary_compute_names (const SlProfile *profile, const SlFilter *filter, guint top,
+                               gboolean exact_names)
+{
+  return compute (profile, filter, top, exact_names, TRUE);
+}
+
+SlNvtxSummary *
+sl_nvtx_summary_compute_sums (const SlProfile *profile, const SlFilter *filter, guint top,
+                              gboolean exact_names)
+{
+  return compute (profile, filter, top, exact_names, FALSE);
 }
 
 void

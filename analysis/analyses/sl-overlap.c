@@ -67,14 +67,14 @@ measure_unions (SlMerge *merge, const SlProfile *profile, const guint8 *is_nccl,
 
 /* The intersection is |A| + |B| - |A u B|, summed in 128 bits: each union
  * fits in 63 bits, their sum need not, the intersection does. */
-static void
-set_overlap (SlOverlapDevice *dev, guint32 device, const SlUnion *all, const SlUnion *nccl,
-             const SlUnion *compute)
+void
+sl_overlap_device_set (SlOverlapDevice *dev, guint32 device, gint64 all_ns, gint64 nccl_ns,
+                       gint64 compute_ns)
 {
   dev->device = device;
-  dev->compute_ns = sl_union_total (compute);
-  dev->nccl_ns = sl_union_total (nccl);
-  dev->overlap_ns = (gint64) ((__int128) dev->compute_ns + dev->nccl_ns - sl_union_total (all));
+  dev->compute_ns = compute_ns;
+  dev->nccl_ns = nccl_ns;
+  dev->overlap_ns = (gint64) ((__int128) dev->compute_ns + dev->nccl_ns - all_ns);
   dev->compute_only_ns = dev->compute_ns - dev->overlap_ns;
   dev->nccl_only_ns = dev->nccl_ns - dev->overlap_ns;
   dev->overlap_pct = sl_percent (dev->overlap_ns, dev->nccl_ns);
@@ -101,7 +101,8 @@ sl_overlap_compute (const SlProfile *profile, const SlFilter *filter)
       measure_unions (&merge, profile, is_nccl, &all, &nccl, &compute);
       sl_merge_clear (&merge);
       if (all.n_intervals > 0)
-        set_overlap (&self->devices[self->n_devices++], gpu->device, &all, &nccl, &compute);
+        sl_overlap_device_set (&self->devices[self->n_devices++], gpu->device, sl_union_total (&all),
+                               sl_union_total (&nccl), sl_union_total (&compute));
     }
   return self;
 }

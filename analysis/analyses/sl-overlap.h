@@ -27,6 +27,10 @@ typedef struct {
 
 SlOverlap *sl_overlap_compute (const SlProfile *profile, const SlFilter *filter);
 void       sl_overlap_free    (SlOverlap *overlap);
+/* Fills @dev from the lengths of the unions of all kernels, NCCL ones and
+ * the others (for analyses that walk the kernels anyway: sl-gaps.h). */
+void       sl_overlap_device_set (SlOverlapDevice *dev, guint32 device, gint64 all_ns,
+                                  gint64 nccl_ns, gint64 compute_ns);
 /* {"devices": [{"device", "compute_ns", "nccl_ns", "overlap_ns",
  *  "compute_only_ns", "nccl_only_ns", "overlap_pct"}]} */
 JsonNode  *sl_overlap_to_json (const SlOverlap *overlap);

@@ -27,6 +27,15 @@ sl_stats_table_init (SlStatsTable *table, guint n_keys, gboolean medians)
   sl_stats_table_grow (table, n_keys);
 }
 
+/* No medians and no requests: the first pass's per-key log-scale
+ * histograms (4097 bins a key, one increment a value) would be wasted. */
+void
+sl_stats_table_init_sums (SlStatsTable *table, guint n_keys)
+{
+  sl_stats_table_init (table, MAX (n_keys, 1), FALSE);
+  g_clear_pointer (&table->fused, g_free);   /* grow keeps it NULL */
+}
+
 void
 sl_stats_table_grow (SlStatsTable *table, guint n_keys)
 {

@@ -114,6 +114,9 @@ typedef struct {
  * window per order statistic with histograms (radix selection) until the few
  * values left are collected and selected.  Typically three passes in all. */
 void   sl_stats_table_init          (SlStatsTable *table, guint n_keys, gboolean medians);
+/* The first pass only (count, total, min, max, avg, stddev; median 0): a
+ * table that will take no sl_stats_table_request(). */
+void   sl_stats_table_init_sums     (SlStatsTable *table, guint n_keys);
 void   sl_stats_table_clear         (SlStatsTable *table);
 /* Adds keys (new keys start empty); only during the first pass. */
 void   sl_stats_table_grow          (SlStatsTable *table, guint n_keys);

@@ -27,12 +27,31 @@
 #define STEP_PRESENCE          0.99
 #define MOST_REPEATS           0.8
 
-/* Dense ids 0..m-1 for @seq (into @dense); returns m. */
+/* Dense ids 0..m-1 for @seq (into @dense), in order of first appearance;
+ * returns m.  The ids are kernel function ids, a small range: a direct
+ * array over it (a load per value), a hash table past it. */
 static guint
 densify (const guint32 *seq, guint n, guint32 *dense)
 {
-  g_autoptr(GHashTable) ids = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) ids = NULL;
+  g_autofree guint32 *id_of = NULL;
+  guint32 top = 0, m = 0;
 
+  for (guint i = 0; i < n; i++)
+    top = MAX (top, seq[i]);
+  if (n > 0 && (guint64) top < (guint64) 4 * n + 4096)
+    {
+      id_of = g_new (guint32, (gsize) top + 1);
+      memset (id_of, 0xff, ((gsize) top + 1) * sizeof (guint32));
+      for (guint i = 0; i < n; i++)
+        {
+          if (id_of[seq[i]] == G_MAXUINT32)
+            id_of[seq[i]] = m++;
+          dense[i] = id_of[seq[i]];
+        }
+      return m;
+    }
+  ids = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < n; i++)
     {
       gpointer v;
