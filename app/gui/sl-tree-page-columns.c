@@ -11,7 +11,7 @@
 
 /* The name column's width, remembered between runs (ui.ini). */
 #define NAME_WIDTH_KEY "tree-name-width"
-#define NAME_WIDTH_DEFAULT 320
+#define NAME_WIDTH_DEFAULT 200
 
 typedef enum {
   COL_NAME,
