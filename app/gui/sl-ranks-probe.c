@@ -110,7 +110,7 @@ add_group (JsonBuilder *b, SlRank *rank)
 
   json_builder_set_member_name (b, "group");
   json_builder_begin_object (b);
-  sl_json_member_string (b, "title", gtk_expander_get_label (GTK_EXPANDER (rank->section)));
+  sl_json_member_string (b, "title", gtk_label_get_text (GTK_LABEL (rank->title)));
   sl_json_member_boolean (b, "expanded", gtk_expander_get_expanded (GTK_EXPANDER (rank->section)));
   if (rank->model != NULL)
     {

@@ -40,7 +40,8 @@ typedef struct {
   gint64           origin_ns;     /* capture clock at the session start (or profile start) */
   gint64           manual_ns;     /* the user's offset, added to its clock */
   SlSession       *session;
-  GtkWidget       *section;       /* GtkExpander */
+  GtkWidget       *section;       /* GtkExpander; its label widget is the header line */
+  GtkWidget       *title;         /* GtkLabel, first in the header line */
   GtkWidget       *progress;
   GtkWidget       *status;
   GtkWidget       *offset;        /* GtkSpinButton, ms */

@@ -111,7 +111,7 @@ show_ready (SlRanksWindow *self, SlRank *rank)
   g_autofree char *title = _sl_rank_title (rank);
 
   rank->session = sl_session_new (rank->model);
-  gtk_expander_set_label (GTK_EXPANDER (rank->section), title);
+  gtk_label_set_text (GTK_LABEL (rank->title), title);
   rank->timeline = sl_timeline_new ();
   sl_timeline_set_session (SL_TIMELINE (rank->timeline), rank->session);
   _sl_ranks_stack_add (self, rank);
@@ -133,7 +133,7 @@ _sl_ranks_window_refresh (SlRanksWindow *self)
       g_autofree char *title = _sl_rank_title (rank);
       if (rank->summary_file == NULL)
         continue;
-      gtk_expander_set_label (GTK_EXPANDER (rank->section), title);
+      gtk_label_set_text (GTK_LABEL (rank->title), title);
       _sl_rank_demand_update (self, rank);
     }
   update_subtitle (self);
@@ -235,6 +235,9 @@ rank_header (SlRanksWindow *self, SlRank *rank)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
 
+  rank->title = gtk_label_new (rank->name);
+  gtk_widget_add_css_class (rank->title, "heading");
+  gtk_box_append (GTK_BOX (box), rank->title);
   rank->status = gtk_label_new (NULL);
   /* a long reason must not widen the window: the tooltip has it all */
   gtk_label_set_ellipsize (GTK_LABEL (rank->status), PANGO_ELLIPSIZE_END);
@@ -277,10 +280,11 @@ add_rank (SlRanksWindow *self, const SlRankInput *in)
   else
     rank->path = g_strdup (in->path);
   rank->name = g_path_get_basename (in->path);
-  rank->section = gtk_expander_new (rank->name);
-  gtk_widget_add_css_class (rank->section, "heading");
+  /* the offset, progress and status sit in the expander's own header line,
+   * so each rank reads "header line, then its rows" */
+  rank->section = gtk_expander_new (NULL);
+  gtk_expander_set_label_widget (GTK_EXPANDER (rank->section), rank_header (self, rank));
   gtk_box_append (GTK_BOX (row), rank->section);
-  gtk_box_append (GTK_BOX (row), rank_header (self, rank));
   gtk_box_append (GTK_BOX (self->sections), row);
   g_ptr_array_add (self->ranks, rank);
 }

@@ -1927,6 +1927,29 @@ def test_merged_ranks(tmp):
         check(abs(ru['body']['x'] - (tls[0]['x'] + tls[0]['header_width'])) <= 1
               and ru['job_start'] == tls[0]['job_start'] and ru['job_end'] == tls[0]['job_end'],
               f"ranks: the ruler spans the bodies' x and job time: {ru} vs {tls[0]}")
+        # Shift+drag in one rank's rows selects a range; every rank shows it at the same job time
+        tl = tls[0]
+        body_x = tl['x'] + tl['header_width']
+        x1, x2 = int(body_x + 0.3 * (tl['width'] - tl['header_width'])), int(body_x + 0.6 * (tl['width'] - tl['header_width']))
+        y = int(tl['y'] + tl['height'] / 2)
+        xdo('mousemove', '--window', s['xid'], x1, y)
+        xdo('keydown', 'shift', 'mousedown', 1)
+        for x in range(x1, x2 + 1, max(1, (x2 - x1) // 6)):
+            xdo('mousemove', '--window', s['xid'], x, y)
+            time.sleep(0.03)
+        xdo('mousemove', '--window', s['xid'], x2, y)
+        time.sleep(0.1)
+        xdo('mouseup', 1, 'keyup', 'shift')
+        # the state may be written mid-drag (a slow build): wait for the release's range
+        job_at = lambda x: tl['job_start'] + (x - body_x) * tl['px_ns']
+        sels = lambda s: [(r['timeline'].get('selected_job_start'), r['timeline'].get('selected_job_end'))
+                          for r in s['ranks'] if r['state'] == 'ready']
+        near = lambda g: (len(set(g)) == 1 and None not in g[0] and abs(g[0][0] - job_at(x1)) <= 3 * tl['px_ns']
+                          and abs(g[0][1] - job_at(x2)) <= 3 * tl['px_ns'])
+        sel = ranks_state(app, lambda s: near(sels(s)), timeout=10)
+        got = sels(sel if sel is not None else ranks_state(app, lambda s: True))
+        check(sel is not None,
+              f'ranks: every rank selects the dragged job time [{job_at(x1):.0f}, {job_at(x2):.0f}]: {got}')
         h = s['heatmap']
         got = [None if st is None else (st['rank'], st['late_ns']) for st in h['stragglers']]
         exp = [None if it['straggler'] is None else (it['straggler']['rank'], it['straggler']['late_ns'])
