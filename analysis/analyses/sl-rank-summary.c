@@ -8,23 +8,31 @@
 #include "sl-kernel-summary.h"
 #include "sl-category-summary.h"
 
-/* The last run of digits of @path's base name ("rank07.sqlite" -> 7), or -1. */
+/* The rank a file name states: the digits after "rank", "proc", "task" or
+ * "worker" (any case, an optional "_", "-" or "." between: "rank07.sqlite",
+ * "job-rank_3", "report.proc12"), the last such in the base name; -1 when
+ * none.  Any other number in a name ("h100", "rtx3080", "1s") is not a
+ * rank: guessing one there put "rank 3080" in front of users. */
 static int
 rank_from_name (const char *path)
 {
-  g_autofree char *base = g_path_get_basename (path);
-  const char *end = NULL, *start;
+  static const char *const markers[] = { "rank", "proc", "task", "worker" };
+  g_autofree char *base = g_ascii_strdown (path, -1);
+  g_autofree char *name = g_path_get_basename (base);
+  int rank = -1;
 
-  for (const char *p = base; *p != '\0'; p++)
-    if (g_ascii_isdigit (*p) && !g_ascii_isdigit (p[1]))
-      end = p + 1;
-  if (end == NULL)
-    return -1;
-  for (start = end; start > base && g_ascii_isdigit (start[-1]); start--)
-    ;
-  if (end - start > 9)
-    return -1;
-  return (int) g_ascii_strtoll (start, NULL, 10);
+  for (const char *p = name; *p != '\0'; p++)
+    for (guint m = 0; m < G_N_ELEMENTS (markers); m++)
+      {
+        const char *d = p + strlen (markers[m]);
+        if (strncmp (p, markers[m], strlen (markers[m])) != 0)
+          continue;
+        if (*d == '_' || *d == '-' || *d == '.')
+          d++;
+        if (g_ascii_isdigit (*d) && strspn (d, "0123456789") <= 9)
+          rank = (int) g_ascii_strtoll (d, NULL, 10);
+      }
+  return rank;
 }
 
 /* Folds one process's iteration into its step (the same index in every process). */

@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -144,8 +145,25 @@ def test_ranks(tmp):
     check(d is not None and len(d["ranks"]) == 2, "the other files are still shown")
 
 
+def test_rank_from_name(tmp):
+    """Without RANK in the captured environment the rank comes from the file name, but only
+    from digits after a rank marker: "h100" or "rtx3080" in a name is no rank."""
+    src = os.path.join(tmp, "src.sqlite")
+    gen(src, "--gpus", "1", "--kernels", "200")
+    cases = {"job-Rank_07.sqlite": 7, "report.proc12.sqlite": 12, "run-h100-2gpu-1s.sqlite": None,
+             "mock-rtx3080.sqlite": None, "pipit-saxpy-mpi-rank0.sqlite": 0}
+    for name, want in cases.items():
+        path = os.path.join(tmp, name)
+        shutil.copy(src, path)
+        out = os.path.join(tmp, name + ".summary.json")
+        subprocess.run([CLI, "summarize", path, "-o", out], check=True, capture_output=True)
+        got = json.load(open(out)).get("rank")
+        check(got == want, f"the rank of {name} from its name: {got} (want {want})")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sl-cmp-ranks-")
+    test_rank_from_name(tmp)
     test_planted_pair(tmp)
     test_gate(tmp)
     test_ranks(tmp)
