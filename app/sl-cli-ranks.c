@@ -145,6 +145,26 @@ report (Job *jobs, guint n, GPtrArray *sums)
   return sums->len == 0 ? SL_CLI_INPUT : SL_CLI_PARTIAL;
 }
 
+/* Ranks of one job start their sessions within seconds of each other; files
+ * hours apart are most likely not one job, and their "stragglers" would be
+ * hours late: say so rather than print such numbers silently. */
+static void
+warn_far_apart (const SlRanks *ranks)
+{
+  const gint64 hour = 3600 * G_GINT64_CONSTANT (1000000000);
+  gint64 spread = 0;
+
+  for (guint r = 0; r < ranks->n_rows; r++)
+    spread = MAX (spread, ranks->rows[r].offset_ns);
+  if (spread > hour)
+    {
+      g_autofree char *text = sl_format_duration (spread);
+      sl_cli_error ("ranks", _("warning: these files' sessions started up to %s apart: they are probably "
+                               "not the ranks of one job (their times are aligned through the session starts)"),
+                    text);
+    }
+}
+
 static int
 run (char **files, guint n, const gint64 *offsets, gboolean json)
 {
@@ -164,6 +184,7 @@ run (char **files, guint n, const gint64 *offsets, gboolean json)
   if (sums->len > 0)
     {
       ranks = sl_ranks_compute ((SlRankSummary *const *) sums->pdata, sums->len, kept);
+      warn_far_apart (ranks);
       if (json)
         sl_cli_print_json (sl_ranks_to_json (ranks));
       else

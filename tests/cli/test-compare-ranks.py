@@ -161,8 +161,22 @@ def test_rank_from_name(tmp):
         check(got == want, f"the rank of {name} from its name: {got} (want {want})")
 
 
+def test_far_apart(tmp):
+    """Files whose sessions started hours apart are not one job: ranks says so on stderr."""
+    a, b = os.path.join(tmp, "far-rank0.sqlite"), os.path.join(tmp, "far-rank1.sqlite")
+    gen(a, "--gpus", "1", "--kernels", "200", "--session-start-ns", str(BASE_UTC))
+    gen(b, "--gpus", "1", "--kernels", "200", "--session-start-ns", str(BASE_UTC + 2 * 3600 * 10**9))
+    r = subprocess.run([CLI, "ranks", a, b], capture_output=True, text=True)
+    check(r.returncode == 0 and "not the ranks of one job" in r.stderr, f"ranks warns of sessions 2 h apart: {r.stderr!r}")
+    c = os.path.join(tmp, "near-rank1.sqlite")
+    gen(c, "--gpus", "1", "--kernels", "200", "--session-start-ns", str(BASE_UTC + 5 * 10**9))
+    r = subprocess.run([CLI, "ranks", a, c], capture_output=True, text=True)
+    check(r.returncode == 0 and "not the ranks of one job" not in r.stderr, f"and not of sessions 5 s apart: {r.stderr!r}")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sl-cmp-ranks-")
+    test_far_apart(tmp)
     test_rank_from_name(tmp)
     test_planted_pair(tmp)
     test_gate(tmp)
