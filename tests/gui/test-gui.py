@@ -2799,8 +2799,9 @@ def test_tree_all_instances(tmp):
         if not check(s is not None, 'tree instances: the NVTX page computed its tree'):
             return
         ex, ey, ew, eh = tree_state(s)['entry']
-        xdo('mousemove', '--window', s['xid'], int(ex + ew / 2), int(ey + eh / 2), 'click', 1)
-        for _ in range(3):   # keys typed on a loaded machine can get lost: type again until the filter is whole
+        for _ in range(3):   # keys can get lost or land before the entry has focus: again until the filter is whole
+            xdo('mousemove', '--window', s['xid'], int(ex + ew / 2), int(ey + eh / 2), 'click', 1)
+            time.sleep(0.5)
             xdo('key', 'ctrl+a', 'BackSpace')
             xdo('type', '--window', s['xid'], '--delay', '30', name)
             if app.wait(lambda n: tree_state(n).get('filter') == name, 10) is not None:
