@@ -4,6 +4,7 @@
  * read in parts by several jobs, each into its own chunk; NVTX is one job,
  * the only code that adds strings while events load. */
 #include "sl-loader-private.h"
+#include "sl-text-cache.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -172,12 +173,11 @@ append_mark (SlNvtxMarks *m, guint *cap, gint64 time, guint32 name, guint32 colo
 
 enum { N_START, N_END, N_TYPE, N_TEXT, N_TEXT_ID, N_TID, N_COLOR, N_DOMAIN, N_N };
 
-/* The NVTX job's state: its chunk, and the last name seen (ranges of one
- * loop repeat it row after row). */
+/* The NVTX job's state: its chunk, and the names seen (ranges of one
+ * loop repeat a few in turn). */
 typedef struct {
-  SlCpuChunk *chunk;
-  GString *last_text;
-  guint32  last_id;
+  SlCpuChunk  *chunk;
+  SlTextCache *texts;         /* inline text -> interned string id */
   gint64   last_text_id;      /* the last textId and its interned string id */
   guint32  last_text_id_id;
 } NvtxNames;
@@ -202,12 +202,13 @@ nvtx_name (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls, 
 
   if (text != NULL)
     {
-      if (names->last_id != SL_NONE && names->last_text->len == len && memcmp (names->last_text->str, text, len) == 0)
-        return names->last_id;
-      g_string_truncate (names->last_text, 0);
-      g_string_append_len (names->last_text, text, (gssize) len);
-      names->last_id = intern_nvtx_text (loader, text, len);
-      return names->last_id;
+      guint32 id = _sl_text_cache_lookup (names->texts, text, len);
+
+      if (id != SL_NONE)
+        return id;
+      id = intern_nvtx_text (loader, text, len);
+      _sl_text_cache_store (names->texts, text, len, id);
+      return id;
     }
   if (!_sl_is_null (nulls, N_TEXT_ID))
     {
@@ -327,11 +328,11 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
 static gboolean
 read_nvtx (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  NvtxNames names = { job->chunk, g_string_new (NULL), SL_NONE, -1, SL_NONE };
+  NvtxNames names = { job->chunk, _sl_text_cache_new (), -1, SL_NONE };
   gboolean ok;
 
   ok = _sl_loader_read_rows (loader, scan, job->read, add_nvtx_row, &names, error);
-  g_string_free (names.last_text, TRUE);
+  _sl_text_cache_free (names.texts);
   return ok;
 }
 
