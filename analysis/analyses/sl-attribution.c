@@ -347,20 +347,15 @@ project (const SlProfile *profile, const SlAttribution *attr, const SlFilter *fi
  * sweeping all of it (a cache miss per kernel).  Any order fills every
  * kernel once. */
 static void
-kernel_ranges (const SlProfile *profile, SlAttribution *attr)
+kernel_ranges_of (const SlProfile *profile, SlAttribution *attr, guint s_first, guint s_end)
 {
   g_autofree guint *next = g_new0 (guint, MAX (profile->n_streams, 1));
   guint n_api = profile->api.spans.n;
 
-  attr->kernel_base = g_new (guint, profile->n_streams + 1);
-  attr->kernel_base[0] = 0;
-  for (guint s = 0; s < profile->n_streams; s++)
-    attr->kernel_base[s + 1] = attr->kernel_base[s] + profile->streams[s].kernels.spans.n;
-  attr->kernel_range = g_new (guint32, MAX (attr->kernel_base[profile->n_streams], 1));
   for (guint64 chunk_end = CHUNK_CALLS;; chunk_end += CHUNK_CALLS)
     {
       gboolean last = chunk_end >= n_api;
-      for (guint s = 0; s < profile->n_streams; s++)
+      for (guint s = s_first; s < s_end; s++)
         {
           const SlKernels *k = &profile->streams[s].kernels;
           guint32 *out = attr->kernel_range + attr->kernel_base[s];
@@ -372,6 +367,87 @@ kernel_ranges (const SlProfile *profile, SlAttribution *attr)
       if (last)
         return;
     }
+}
+
+/* Thread @t's calls attributed, and its longest call. */
+static void
+attribute_one (const SlProfile *profile, SlAttribution *attr, guint t)
+{
+  const SlThread *thread = &profile->threads[t];
+  gint64 longest = 0;
+
+  attribute_thread (profile, thread, attr->range_base[t], attr->api_range);
+  for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
+    {
+      gint64 d = sl_spans_dur (&profile->api.spans, i);
+      if (d > longest)
+        longest = d;
+    }
+  attr->api_max_dur[t] = longest;
+}
+
+/* Work shared by two threads, taken an item at a time. */
+typedef struct {
+  const SlProfile *profile;
+  SlAttribution   *attr;
+  guint            next;      /* atomic */
+  guint            half;      /* atomic: the next half of the streams */
+} TwoWork;
+
+/* Threads are independent (each writes its calls' slice of api_range):
+ * taken one at a time by whichever worker is free. */
+static gpointer
+attribute_threads (gpointer data)
+{
+  TwoWork *w = data;
+  guint t;
+
+  while ((t = (guint) g_atomic_int_add (&w->next, 1)) < w->profile->n_threads)
+    attribute_one (w->profile, w->attr, t);
+  return NULL;
+}
+
+static void
+kernel_base (const SlProfile *profile, SlAttribution *attr)
+{
+  attr->kernel_base = g_new (guint, profile->n_streams + 1);
+  attr->kernel_base[0] = 0;
+  for (guint s = 0; s < profile->n_streams; s++)
+    attr->kernel_base[s + 1] = attr->kernel_base[s] + profile->streams[s].kernels.spans.n;
+  attr->kernel_range = g_new (guint32, MAX (attr->kernel_base[profile->n_streams], 1));
+}
+
+/* Streams are independent (each writes its kernels' slice of
+ * kernel_range): two halves of the kernels' streams, taken one at a time
+ * by whichever worker is free. */
+static gpointer
+kernel_ranges (gpointer data)
+{
+  TwoWork *w = data;
+  const SlProfile *profile = w->profile;
+  guint half, mid = 0, total = w->attr->kernel_base[profile->n_streams];
+
+  while (mid < profile->n_streams && w->attr->kernel_base[mid + 1] <= total / 2)
+    mid++;
+  while ((half = (guint) g_atomic_int_add (&w->half, 1)) < 2)
+    kernel_ranges_of (profile, w->attr, half == 0 ? 0 : mid, half == 0 ? mid : profile->n_streams);
+  return NULL;
+}
+
+/* Runs @step on this thread and, when there are two cores and @n items
+ * make it worth a thread, on a second one: each step takes work until
+ * none is left, so one alone does it all. */
+static void
+in_two (const SlProfile *profile, SlAttribution *attr, guint64 n, GThreadFunc step)
+{
+  TwoWork w = { profile, attr, 0, 0 };
+  GThread *helper = NULL;
+
+  if (n >= 100000 && g_get_num_processors () > 1)
+    helper = g_thread_new ("sl-attribution", step, &w);
+  step (&w);
+  if (helper != NULL)
+    g_thread_join (helper);
 }
 
 static SlAttribution *
@@ -395,22 +471,9 @@ attribution_compute (const SlProfile *profile)
   attr->se_base[profile->n_threads] = attr->n_se_ranges;
 
   attr->api_range = g_new (guint32, MAX (n_api, 1));
-  for (guint t = 0; t < profile->n_threads; t++)
-    {
-      const SlThread *thread = &profile->threads[t];
-      gint64 longest = 0;
-
-      attribute_thread (profile, thread, attr->range_base[t], attr->api_range);
-      for (guint i = thread->api_first; i < thread->api_first + thread->api_count; i++)
-        {
-          gint64 d = sl_spans_dur (&profile->api.spans, i);
-          if (d > longest)
-            longest = d;
-        }
-      attr->api_max_dur[t] = longest;
-    }
-
-  kernel_ranges (profile, attr);
+  in_two (profile, attr, n_api, attribute_threads);
+  kernel_base (profile, attr);
+  in_two (profile, attr, attr->kernel_base[profile->n_streams], kernel_ranges);
 
   attr->gpu_start = g_new (gint64, MAX (attr->n_ranges, 1));
   attr->gpu_end = g_new (gint64, MAX (attr->n_ranges, 1));
