@@ -22,12 +22,37 @@ typedef struct {
   guint32 chars;           /* the indented label's width in characters */
   guint32 indent;
   gboolean is_kernel;
-  guint32 device;          /* kernels */
-  guint32 stream;
+  guint32 place;           /* kernels: their stream's index in Collect.places */
   gboolean has_gpu;
   gint64  dur;
   gint64  gpu_dur;         /* GPU projection of a range */
 } Line;
+
+/* A kernel's "  [GPU 0 · stream 7]" after its name, formatted once per
+ * stream: it was formatted twice per kernel line (its width, then the
+ * line), a fifth of the full tree's time. */
+#define PLACE_SIZE 64
+typedef struct {
+  char    text[PLACE_SIZE];
+  guint32 len;             /* 0: not formatted yet */
+  guint32 chars;
+} Place;
+
+/* Names by address (the tree hands out the same pointer for the same
+ * name), with their length and width: most lines repeat a few names. */
+#define NAME_SLOTS 4096
+typedef struct {
+  const char *name;
+  guint32 bytes;
+  guint32 chars;
+} NameSlot;
+
+/* What the walk collects: the lines, and the caches of their parts. */
+typedef struct {
+  GArray   *lines;
+  Place    *places;        /* one per stream of the profile */
+  NameSlot *names;         /* NAME_SLOTS */
+} Collect;
 
 static guint32
 utf8_chars (const char *text, gsize bytes)
@@ -39,44 +64,54 @@ utf8_chars (const char *text, gsize bytes)
   return chars;
 }
 
-/* A kernel's "  [GPU 0 · stream 7]" after its name, into @buf; its length. */
-#define PLACE_SIZE 64
-static gsize
-format_kernel_place (char buf[PLACE_SIZE], guint32 device, guint32 stream)
+static const Place *
+place_of (Collect *c, guint32 stream_index, const SlTreeNodeInfo *info)
 {
+  Place *p = &c->places[stream_index];
   char number[SL_FORMAT_NUMBER_SIZE];
-  char *end = g_stpcpy (buf, "  [GPU ");
+  char *end;
 
-  end = g_stpcpy (end, sl_format_count_into (device, number));
+  if (p->len > 0)
+    return p;
+  end = g_stpcpy (p->text, "  [GPU ");
+  end = g_stpcpy (end, sl_format_count_into (info->device, number));
   end = g_stpcpy (end, " · stream ");
-  end = g_stpcpy (end, sl_format_count_into (stream, number));
+  end = g_stpcpy (end, sl_format_count_into (info->stream, number));
   end = g_stpcpy (end, "]");
-  return (gsize) (end - buf);
+  p->len = (guint32) (end - p->text);
+  p->chars = utf8_chars (p->text, p->len);
+  return p;
 }
 
-static guint32
-kernel_place_chars (guint32 device, guint32 stream)
+static const NameSlot *
+name_of (Collect *c, const char *name)
 {
-  char place[PLACE_SIZE];
+  NameSlot *slot = &c->names[((guintptr) name >> 3) % NAME_SLOTS];
 
-  return utf8_chars (place, format_kernel_place (place, device, stream));
+  if (slot->name != name)
+    {
+      slot->name = name;
+      slot->bytes = (guint32) strlen (name);
+      slot->chars = utf8_chars (name, slot->bytes);
+    }
+  return slot;
 }
 
 static void
 add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
 {
-  GArray *lines = data;
+  Collect *c = data;
+  const NameSlot *name = name_of (c, info->name);
   Line line = {
-    .name = info->name, .name_bytes = (guint32) strlen (info->name),
+    .name = info->name, .name_bytes = name->bytes,
     .indent = (level - 1) * 2, .is_kernel = node->kind == SL_TREE_KERNEL,
-    .device = info->device, .stream = info->stream,
+    .place = node->owner,
     .has_gpu = node->kind == SL_TREE_RANGE && info->has_gpu,
     .dur = info->end_ns - info->start_ns, .gpu_dur = info->gpu_end_ns - info->gpu_start_ns,
   };
 
-  line.chars = line.indent + utf8_chars (line.name, line.name_bytes)
-               + (line.is_kernel ? kernel_place_chars (line.device, line.stream) : 0);
-  g_array_append_val (lines, line);
+  line.chars = line.indent + name->chars + (line.is_kernel ? place_of (c, node->owner, info)->chars : 0);
+  g_array_append_val (c->lines, line);
 }
 
 static void
@@ -91,16 +126,12 @@ append_spaces (GString *out, guint n)
 /* "<label><pad>  <duration right-aligned in 12 bytes>[  (GPU <d>)]\n", as
  * printf ("%s%*s  %12s", ...) printed it. */
 static void
-append_line (GString *out, const Line *line, guint width, GString *dur)
+append_line (GString *out, const Line *line, const Place *places, guint width, GString *dur)
 {
   append_spaces (out, line->indent);
   g_string_append_len (out, line->name, line->name_bytes);
   if (line->is_kernel)
-    {
-      char place[PLACE_SIZE];
-
-      g_string_append_len (out, place, (gssize) format_kernel_place (place, line->device, line->stream));
-    }
+    g_string_append_len (out, places[line->place].text, places[line->place].len);
   append_spaces (out, (line->chars < width ? width - line->chars : 0) + 2);
   g_string_truncate (dur, 0);
   sl_format_duration_precise_append (dur, line->dur);
@@ -118,7 +149,7 @@ append_line (GString *out, const Line *line, guint width, GString *dur)
 /* Labels padded to the widest (at most 110 characters), then the duration;
  * written in blocks of a megabyte. */
 static void
-print_lines (GArray *lines)
+print_lines (GArray *lines, const Place *places)
 {
   g_autoptr(GString) out = g_string_sized_new (1 << 20);
   g_autoptr(GString) dur = g_string_sized_new (32);
@@ -129,7 +160,7 @@ print_lines (GArray *lines)
   width = MIN (width, 110);
   for (guint i = 0; i < lines->len; i++)
     {
-      append_line (out, &g_array_index (lines, Line, i), width, dur);
+      append_line (out, &g_array_index (lines, Line, i), places, width, dur);
       if (out->len >= (1 << 20) || i + 1 == lines->len)
         {
           fwrite (out->str, 1, out->len, stdout);
@@ -144,6 +175,8 @@ show (const SlCliRun *run, gpointer data)
   Options *o = data;
   g_autoptr(SlTree) tree = NULL;
   g_autoptr(GArray) lines = NULL;
+  g_autofree Place *places = NULL;
+  g_autofree NameSlot *names = NULL;
 
   if (!sl_cli_parse_count (run->command, "--depth", o->depth_text, &o->depth)
       || !sl_cli_parse_dur (run->command, "--min-dur", o->min_dur_text, &o->min_dur))
@@ -155,10 +188,13 @@ show (const SlCliRun *run, gpointer data)
       return SL_CLI_OK;
     }
   lines = g_array_new (FALSE, FALSE, sizeof (Line));
-  sl_tree_walk (tree, o->depth, o->min_dur, add_line, NULL, lines);
+  places = g_new0 (Place, MAX (run->profile->n_streams, 1));
+  names = g_new0 (NameSlot, NAME_SLOTS);
+  Collect collect = { lines, places, names };
+  sl_tree_walk (tree, o->depth, o->min_dur, add_line, NULL, &collect);
   if (lines->len == 0)
     sl_cli_print_empty (run->common.filter, _("NVTX ranges or kernels"));
-  print_lines (lines);
+  print_lines (lines, places);
   return SL_CLI_OK;
 }
 
