@@ -31,6 +31,8 @@ struct _SlSummaryPage {
   GCancellable   *cancellable;
   guint           settle_id;
   guint           laid_out_id;
+  gboolean        fill_pending;   /* the sections wait for the page to show */
+  guint           fill_id;        /* their fill, after the page showed */
   gboolean        has_scope;
   SlTimeRange     scope_range;
   SlScopeSummary *summary;
@@ -195,6 +197,43 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     g_task_return_error (task, error);
 }
 
+/* The sections of the summary shown: hundreds of widgets (links, labels,
+ * menus), whose creation and first style and layout cost tens of ms on
+ * the main loop; a page not shown has them built when it is next shown,
+ * so a load under another page does not pay for them. */
+static void
+fill_sections (SlSummaryPage *self)
+{
+  self->fill_pending = FALSE;
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  sl_summary_sections_fill (GTK_BOX (self->sections), self->summary, self->session);
+  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
+  update_probe_state (self);
+  g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
+}
+
+static gboolean
+fill_cb (gpointer data)
+{
+  SlSummaryPage *self = data;
+
+  self->fill_id = 0;
+  fill_sections (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Shown with a fill waiting: after this frame, not inside the map. */
+static void
+sl_summary_page_map (GtkWidget *widget)
+{
+  SlSummaryPage *self = SL_SUMMARY_PAGE (widget);
+
+  GTK_WIDGET_CLASS (sl_summary_page_parent_class)->map (widget);
+  if (self->fill_pending && self->fill_id == 0)
+    self->fill_id = g_idle_add (fill_cb, self);
+}
+
 static void
 compute_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -209,14 +248,19 @@ compute_done (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->summary, sl_scope_summary_unref);
   self->summary = s;
   set_status (self, NULL);
-  sl_summary_sections_fill (GTK_BOX (self->sections), s, self->session);
   g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
   self->cpu_summary = g_steal_pointer (&job->cpu_summary);
-  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
   sl_summary_histogram_set_scope (SL_SUMMARY_HISTOGRAM (self->histogram), job->filter, s);
-  update_probe_state (self);
-  g_clear_handle_id (&self->laid_out_id, g_source_remove);
-  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    fill_sections (self);
+  else
+    {
+      /* the old sections go at once: they are another scope's */
+      g_clear_handle_id (&self->fill_id, g_source_remove);
+      sl_summary_sections_fill (GTK_BOX (self->sections), NULL, NULL);
+      self->fill_pending = TRUE;   /* at the next map */
+      update_probe_state (self);
+    }
 }
 
 static void
@@ -232,6 +276,8 @@ start (SlSummaryPage *self)
     {
       g_clear_pointer (&self->summary, sl_scope_summary_unref);
       g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
+      self->fill_pending = FALSE;
+      g_clear_handle_id (&self->fill_id, g_source_remove);
       gtk_label_set_text (GTK_LABEL (self->range_label), "");
       set_status (self, self->session != NULL ? _("Select a time range in the timeline (Shift+drag).") : NULL);
       sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
@@ -427,6 +473,7 @@ sl_summary_page_dispose (GObject *object)
 
   g_clear_handle_id (&self->settle_id, g_source_remove);
   g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  g_clear_handle_id (&self->fill_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->session != NULL)
@@ -473,6 +520,7 @@ sl_summary_page_class_init (SlSummaryPageClass *klass)
   object_class->finalize = sl_summary_page_finalize;
   object_class->get_property = sl_summary_page_get_property;
   object_class->set_property = sl_summary_page_set_property;
+  GTK_WIDGET_CLASS (klass)->map = sl_summary_page_map;
   properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION,
                                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                   G_PARAM_STATIC_STRINGS);
