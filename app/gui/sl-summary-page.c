@@ -33,6 +33,8 @@ struct _SlSummaryPage {
   guint           laid_out_id;
   gboolean        fill_pending;   /* the sections wait for the page to show */
   guint           fill_id;        /* their fill, after the page showed */
+  SlSummaryFill  *fill;           /* a fill going on, a piece per frame */
+  guint           fill_tick;
   gboolean        has_scope;
   SlTimeRange     scope_range;
   SlScopeSummary *summary;
@@ -197,20 +199,57 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     g_task_return_error (task, error);
 }
 
+static void
+stop_fill (SlSummaryPage *self)
+{
+  if (self->fill_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->fill_tick);
+  self->fill_tick = 0;
+  g_clear_pointer (&self->fill, sl_summary_fill_free);
+}
+
+/* Empties the sections at once (no summary, or another scope's). */
+static void
+clear_sections (SlSummaryPage *self)
+{
+  self->fill_pending = FALSE;
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  stop_fill (self);
+  sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
+}
+
+/* One piece of the sections per frame, then the CPU's. */
+static gboolean
+fill_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  SlSummaryPage *self = SL_SUMMARY_PAGE (widget);
+
+  if (sl_summary_fill_step (self->fill))
+    return G_SOURCE_CONTINUE;
+  self->fill_tick = 0;
+  g_clear_pointer (&self->fill, sl_summary_fill_free);
+  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
+  update_probe_state (self);
+  g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
 /* The sections of the summary shown: hundreds of widgets (links, labels,
  * menus), whose creation and first style and layout cost tens of ms on
- * the main loop; a page not shown has them built when it is next shown,
- * so a load under another page does not pay for them. */
+ * the main loop at once: they come a piece per frame.  A page not shown
+ * has them built when it is next shown, so a load under another page
+ * does not pay for them. */
 static void
 fill_sections (SlSummaryPage *self)
 {
   self->fill_pending = FALSE;
   g_clear_handle_id (&self->fill_id, g_source_remove);
-  sl_summary_sections_fill (GTK_BOX (self->sections), self->summary, self->session);
-  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
+  stop_fill (self);
+  self->fill = sl_summary_fill_new (GTK_BOX (self->sections), self->summary, self->session);
+  sl_summary_fill_step (self->fill);   /* the old sections go at once */
+  self->fill_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), fill_tick_cb, NULL, NULL);
   update_probe_state (self);
-  g_clear_handle_id (&self->laid_out_id, g_source_remove);
-  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
 }
 
 static gboolean
@@ -256,8 +295,7 @@ compute_done (GObject *source, GAsyncResult *result, gpointer data)
   else
     {
       /* the old sections go at once: they are another scope's */
-      g_clear_handle_id (&self->fill_id, g_source_remove);
-      sl_summary_sections_fill (GTK_BOX (self->sections), NULL, NULL);
+      clear_sections (self);
       self->fill_pending = TRUE;   /* at the next map */
       update_probe_state (self);
     }
@@ -276,11 +314,9 @@ start (SlSummaryPage *self)
     {
       g_clear_pointer (&self->summary, sl_scope_summary_unref);
       g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
-      self->fill_pending = FALSE;
-      g_clear_handle_id (&self->fill_id, g_source_remove);
+      clear_sections (self);
       gtk_label_set_text (GTK_LABEL (self->range_label), "");
       set_status (self, self->session != NULL ? _("Select a time range in the timeline (Shift+drag).") : NULL);
-      sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
       update_probe_state (self);
       return;
     }
@@ -474,6 +510,7 @@ sl_summary_page_dispose (GObject *object)
   g_clear_handle_id (&self->settle_id, g_source_remove);
   g_clear_handle_id (&self->laid_out_id, g_source_remove);
   g_clear_handle_id (&self->fill_id, g_source_remove);
+  stop_fill (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->session != NULL)
