@@ -4,6 +4,7 @@
  * scope summary (sl-scope-summary.h), the previous run cancelled; the
  * sections and the histogram show the result. */
 #include "sl-summary-page.h"
+#include "sl-tooltip.h"
 #include "sl-accessible-name.h"
 #include "sl-locale-format.h"
 
@@ -74,7 +75,7 @@ add_links (JsonBuilder *b, SlSummaryPage *self, const char *member, const char *
             || in_scroller.y < 0 || in_scroller.y > gtk_widget_get_height (scroller))
           continue;
         json_builder_begin_object (b);
-        sl_json_member_string (b, "name", gtk_widget_get_tooltip_text (c));
+        sl_json_member_string (b, "name", sl_tooltip_get_text (c));
         sl_json_member_double (b, "x", p.x + sx);
         sl_json_member_double (b, "y", p.y + sy);
         if (sl_summary_sections_link_span (c, &start, &end))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-summary-sections.c: one grid per part of the scope summary. */
 #include "sl-summary-sections.h"
+#include "sl-tooltip.h"
 #include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
@@ -64,7 +65,7 @@ link_cell (const char *text)
   GtkWidget *button = gtk_button_new ();
   GtkWidget *label = cell (text, FALSE);
 
-  gtk_widget_set_tooltip_text (button, text);
+  sl_tooltip_set_text (button, text);
   /* GTK 4.8 does not name a button after a child label: the class name would be read */
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   gtk_button_set_child (GTK_BUTTON (button), label);
@@ -120,7 +121,7 @@ fill_gpus (GtkBox *box, const SlScopeSummary *s)
 static void
 kernel_clicked_cb (GtkButton *button, SlSession *session)
 {
-  sl_session_set_kernel_name (session, gtk_widget_get_tooltip_text (GTK_WIDGET (button)));
+  sl_session_set_kernel_name (session, sl_tooltip_get_text (GTK_WIDGET (button)));
 }
 
 /* Rows of a name table: name (a link with @clicked), count, total, share. */
@@ -141,7 +142,7 @@ fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSe
           gtk_widget_add_css_class (name, SL_SUMMARY_KERNEL_LINK);
         }
       else
-        gtk_widget_set_tooltip_text (name, rows[i].name);
+        sl_tooltip_set_text (name, rows[i].name);
       gtk_grid_attach (GTK_GRID (grid), name, 0, i + 1, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_count ((gint64) rows[i].stats.count), TRUE),
                        1, i + 1, 1, 1);
