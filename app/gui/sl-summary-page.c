@@ -98,7 +98,8 @@ update_probe_state (SlSummaryPage *self)
   sl_json_member_string (b, "scope", self->session == NULL ? "whole"
                                      : sl_session_get_scope (self->session) == SL_SCOPE_SELECTION ? "selection"
                                      : sl_session_get_scope (self->session) == SL_SCOPE_BOOKMARK ? "bookmark" : "whole");
-  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->settle_id != 0);
+  /* still coming: the summary, or the sections' pieces (until laid out) */
+  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->settle_id != 0 || self->fill != NULL);
   sl_json_member_boolean (b, "has_scope", self->has_scope);
   sl_json_member_int (b, "start_ns", self->scope_range.start);
   sl_json_member_int (b, "end_ns", self->scope_range.end);
@@ -133,6 +134,8 @@ laid_out_cb (gpointer data)
   SlSummaryPage *self = data;
 
   self->laid_out_id = 0;
+  if (self->fill != NULL && self->fill_tick == 0)
+    g_clear_pointer (&self->fill, sl_summary_fill_free);   /* all its pieces are in */
   update_probe_state (self);
   return G_SOURCE_REMOVE;
 }
@@ -228,9 +231,8 @@ fill_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   if (sl_summary_fill_step (self->fill))
     return G_SOURCE_CONTINUE;
   self->fill_tick = 0;
-  g_clear_pointer (&self->fill, sl_summary_fill_free);
   sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
-  update_probe_state (self);
+  /* the probe says the page is ready once the new links have a place */
   g_clear_handle_id (&self->laid_out_id, g_source_remove);
   self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
   return G_SOURCE_REMOVE;

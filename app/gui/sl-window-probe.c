@@ -379,6 +379,37 @@ add_view_state (JsonBuilder *b, const char *name, GtkWidget *view)
 
 static const char * const panel_pages[] = { "tree", "search", "summary", "bookmarks" };
 
+/* "tabs": {"tree": [x, y], ...}: the middle of each page's switcher button
+ * in surface coordinates (for xdotool), in the panel's page order. */
+static void
+add_tabs (JsonBuilder *b, SlWindow *window)
+{
+  GtkWidget *box = gtk_widget_get_first_child (window->side_panel);
+  GtkWidget *switcher = box != NULL ? gtk_widget_get_first_child (box) : NULL;
+  GtkWidget *button = switcher != NULL && GTK_IS_STACK_SWITCHER (switcher) ? gtk_widget_get_first_child (switcher) : NULL;
+  double sx = 0, sy = 0;
+
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  json_builder_set_member_name (b, "tabs");
+  json_builder_begin_object (b);
+  for (guint i = 0; button != NULL && i < G_N_ELEMENTS (panel_pages); i++, button = gtk_widget_get_next_sibling (button))
+    {
+      graphene_point_t middle;
+
+      if (!gtk_widget_get_mapped (button) ||
+          !gtk_widget_compute_point (button, GTK_WIDGET (window),
+                                     &GRAPHENE_POINT_INIT (gtk_widget_get_width (button) / 2.f,
+                                                           gtk_widget_get_height (button) / 2.f), &middle))
+        continue;
+      json_builder_set_member_name (b, panel_pages[i]);
+      json_builder_begin_array (b);
+      json_builder_add_double_value (b, middle.x + sx);
+      json_builder_add_double_value (b, middle.y + sy);
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+}
+
 /* "panel": {"shown", "page", "tree": {...}, "search": {...}, "summary": {...}},
  * "flame": {...} or null while hidden. */
 static void
@@ -391,6 +422,7 @@ add_views (JsonBuilder *b, SlWindow *window)
   sl_json_member_int (b, "shown", gtk_widget_get_visible (window->side_panel));
   sl_json_member_int (b, "details_shown", gtk_widget_get_visible (window->details_scroller));
   sl_json_member_string (b, "page", sl_side_panel_get_page (panel));
+  add_tabs (b, window);
   for (guint i = 0; i < G_N_ELEMENTS (panel_pages); i++)
     add_view_state (b, panel_pages[i], sl_side_panel_get_page_widget (panel, panel_pages[i]));
   json_builder_end_object (b);
