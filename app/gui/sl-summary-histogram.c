@@ -2,6 +2,7 @@
 /* sl-summary-histogram.c: a kernel's or the iterations' durations, and the
  * highlight of the instances in the bins the user drags across. */
 #include "sl-summary-histogram.h"
+#include "sl-background.h"
 #include "sl-locale-format.h"
 
 #include <inttypes.h>
@@ -147,9 +148,11 @@ static void
 find_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr(GArray) instances = sl_kernel_instances_named (job->profile, job->filter, job->name);
+  g_autoptr(GArray) instances = NULL;
   Found *found = g_new0 (Found, 1);
 
+  sl_background_thread ();
+  instances = sl_kernel_instances_named (job->profile, job->filter, job->name);
   found->items = g_array_sized_new (FALSE, FALSE, sizeof (Item), instances->len);
   for (guint i = 0; i < instances->len; i++)
     {

@@ -4,6 +4,7 @@
  * scope summary (sl-scope-summary.h), the previous run cancelled; the
  * sections and the histogram show the result. */
 #include "sl-summary-page.h"
+#include "sl-background.h"
 #include "sl-tooltip.h"
 #include "sl-accessible-name.h"
 #include "sl-locale-format.h"
@@ -192,7 +193,10 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 {
   Job *job = data;
   GError *error = NULL;
-  SlScopeSummary *s = sl_scope_summary_compute (job->profile, job->filter, cancellable, &error);
+  SlScopeSummary *s;
+
+  sl_background_thread ();
+  s = sl_scope_summary_compute (job->profile, job->filter, cancellable, &error);
 
   if (s != NULL)
     job->cpu_summary = sl_summary_cpu_compute (job->cpu, job->start, job->end);
