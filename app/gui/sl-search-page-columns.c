@@ -3,6 +3,7 @@
  * its name (the expander), its count, its total time.  An instance: when
  * it starts, where it ran and its NVTX path, then its duration. */
 #include "sl-search-page-private.h"
+#include "sl-tooltip.h"
 #include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
@@ -144,7 +145,7 @@ bind_cb (GtkSignalListItemFactory *factory, GtkListItem *li, gpointer data)
       child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
     }
   gtk_label_set_text (GTK_LABEL (child), text);
-  gtk_widget_set_tooltip_text (child, tooltip);
+  sl_tooltip_set_text (child, tooltip);
   g_object_unref (item);
 }
 

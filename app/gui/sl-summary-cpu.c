@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-summary-cpu.c: the CPU samples of the summary's scope and of its gaps. */
 #include "sl-summary-cpu.h"
+#include "sl-tooltip.h"
 #include "sl-locale-format.h"
 #include "sl-cpu-stacks.h"
 
@@ -55,7 +56,7 @@ text_cell (const char *text, gboolean numeric)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_widget_set_hexpand (label, TRUE);
-      gtk_widget_set_tooltip_text (label, text);
+      sl_tooltip_set_text (label, text);
     }
   return label;
 }

@@ -2,6 +2,7 @@
 /* sl-summary-histogram.c: a kernel's or the iterations' durations, and the
  * highlight of the instances in the bins the user drags across. */
 #include "sl-summary-histogram.h"
+#include "sl-background.h"
 #include "sl-locale-format.h"
 
 #include <inttypes.h>
@@ -78,16 +79,23 @@ set_caption (SlSummaryHistogram *self, const SlDurationHistogram *h)
     gtk_label_set_text (GTK_LABEL (self->figures), "");
 }
 
-/* Takes @items: shows their histogram. */
-static void
-show_items (SlSummaryHistogram *self, GArray *items)
+/* The histogram of @items' durations: O(n) with three selections, so a
+ * kernel's instances (a million and more in a big profile) have theirs
+ * built in the worker that found them, off the main loop. */
+static SlDurationHistogram *
+items_histogram (const GArray *items)
 {
   g_autofree gint64 *d = g_new (gint64, MAX (items->len, 1));
-  SlDurationHistogram *h;
 
   for (guint i = 0; i < items->len; i++)
     d[i] = g_array_index (items, Item, i).dur_ns;
-  h = sl_duration_histogram_new (d, items->len, N_BINS);
+  return sl_duration_histogram_new (d, items->len, N_BINS);
+}
+
+/* Takes @items and @h, their histogram: shows it. */
+static void
+show_histogram (SlSummaryHistogram *self, GArray *items, SlDurationHistogram *h)
+{
   g_clear_pointer (&self->items, g_array_unref);
   self->items = items;
   self->sel_first = self->sel_last = G_MAXUINT;
@@ -96,6 +104,13 @@ show_items (SlSummaryHistogram *self, GArray *items)
   sl_histogram_set_histogram (SL_HISTOGRAM (self->histogram), h);
   gtk_widget_set_sensitive (self->outliers, items->len > 0);
   changed (self);
+}
+
+/* Takes @items (a few: the iterations, or none): shows their histogram. */
+static void
+show_items (SlSummaryHistogram *self, GArray *items)
+{
+  show_histogram (self, items, items_histogram (items));
 }
 
 /* ---- the kernel's instances, found in a worker ---- */
@@ -115,32 +130,52 @@ job_free (Job *job)
   g_free (job);
 }
 
+/* What the worker found: the instances and their histogram. */
+typedef struct {
+  GArray              *items;
+  SlDurationHistogram *histogram;
+} Found;
+
+static void
+found_free (Found *found)
+{
+  g_clear_pointer (&found->items, g_array_unref);
+  g_clear_pointer (&found->histogram, sl_duration_histogram_free);
+  g_free (found);
+}
+
 static void
 find_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr(GArray) found = sl_kernel_instances_named (job->profile, job->filter, job->name);
-  GArray *items = g_array_sized_new (FALSE, FALSE, sizeof (Item), found->len);
+  g_autoptr(GArray) instances = NULL;
+  Found *found = g_new0 (Found, 1);
 
-  for (guint i = 0; i < found->len; i++)
+  sl_background_thread ();
+  instances = sl_kernel_instances_named (job->profile, job->filter, job->name);
+  found->items = g_array_sized_new (FALSE, FALSE, sizeof (Item), instances->len);
+  for (guint i = 0; i < instances->len; i++)
     {
-      const SlKernelInstance *k = &g_array_index (found, SlKernelInstance, i);
+      const SlKernelInstance *k = &g_array_index (instances, SlKernelInstance, i);
       Item item = { { SL_EVENT_KERNEL, k->stream, k->index }, k->dur_ns };
-      g_array_append_val (items, item);
+      g_array_append_val (found->items, item);
     }
-  g_task_return_pointer (task, items, (GDestroyNotify) g_array_unref);
+  found->histogram = items_histogram (found->items);
+  g_task_return_pointer (task, found, (GDestroyNotify) found_free);
 }
 
 static void
 find_done (GObject *source, GAsyncResult *result, gpointer data)
 {
-  GArray *items = g_task_propagate_pointer (G_TASK (result), NULL);
+  Found *found = g_task_propagate_pointer (G_TASK (result), NULL);
 
   /* NULL when cancelled: the widget may be gone */
-  if (items != NULL)
+  if (found != NULL)
     {
       g_clear_object (&SL_SUMMARY_HISTOGRAM (source)->cancellable);
-      show_items (SL_SUMMARY_HISTOGRAM (source), items);
+      show_histogram (SL_SUMMARY_HISTOGRAM (source), g_steal_pointer (&found->items),
+                      g_steal_pointer (&found->histogram));
+      found_free (found);
     }
 }
 

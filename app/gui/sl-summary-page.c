@@ -4,6 +4,8 @@
  * scope summary (sl-scope-summary.h), the previous run cancelled; the
  * sections and the histogram show the result. */
 #include "sl-summary-page.h"
+#include "sl-background.h"
+#include "sl-tooltip.h"
 #include "sl-accessible-name.h"
 #include "sl-locale-format.h"
 
@@ -31,6 +33,10 @@ struct _SlSummaryPage {
   GCancellable   *cancellable;
   guint           settle_id;
   guint           laid_out_id;
+  gboolean        fill_pending;   /* the sections wait for the page to show */
+  guint           fill_id;        /* their fill, after the page showed */
+  SlSummaryFill  *fill;           /* a fill going on, a piece per frame */
+  guint           fill_tick;
   gboolean        has_scope;
   SlTimeRange     scope_range;
   SlScopeSummary *summary;
@@ -70,7 +76,7 @@ add_links (JsonBuilder *b, SlSummaryPage *self, const char *member, const char *
             || in_scroller.y < 0 || in_scroller.y > gtk_widget_get_height (scroller))
           continue;
         json_builder_begin_object (b);
-        sl_json_member_string (b, "name", gtk_widget_get_tooltip_text (c));
+        sl_json_member_string (b, "name", sl_tooltip_get_text (c));
         sl_json_member_double (b, "x", p.x + sx);
         sl_json_member_double (b, "y", p.y + sy);
         if (sl_summary_sections_link_span (c, &start, &end))
@@ -93,7 +99,8 @@ update_probe_state (SlSummaryPage *self)
   sl_json_member_string (b, "scope", self->session == NULL ? "whole"
                                      : sl_session_get_scope (self->session) == SL_SCOPE_SELECTION ? "selection"
                                      : sl_session_get_scope (self->session) == SL_SCOPE_BOOKMARK ? "bookmark" : "whole");
-  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->settle_id != 0);
+  /* still coming: the summary, or the sections' pieces (until laid out) */
+  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->settle_id != 0 || self->fill != NULL);
   sl_json_member_boolean (b, "has_scope", self->has_scope);
   sl_json_member_int (b, "start_ns", self->scope_range.start);
   sl_json_member_int (b, "end_ns", self->scope_range.end);
@@ -128,6 +135,8 @@ laid_out_cb (gpointer data)
   SlSummaryPage *self = data;
 
   self->laid_out_id = 0;
+  if (self->fill != NULL && self->fill_tick == 0)
+    g_clear_pointer (&self->fill, sl_summary_fill_free);   /* all its pieces are in */
   update_probe_state (self);
   return G_SOURCE_REMOVE;
 }
@@ -184,7 +193,10 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 {
   Job *job = data;
   GError *error = NULL;
-  SlScopeSummary *s = sl_scope_summary_compute (job->profile, job->filter, cancellable, &error);
+  SlScopeSummary *s;
+
+  sl_background_thread ();
+  s = sl_scope_summary_compute (job->profile, job->filter, cancellable, &error);
 
   if (s != NULL)
     job->cpu_summary = sl_summary_cpu_compute (job->cpu, job->start, job->end);
@@ -193,6 +205,79 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     g_task_return_pointer (task, s, (GDestroyNotify) sl_scope_summary_unref);
   else
     g_task_return_error (task, error);
+}
+
+static void
+stop_fill (SlSummaryPage *self)
+{
+  if (self->fill_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->fill_tick);
+  self->fill_tick = 0;
+  g_clear_pointer (&self->fill, sl_summary_fill_free);
+}
+
+/* Empties the sections at once (no summary, or another scope's). */
+static void
+clear_sections (SlSummaryPage *self)
+{
+  self->fill_pending = FALSE;
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  stop_fill (self);
+  sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
+}
+
+/* One piece of the sections per frame, then the CPU's. */
+static gboolean
+fill_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  SlSummaryPage *self = SL_SUMMARY_PAGE (widget);
+
+  if (sl_summary_fill_step (self->fill))
+    return G_SOURCE_CONTINUE;
+  self->fill_tick = 0;
+  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
+  /* the probe says the page is ready once the new links have a place */
+  g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The sections of the summary shown: hundreds of widgets (links, labels,
+ * menus), whose creation and first style and layout cost tens of ms on
+ * the main loop at once: they come a piece per frame.  A page not shown
+ * has them built when it is next shown, so a load under another page
+ * does not pay for them. */
+static void
+fill_sections (SlSummaryPage *self)
+{
+  self->fill_pending = FALSE;
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  stop_fill (self);
+  self->fill = sl_summary_fill_new (GTK_BOX (self->sections), self->summary, self->session);
+  sl_summary_fill_step (self->fill);   /* the old sections go at once */
+  self->fill_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), fill_tick_cb, NULL, NULL);
+  update_probe_state (self);
+}
+
+static gboolean
+fill_cb (gpointer data)
+{
+  SlSummaryPage *self = data;
+
+  self->fill_id = 0;
+  fill_sections (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Shown with a fill waiting: after this frame, not inside the map. */
+static void
+sl_summary_page_map (GtkWidget *widget)
+{
+  SlSummaryPage *self = SL_SUMMARY_PAGE (widget);
+
+  GTK_WIDGET_CLASS (sl_summary_page_parent_class)->map (widget);
+  if (self->fill_pending && self->fill_id == 0)
+    self->fill_id = g_idle_add (fill_cb, self);
 }
 
 static void
@@ -209,14 +294,18 @@ compute_done (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->summary, sl_scope_summary_unref);
   self->summary = s;
   set_status (self, NULL);
-  sl_summary_sections_fill (GTK_BOX (self->sections), s, self->session);
   g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
   self->cpu_summary = g_steal_pointer (&job->cpu_summary);
-  sl_summary_cpu_fill (GTK_BOX (self->sections), self->cpu_summary);
   sl_summary_histogram_set_scope (SL_SUMMARY_HISTOGRAM (self->histogram), job->filter, s);
-  update_probe_state (self);
-  g_clear_handle_id (&self->laid_out_id, g_source_remove);
-  self->laid_out_id = g_timeout_add (250, laid_out_cb, self);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    fill_sections (self);
+  else
+    {
+      /* the old sections go at once: they are another scope's */
+      clear_sections (self);
+      self->fill_pending = TRUE;   /* at the next map */
+      update_probe_state (self);
+    }
 }
 
 static void
@@ -232,9 +321,9 @@ start (SlSummaryPage *self)
     {
       g_clear_pointer (&self->summary, sl_scope_summary_unref);
       g_clear_pointer (&self->cpu_summary, sl_summary_cpu_free);
+      clear_sections (self);
       gtk_label_set_text (GTK_LABEL (self->range_label), "");
       set_status (self, self->session != NULL ? _("Select a time range in the timeline (Shift+drag).") : NULL);
-      sl_summary_sections_fill (GTK_BOX (self->sections), NULL, self->session);
       update_probe_state (self);
       return;
     }
@@ -427,6 +516,8 @@ sl_summary_page_dispose (GObject *object)
 
   g_clear_handle_id (&self->settle_id, g_source_remove);
   g_clear_handle_id (&self->laid_out_id, g_source_remove);
+  g_clear_handle_id (&self->fill_id, g_source_remove);
+  stop_fill (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->session != NULL)
@@ -473,6 +564,7 @@ sl_summary_page_class_init (SlSummaryPageClass *klass)
   object_class->finalize = sl_summary_page_finalize;
   object_class->get_property = sl_summary_page_get_property;
   object_class->set_property = sl_summary_page_set_property;
+  GTK_WIDGET_CLASS (klass)->map = sl_summary_page_map;
   properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SL_TYPE_SESSION,
                                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                   G_PARAM_STATIC_STRINGS);

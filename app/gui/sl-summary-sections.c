@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-summary-sections.c: one grid per part of the scope summary. */
 #include "sl-summary-sections.h"
+#include "sl-tooltip.h"
 #include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
@@ -64,7 +65,7 @@ link_cell (const char *text)
   GtkWidget *button = gtk_button_new ();
   GtkWidget *label = cell (text, FALSE);
 
-  gtk_widget_set_tooltip_text (button, text);
+  sl_tooltip_set_text (button, text);
   /* GTK 4.8 does not name a button after a child label: the class name would be read */
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   gtk_button_set_child (GTK_BUTTON (button), label);
@@ -120,7 +121,7 @@ fill_gpus (GtkBox *box, const SlScopeSummary *s)
 static void
 kernel_clicked_cb (GtkButton *button, SlSession *session)
 {
-  sl_session_set_kernel_name (session, gtk_widget_get_tooltip_text (GTK_WIDGET (button)));
+  sl_session_set_kernel_name (session, sl_tooltip_get_text (GTK_WIDGET (button)));
 }
 
 /* Rows of a name table: name (a link with @clicked), count, total, share. */
@@ -141,7 +142,7 @@ fill_names (GtkBox *box, const SlNameRow *rows, guint n, GCallback clicked, SlSe
           gtk_widget_add_css_class (name, SL_SUMMARY_KERNEL_LINK);
         }
       else
-        gtk_widget_set_tooltip_text (name, rows[i].name);
+        sl_tooltip_set_text (name, rows[i].name);
       gtk_grid_attach (GTK_GRID (grid), name, 0, i + 1, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell_take (sl_locale_count ((gint64) rows[i].stats.count), TRUE),
                        1, i + 1, 1, 1);
@@ -270,8 +271,12 @@ attach_span (GtkWidget *grid, guint row, char *text, gint64 start, gint64 end, S
   g_free (text);
 }
 
-static void
-fill_iterations (GtkBox *box, const SlIterations *it, SlSession *session)
+#define MAX_ITERATIONS 200
+
+/* The iterations' title and, when there are any, their grid's header: the
+ * grid their rows go in, NULL without one. */
+static GtkWidget *
+iterations_head (GtkBox *box, const SlIterations *it)
 {
   static const char *const titles[] = { N_("Iteration"), N_("Start"), N_("Duration") };
   GtkWidget *grid;
@@ -280,16 +285,29 @@ fill_iterations (GtkBox *box, const SlIterations *it, SlSession *session)
   if (it == NULL || it->n_iterations == 0)
     {
       add_none (box, _("No repeating steps found in this range."));
-      return;
+      return NULL;
     }
   grid = add_grid (box);
   header_row (grid, titles, G_N_ELEMENTS (titles));
-  for (guint i = 0; i < it->n_iterations && i < 200; i++)
+  return grid;
+}
+
+static guint
+n_iteration_rows (const SlIterations *it)
+{
+  return it != NULL ? MIN (it->n_iterations, MAX_ITERATIONS) : 0;
+}
+
+/* Iterations [@first, @end) of the rows shown, into @grid. */
+static void
+iteration_rows (GtkWidget *grid, const SlIterations *it, guint first, guint end, SlSession *session)
+{
+  for (guint i = first; i < end; i++)
     {
-      gint64 start, end;
-      sl_scope_iteration_span (it, i, &start, &end);
+      gint64 start, stop;
+      sl_scope_iteration_span (it, i, &start, &stop);
       attach_span (grid, i + 1, g_strdup_printf (_("#%u (pid %u)"), it->iterations[i].index, it->iterations[i].pid),
-                   start, end, session);
+                   start, stop, session);
     }
 }
 
@@ -362,20 +380,105 @@ fill_name_tables (GtkBox *box, const SlScopeSummary *s, SlSession *session)
     fill_nvtx (box, s->nvtx, session);
 }
 
+/* ---- the fill, a piece at a time ---- */
+
+/* Rows of iterations per piece: a piece's widgets are made, styled and
+ * laid out in a few ms, not the tens of ms of a whole summary. */
+#define ROWS_PER_PIECE 25
+
+typedef enum { STEP_CLEAR, STEP_GPUS, STEP_NAMES, STEP_OVERLAP, STEP_ITERATIONS, STEP_ROWS, STEP_GAPS, STEP_DONE } Step;
+
+struct _SlSummaryFill {
+  GtkBox         *box;       /* (unowned): the fill dies with it */
+  SlScopeSummary *summary;   /* nullable */
+  SlSession      *session;   /* nullable */
+  Step            step;
+  GtkWidget      *grid;      /* the iterations' grid, when it has rows */
+  guint           row;       /* the next iteration row */
+};
+
+SlSummaryFill *
+sl_summary_fill_new (GtkBox *box, SlScopeSummary *summary, SlSession *session)
+{
+  SlSummaryFill *fill = g_new0 (SlSummaryFill, 1);
+
+  g_return_val_if_fail (GTK_IS_BOX (box), NULL);
+  fill->box = box;
+  fill->summary = summary != NULL ? sl_scope_summary_ref (summary) : NULL;
+  fill->session = session != NULL ? g_object_ref (session) : NULL;
+  return fill;
+}
+
 void
-sl_summary_sections_fill (GtkBox *box, SlScopeSummary *s, SlSession *session)
+sl_summary_fill_free (SlSummaryFill *fill)
+{
+  g_clear_pointer (&fill->summary, sl_scope_summary_unref);
+  g_clear_object (&fill->session);
+  g_free (fill);
+}
+
+static void
+clear (GtkBox *box)
 {
   GtkWidget *child;
 
-  g_return_if_fail (GTK_IS_BOX (box));
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))))
     gtk_box_remove (box, child);
-  if (s == NULL || session == NULL)
-    return;
-  fill_gpus (box, s);
-  fill_categories (box, s->categories);
-  fill_name_tables (box, s, session);
-  fill_overlap (box, s->overlap);
-  fill_iterations (box, s->iterations, session);
-  fill_gaps (box, s, session);
+}
+
+/* The next iteration rows; the step after them once all are in. */
+static Step
+step_rows (SlSummaryFill *fill)
+{
+  const SlIterations *it = fill->summary->iterations;
+  guint end = MIN (fill->row + ROWS_PER_PIECE, n_iteration_rows (it));
+
+  if (fill->grid != NULL)
+    iteration_rows (fill->grid, it, fill->row, end, fill->session);
+  fill->row = end;
+  return fill->grid != NULL && end < n_iteration_rows (it) ? STEP_ROWS : STEP_GAPS;
+}
+
+gboolean
+sl_summary_fill_step (SlSummaryFill *fill)
+{
+  SlScopeSummary *s = fill->summary;
+
+  if (fill->step == STEP_CLEAR)
+    clear (fill->box);
+  else if (fill->step == STEP_GPUS)
+    {
+      fill_gpus (fill->box, s);
+      fill_categories (fill->box, s->categories);
+    }
+  else if (fill->step == STEP_NAMES)
+    fill_name_tables (fill->box, s, fill->session);
+  else if (fill->step == STEP_OVERLAP)
+    fill_overlap (fill->box, s->overlap);
+  else if (fill->step == STEP_ITERATIONS)
+    fill->grid = iterations_head (fill->box, s->iterations);
+  else if (fill->step == STEP_ROWS)
+    {
+      fill->step = step_rows (fill);
+      return TRUE;
+    }
+  else if (fill->step == STEP_GAPS)
+    fill_gaps (fill->box, s, fill->session);
+  if (fill->step < STEP_DONE)
+    fill->step++;
+  if (fill->step == STEP_GPUS && (s == NULL || fill->session == NULL))
+    fill->step = STEP_DONE;
+  return fill->step < STEP_DONE;
+}
+
+void
+sl_summary_sections_fill (GtkBox *box, SlScopeSummary *s, SlSession *session)
+{
+  SlSummaryFill *fill;
+
+  g_return_if_fail (GTK_IS_BOX (box));
+  fill = sl_summary_fill_new (box, s, session);
+  while (sl_summary_fill_step (fill))
+    ;
+  sl_summary_fill_free (fill);
 }

@@ -33,4 +33,16 @@ void sl_summary_sections_fill (GtkBox         *box,
                                SlScopeSummary *summary,   /* nullable */
                                SlSession      *session);
 
+/* The same, a piece at a time (a section, or a few rows of one), so that
+ * each frame makes, styles and lays out only a few ms of widgets: steps
+ * until sl_summary_fill_step() returns FALSE.  The first step empties
+ * @box.  The fill holds @summary and @session, not @box. */
+typedef struct _SlSummaryFill SlSummaryFill;
+
+SlSummaryFill *sl_summary_fill_new  (GtkBox         *box,
+                                     SlScopeSummary *summary,   /* nullable */
+                                     SlSession      *session);  /* nullable */
+gboolean       sl_summary_fill_step (SlSummaryFill  *fill);
+void           sl_summary_fill_free (SlSummaryFill  *fill);
+
 G_END_DECLS

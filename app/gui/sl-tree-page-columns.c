@@ -2,6 +2,7 @@
 /* sl-tree-page-columns.c: the NVTX page's columns (name with its expander,
  * instances, CPU time, GPU time, kernels, share), each with its sorter. */
 #include "sl-tree-page-private.h"
+#include "sl-tooltip.h"
 #include "sl-locale-format.h"
 
 #include <glib/gi18n.h>
@@ -88,7 +89,7 @@ bind_name_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
   if (item == NULL)
     return;
   gtk_label_set_text (GTK_LABEL (label), item->label);
-  gtk_widget_set_tooltip_text (label, item->label);
+  sl_tooltip_set_text (label, item->label);
   if (item->kind != SL_TREE_ITEM_NODE)
     gtk_widget_add_css_class (label, "dim-label");
   else

@@ -3,6 +3,7 @@
  * session's scope with identical paths merged (sl-tree-agg.h), computed in a
  * worker whenever the model, the scope or exact-names change. */
 #include "sl-tree-page-private.h"
+#include "sl-background.h"
 #include "sl-bookmark-menu.h"
 
 #include "sl-probe-bounds.h"
@@ -116,7 +117,10 @@ static void
 compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Request *r = data;
-  SlTreeAgg *agg = sl_tree_agg_compute (r->profile, r->filter, r->exact, cancellable);
+  SlTreeAgg *agg;
+
+  sl_background_thread ();
+  agg = sl_tree_agg_compute (r->profile, r->filter, r->exact, cancellable);
 
   if (agg == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");

@@ -40,6 +40,8 @@ struct _SlWindowProbe {
   gint64     stall_last;
   gint64     stall_max;
   gint64     stall_begin;
+  gint64     stall_cpu_last;  /* the main thread's CPU time at stall_last */
+  gint64     stall_cpu_max;   /* its CPU time during the longest gap */
   guint      window_frames;   /* up to STARTUP_FRAMES */
   guint      frames;          /* timeline frames since new rows showed */
   guint      frame_tick;
@@ -377,6 +379,37 @@ add_view_state (JsonBuilder *b, const char *name, GtkWidget *view)
 
 static const char * const panel_pages[] = { "tree", "search", "summary", "bookmarks" };
 
+/* "tabs": {"tree": [x, y], ...}: the middle of each page's switcher button
+ * in surface coordinates (for xdotool), in the panel's page order. */
+static void
+add_tabs (JsonBuilder *b, SlWindow *window)
+{
+  GtkWidget *box = gtk_widget_get_first_child (window->side_panel);
+  GtkWidget *switcher = box != NULL ? gtk_widget_get_first_child (box) : NULL;
+  GtkWidget *button = switcher != NULL && GTK_IS_STACK_SWITCHER (switcher) ? gtk_widget_get_first_child (switcher) : NULL;
+  double sx = 0, sy = 0;
+
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  json_builder_set_member_name (b, "tabs");
+  json_builder_begin_object (b);
+  for (guint i = 0; button != NULL && i < G_N_ELEMENTS (panel_pages); i++, button = gtk_widget_get_next_sibling (button))
+    {
+      graphene_point_t middle;
+
+      if (!gtk_widget_get_mapped (button) ||
+          !gtk_widget_compute_point (button, GTK_WIDGET (window),
+                                     &GRAPHENE_POINT_INIT (gtk_widget_get_width (button) / 2.f,
+                                                           gtk_widget_get_height (button) / 2.f), &middle))
+        continue;
+      json_builder_set_member_name (b, panel_pages[i]);
+      json_builder_begin_array (b);
+      json_builder_add_double_value (b, middle.x + sx);
+      json_builder_add_double_value (b, middle.y + sy);
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+}
+
 /* "panel": {"shown", "page", "tree": {...}, "search": {...}, "summary": {...}},
  * "flame": {...} or null while hidden. */
 static void
@@ -389,6 +422,7 @@ add_views (JsonBuilder *b, SlWindow *window)
   sl_json_member_int (b, "shown", gtk_widget_get_visible (window->side_panel));
   sl_json_member_int (b, "details_shown", gtk_widget_get_visible (window->details_scroller));
   sl_json_member_string (b, "page", sl_side_panel_get_page (panel));
+  add_tabs (b, window);
   for (guint i = 0; i < G_N_ELEMENTS (panel_pages); i++)
     add_view_state (b, panel_pages[i], sl_side_panel_get_page_widget (panel, panel_pages[i]));
   json_builder_end_object (b);
@@ -493,22 +527,38 @@ schedule_state (SlWindowProbe *probe)
 
 /* ---- the stall meter ----------------------------------------------------------- */
 
+/* The main thread's own CPU time (µs): on a loaded machine a gap's wall
+ * time includes waiting for a core; its CPU time is what the app spent. */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 static gboolean
 stall_tick_cb (gpointer data)
 {
   SlWindowProbe *probe = data;
   gint64 now = g_get_monotonic_time ();
   gint64 gap = now - probe->stall_last;
+  gint64 cpu = thread_cpu_us ();
+  gint64 cpu_gap = cpu - probe->stall_cpu_last;
 
+  probe->stall_cpu_last = cpu;
   if (probe->window_frames < STARTUP_FRAMES)
     {
       probe->stall_last = now;
       return G_SOURCE_CONTINUE;
     }
+  if (gap > probe->stall_max)
+    probe->stall_cpu_max = cpu_gap;
   probe->stall_max = MAX (probe->stall_max, gap);
   if (gap > 16000 && probe->verbose)
-    g_printerr ("sightline: main loop stalled %.1f ms (at +%.1f ms)\n", gap / 1000.0,
-                (now - probe->stall_begin) / 1000.0);
+    g_printerr ("sightline: main loop stalled %.1f ms, main thread CPU %.1f ms (at +%.1f ms)\n",
+                gap / 1000.0, cpu_gap / 1000.0, (now - probe->stall_begin) / 1000.0);
   probe->stall_last = now;
   return G_SOURCE_CONTINUE;
 }
@@ -518,7 +568,8 @@ stall_start (SlWindowProbe *probe)
 {
   g_clear_handle_id (&probe->stall_source, g_source_remove);
   probe->stall_last = probe->stall_begin = g_get_monotonic_time ();
-  probe->stall_max = 0;
+  probe->stall_cpu_last = thread_cpu_us ();
+  probe->stall_max = probe->stall_cpu_max = 0;
   probe->frames = 0;
   /* a 2 ms timer: the longest gap between its runs is the longest stall */
   probe->stall_source = g_timeout_add (2, stall_tick_cb, probe);
@@ -535,6 +586,8 @@ stall_stop (SlWindowProbe *probe)
   g_clear_handle_id (&probe->stall_source, g_source_remove);
   name = probe->window->file ? g_file_get_basename (probe->window->file) : g_strdup ("(cancelled)");
   g_printerr ("sightline: longest main-loop stall while loading %s: %.1f ms\n", name, probe->stall_max / 1000.0);
+  if (probe->verbose)
+    g_printerr ("sightline: the main thread's CPU time in that stall: %.1f ms\n", probe->stall_cpu_max / 1000.0);
   schedule_state (probe);
 }
 

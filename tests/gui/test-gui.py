@@ -2953,6 +2953,41 @@ def test_german(tmp):
         app.close()
 
 
+def test_summary_shown_later(tmp):
+    """The Summary page computed while the NVTX page was shown has its sections built when it is first
+    shown (not during the load): its kernel links then name `sightline-cli kernels`' top kernels, and its
+    histogram (built in a worker) counts what SQL counts."""
+    state = os.path.join(tmp, 'state', 'sightline')
+    os.makedirs(state, exist_ok=True)
+    with open(os.path.join(state, 'ui.ini'), 'w') as f:
+        f.write('[window]\nside-panel-page=tree\nside-panel-shown=true\n')
+    app = App(tmp, REAL, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+    try:
+        s = app.wait(lambda s: complete(s) and s['panel']['page'] == 'tree' and summary_ready(s, 'whole')
+                     and s['panel']['tabs'].get('summary'), 60)
+        if not check(s is not None, 'the hidden Summary page sums up the whole profile'):
+            return
+        check(s['panel']['summary']['kernel_links'] == [], 'a hidden page shows no links')
+        x, y = s['panel']['tabs']['summary']
+        xdo('mousemove', '--window', s['xid'], int(x), int(y), 'click', 1)
+        s = app.wait(lambda t: t['panel']['page'] == 'summary' and t['panel']['summary']['kernel_links']
+                     and t['panel']['summary']['histogram']['n'] > 0
+                     and not t['panel']['summary']['histogram']['computing'], 30)
+        if not check(s is not None, 'shown, the Summary page lists its kernels'):
+            return
+        s = app.settle()
+        summ = s['panel']['summary']['summary']
+        check_summary_numbers(summ, None, None, 'shown later')
+        names = [link['name'] for link in s['panel']['summary']['kernel_links']]
+        top = [r['name'] for r in cli_json('kernels', REAL)['kernels']][:len(names)]
+        check(names == top, f'its links are `kernels`\' top names: {names[:3]}')
+        check(s['panel']['summary']['histogram']['name'] == top[0], 'the histogram shows the top kernel')
+        check_histogram(app, s, s['panel']['summary']['start_ns'], s['panel']['summary']['end_ns'])
+        screenshot(s['xid'], os.path.join(OUT, 'summary-later.png'))
+    finally:
+        app.close()
+
+
 def main():
     only = os.environ.get('SL_GUI_TESTS')   # e.g. SL_GUI_TESTS=test_staged,test_staged_error
     # SL_GUI_SHARD=K/N: only the cases whose place in the list is K modulo N, so
@@ -2997,7 +3032,8 @@ def main():
                  test_search_scope,
                  test_tree_all_instances,
                  test_wall_clock,
-                 test_german)):
+                 test_german,
+                 test_summary_shown_later)):
         if only and test.__name__ not in only.split(','):
             continue
         if index % shards != shard:
