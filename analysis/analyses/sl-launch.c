@@ -8,9 +8,6 @@
 #include "sl-stats.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #define WINDOW 32768   /* API calls per step of the walk (~400 KB of their arrays) */
 #define CHUNK  2048    /* delays handed to the statistics at a time */
@@ -462,75 +459,38 @@ per_name_clear (PerName *pn)
   g_free (pn->stats);
 }
 
-/* The first of the kernels [@i, @end) with launching call @api[] at or
- * past @limit (those without a call, SL_NONE, are passed over).  A call
- * index a < limit, or SL_NONE, is one unsigned comparison: a + 1 <= limit
- * (SL_NONE + 1 wraps to 0); with SSE2 (every x86-64), four at a time. */
-static guint
-skip_calls_before (const guint32 *api, guint i, guint end, guint64 limit)
-{
-  guint32 lim = (guint32) MIN (limit, (guint64) G_MAXUINT32);
-#ifdef __SSE2__
-  const __m128i one = _mm_set1_epi32 (1), sign = _mm_set1_epi32 ((int) 0x80000000u);
-  const __m128i lim4 = _mm_xor_si128 (_mm_set1_epi32 ((int) lim), sign);
+#define SAMPLE_RUN    16     /* consecutive kernels of a stream per sampled run */
+#define SAMPLE_EVERY  64     /* kernels per sampled one */
 
-  for (; i + 4 <= end; i += 4)
-    {
-      __m128i next = _mm_add_epi32 (_mm_loadu_si128 ((const __m128i *) (api + i)), one);
-
-      /* (a + 1) > lim, unsigned, as a signed comparison of both moved by 2^31 */
-      if (_mm_movemask_epi8 (_mm_cmpgt_epi32 (_mm_xor_si128 (next, sign), lim4)) != 0)
-        break;
-    }
-#endif
-  while (i < end && (guint32) (api[i] + 1) <= lim)
-    i++;
-  return i;
-}
-
-#define SAMPLE_WINDOW 1024   /* calls per window of the sample */
-#define SAMPLE_EVERY  16     /* windows per sampled one */
-
-/* The queue delays of the kernels launched in every SAMPLE_EVERY-th window
- * of SAMPLE_WINDOW calls, per key and (those not of graph launches) under
- * the key of every launch: where each key's 95th percentile lies, roughly.
- * Whole windows, so that their calls are read together (a call read alone
- * is a cache miss), and many, spread over the capture (queue delays change
- * as it runs). */
+/* The queue delays of a sample of the kernels, per key and (those not of
+ * graph launches) under the key of every launch: where each key's 95th
+ * percentile lies, roughly (sl_band_select checks it exactly).  Runs of
+ * SAMPLE_RUN consecutive kernels of a stream, one every SAMPLE_RUN *
+ * SAMPLE_EVERY kernels: a stream's launching calls are nearly in order, so
+ * a run's calls are read together (a call read alone is a cache miss), and
+ * the runs spread over every stream and the whole capture (queue delays
+ * change as it runs).  Nothing else is read: no pass over the streams. */
 static SlBandSample *
 sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
 {
   const SlGraphLaunches *graphs = sl_graph_launches_get (profile);
+  const gint64 *api_start = profile->api.spans.start;
   SlBandSample *samples = g_new0 (SlBandSample, pn->n_keys + 1);
-  g_autofree guint *next = g_memdup2 (first, MAX (profile->n_streams, 1) * sizeof (guint));
-  gboolean left = TRUE;
 
-  for (guint64 limit = SAMPLE_WINDOW; left;)
+  for (guint s = 0; s < profile->n_streams; s++)
     {
-      gboolean sampled = (limit / SAMPLE_WINDOW) % SAMPLE_EVERY == 1;
-      left = FALSE;
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          const SlKernels *k = &profile->streams[s].kernels;
-          guint i = next[s];
-          if (!sampled)
-            i = skip_calls_before (k->api, i, last[s], limit);
-          else
-            for (; i < last[s] && (k->api[i] == SL_NONE || k->api[i] < limit); i++)
-              if (k->api[i] != SL_NONE)
-                {
-                  gint64 delay = k->spans.start[i] - profile->api.spans.start[k->api[i]];
-                  sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
-                  if (!sl_graph_launches_contains (graphs, k->api[i]))
-                    sl_band_sample_add (&samples[pn->n_keys], delay);
-                }
-          next[s] = i;
-          left |= i < last[s];
-        }
-      /* the windows up to the next sampled one in one step: a stream stops
-       * where it would after the last of them, at its first call past it
-       * (the calls before it are before the others' limits too) */
-      limit += sampled ? (SAMPLE_EVERY - 1) * SAMPLE_WINDOW : SAMPLE_WINDOW;
+      const SlKernels *k = &profile->streams[s].kernels;
+
+      for (guint run = first[s]; run < last[s]; run += MIN (last[s] - run, SAMPLE_RUN * SAMPLE_EVERY))
+        for (guint i = run, end = MIN (last[s], run + SAMPLE_RUN); i < end; i++)
+          if (k->api[i] != SL_NONE)
+            {
+              gint64 delay = k->spans.start[i] - api_start[k->api[i]];
+
+              sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
+              if (!sl_graph_launches_contains (graphs, k->api[i]))
+                sl_band_sample_add (&samples[pn->n_keys], delay);
+            }
     }
   return samples;
 }
@@ -569,6 +529,8 @@ measure_by_bands (SlLaunch *self, PerName *pn, const SlProfile *profile, const g
   gboolean ok = TRUE;
 
   sl_band_select_init (&band, pn->n_keys + 1, 95.0, samples);
+  /* a sampled kernel in SAMPLE_EVERY: a quarter more for the runs' spread */
+  sl_band_select_reserve (&band, SAMPLE_EVERY * 1.25);
   w->band = &band;
   memcpy (w->first, first, profile->n_streams * sizeof (guint));
   if (plain_profile (w))
