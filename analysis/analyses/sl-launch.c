@@ -218,23 +218,24 @@ plain_profile (const Walk *w)
 
 /* A name's figures in walk_bands_plain(): all that a kernel updates, in
  * one place (one base register for them all).  The band's values run from
- * band to next, with room up to end: every value is written at next, which
- * moves on when it is kept (no branch on the value, whose side of the band
- * is as good as random). */
+ * band to next, with room up to end.  A value is kept with a branch: few
+ * are (a band holds a few hundredths of its key's values), so the branch
+ * is nearly always predicted and costs less than a store per value. */
 typedef struct {
   gint64   lo;        /* the band is lo <= v <= lo + width */
   guint64  width;
-  guint64  below;
+  guint64  counted;   /* the values (low half) and those below the band (high half) */
   gint64  *next;
   gint64  *end;
-  guint64  count;
+  gint64   total;     /* summed delays (the walk gives up when it would overflow) */
   guint64  api;       /* summed durations of the calls */
   guint64  kernel;    /* and of the kernels */
-  guint64  total_lo;  /* summed delays, as a 128-bit integer in two halves */
-  guint64  total_hi;  /* (GCC spills an __int128 to the stack here) */
   gint64  *band;
-  guint64  pad;
 } PlainKey;
+
+/* counted's two halves: fewer than 2^32 kernels (plain_profile()) */
+#define PLAIN_ONE   G_GUINT64_CONSTANT (1)
+#define PLAIN_BELOW (G_GUINT64_CONSTANT (1) << 32)
 
 typedef struct {
   const gint64  *api_start;
@@ -244,6 +245,7 @@ typedef struct {
   guint          n_keys;
   PlainKey       all;       /* its count, total and sums stay 0 */
   guint64        unlinked;
+  gboolean       overflow;  /* a name's summed delays passed 2^63 */
 } Plain;
 
 static void
@@ -268,26 +270,26 @@ plain_key_room (PlainKey *k, gsize n)
 static inline void
 plain_key_place (PlainKey *k, gint64 v)
 {
-  k->below += v < k->lo;
-  *k->next = v;
-  k->next += (guint64) v - (guint64) k->lo <= k->width;
+  k->counted += PLAIN_ONE + (v < k->lo ? PLAIN_BELOW : 0);
+  if (G_UNLIKELY ((guint64) v - (guint64) k->lo <= k->width))
+    *k->next++ = v;
 }
 
 /* @b's band as a PlainKey, and back. */
 static void
 plain_key_from (PlainKey *k, const SlBandKey *b)
 {
-  *k = (PlainKey) { .lo = b->lo, .width = (guint64) b->hi - (guint64) b->lo, .below = b->below,
-                    .next = b->band + b->n_band, .end = b->band + b->cap, .count = b->count,
-                    .total_lo = (guint64) b->total, .total_hi = (guint64) (b->total >> 64), .band = b->band };
+  *k = (PlainKey) { .lo = b->lo, .width = (guint64) b->hi - (guint64) b->lo,
+                    .counted = b->count + b->below * PLAIN_BELOW, .next = b->band + b->n_band,
+                    .end = b->band + b->cap, .total = (gint64) b->total, .band = b->band };
 }
 
 static void
 plain_key_to (const PlainKey *k, SlBandKey *b)
 {
-  b->count = k->count;
-  b->total = (__int128) (((unsigned __int128) k->total_hi << 64) | k->total_lo);
-  b->below = k->below;
+  b->count = k->counted & (PLAIN_BELOW - 1);
+  b->below = k->counted >> 32;
+  b->total = k->total;
   b->band = k->band;
   b->n_band = k->next - k->band;
   b->cap = k->end - k->band;
@@ -297,16 +299,21 @@ plain_key_to (const PlainKey *k, SlBandKey *b)
 
 /* The kernels [@i, @end) of @k launched by a call before @limit into @p
  * (see walk_bands_plain), at most RUN of them; returns where it stopped.
- * The loop's state is in locals, so that it stays in registers; no band
+ * Not inlined, so that its loop has the registers to itself: what changes
+ * from kernel to kernel is in locals (a sum kept in memory would chain
+ * every kernel's add to the previous one's store); a name's figures are in
+ * memory, as are the rare cases (no launching call, an overflow).  No band
  * grows in it. */
-static inline guint
+static G_GNUC_NO_INLINE guint
 plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
 {
   const guint32 *kapi = k->api, *kfunc = k->func, *kdur = k->spans.dur, *api_dur = p->api_dur;
   PlainKey *const *func_key = p->func_key;
   const gint64 *kstart = k->spans.start, *api_start = p->api_start;
-  PlainKey all = p->all;
-  guint64 unlinked = 0;
+  const gint64 all_lo = p->all.lo;
+  const guint64 all_width = p->all.width;
+  gint64 *all_next = p->all.next;
+  guint64 all_below = 0;
 
   for (; i < end; i++)
     {
@@ -318,21 +325,23 @@ plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
         {
           if (a != SL_NONE)
             break;
-          unlinked++;
+          p->unlinked++;
           continue;
         }
       key = func_key[kfunc[i]];
       delay = kstart[i] - api_start[a];
-      key->count++;
-      key->total_lo += (guint64) delay;
-      key->total_hi += (guint64) (delay >> 63) + (key->total_lo < (guint64) delay);   /* sign, carry */
+      if (G_UNLIKELY (__builtin_add_overflow (key->total, delay, &key->total)))
+        p->overflow = TRUE;
       key->api += api_dur[a];
       key->kernel += kdur[i];
       plain_key_place (key, delay);
-      plain_key_place (&all, delay);
+      /* every launch's band: the count is the names' */
+      all_below += delay < all_lo;
+      if (G_UNLIKELY ((guint64) delay - (guint64) all_lo <= all_width))
+        *all_next++ = delay;
     }
-  p->all = all;
-  p->unlinked += unlinked;
+  p->all.next = all_next;
+  p->all.counted += all_below * PLAIN_BELOW;
   return i;
 }
 
@@ -372,7 +381,7 @@ plain_finish (Walk *w, const Plain *p)
       plain_key_to (k, &keys[key]);
       w->api_total[key] = (gint64) MIN (k->api, (guint64) G_MAXINT64);
       w->kernel_total[key] = (gint64) MIN (k->kernel, (guint64) G_MAXINT64);
-      count += k->count;
+      count += keys[key].count;
       total += keys[key].total;
       api_all += k->api;
     }
@@ -385,16 +394,17 @@ plain_finish (Walk *w, const Plain *p)
 }
 
 /* walk_bands() where plain_profile() holds: a kernel's work is a few
- * adds to its name's sums and two branch-free band updates, without the
- * graph checks nor the saturating adds (each a branch). */
-static void
+ * adds to its name's sums and two band updates, without the graph checks
+ * nor the saturating adds.  FALSE when a name's summed delays would pass
+ * 2^63 ns (a damaged file): then the walk's figures are not to be used. */
+static gboolean
 walk_bands_plain (Walk *w)
 {
   const SlProfile *profile = w->profile;
   guint n_keys = w->all_key;
   g_autofree PlainKey *keys = g_new (PlainKey, MAX (n_keys, 1));
   g_autofree PlainKey **func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
-  Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0 };
+  Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0, FALSE };
   gboolean left = TRUE;
 
   for (guint f = 0; f < profile->n_funcs; f++)
@@ -415,6 +425,7 @@ walk_bands_plain (Walk *w)
         }
     }
   plain_finish (w, &p);
+  return !p.overflow;
 }
 
 /* What is gathered per kernel name (key); key n_keys gathers every launch,
@@ -534,7 +545,7 @@ measure_by_bands (SlLaunch *self, PerName *pn, const SlProfile *profile, const g
   w->band = &band;
   memcpy (w->first, first, profile->n_streams * sizeof (guint));
   if (plain_profile (w))
-    walk_bands_plain (w);
+    ok = walk_bands_plain (w);
   else
     walk_bands (w);
   for (guint key = 0; key <= pn->n_keys && ok; key++)
