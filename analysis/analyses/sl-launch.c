@@ -470,39 +470,50 @@ per_name_clear (PerName *pn)
   g_free (pn->stats);
 }
 
-#define SAMPLE_RUN    16     /* consecutive kernels of a stream per sampled run */
+#define SAMPLE_RUN    64     /* consecutive kernels of a stream per sampled run */
 #define SAMPLE_EVERY  64     /* kernels per sampled one */
+
+/* The delays of the kernels [@i, @end) of @k into @samples (see
+ * sample_delays).  Their calls are asked for first, all at once: each is
+ * a cache miss, and they are answered together rather than one after the
+ * other. */
+static void
+sample_run (const PerName *pn, const SlProfile *profile, const SlGraphLaunches *graphs,
+            const SlKernels *k, guint i, guint end, SlBandSample *samples)
+{
+  const gint64 *api_start = profile->api.spans.start;
+
+  for (guint j = i; j < end; j++)
+    if (k->api[j] != SL_NONE)
+      __builtin_prefetch (&api_start[k->api[j]]);
+  for (; i < end; i++)
+    if (k->api[i] != SL_NONE)
+      {
+        gint64 delay = k->spans.start[i] - api_start[k->api[i]];
+
+        sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
+        if (!sl_graph_launches_contains (graphs, k->api[i]))
+          sl_band_sample_add (&samples[pn->n_keys], delay);
+      }
+}
 
 /* The queue delays of a sample of the kernels, per key and (those not of
  * graph launches) under the key of every launch: where each key's 95th
  * percentile lies, roughly (sl_band_select checks it exactly).  Runs of
  * SAMPLE_RUN consecutive kernels of a stream, one every SAMPLE_RUN *
  * SAMPLE_EVERY kernels: a stream's launching calls are nearly in order, so
- * a run's calls are read together (a call read alone is a cache miss), and
- * the runs spread over every stream and the whole capture (queue delays
- * change as it runs).  Nothing else is read: no pass over the streams. */
+ * a run's calls are read together, and the runs spread over every stream
+ * and the whole capture (queue delays change as it runs).  Nothing else is
+ * read: no pass over the streams. */
 static SlBandSample *
 sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
 {
   const SlGraphLaunches *graphs = sl_graph_launches_get (profile);
-  const gint64 *api_start = profile->api.spans.start;
   SlBandSample *samples = g_new0 (SlBandSample, pn->n_keys + 1);
 
   for (guint s = 0; s < profile->n_streams; s++)
-    {
-      const SlKernels *k = &profile->streams[s].kernels;
-
-      for (guint run = first[s]; run < last[s]; run += MIN (last[s] - run, SAMPLE_RUN * SAMPLE_EVERY))
-        for (guint i = run, end = MIN (last[s], run + SAMPLE_RUN); i < end; i++)
-          if (k->api[i] != SL_NONE)
-            {
-              gint64 delay = k->spans.start[i] - api_start[k->api[i]];
-
-              sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
-              if (!sl_graph_launches_contains (graphs, k->api[i]))
-                sl_band_sample_add (&samples[pn->n_keys], delay);
-            }
-    }
+    for (guint run = first[s]; run < last[s]; run += MIN (last[s] - run, SAMPLE_RUN * SAMPLE_EVERY))
+      sample_run (pn, profile, graphs, &profile->streams[s].kernels, run, MIN (last[s], run + SAMPLE_RUN), samples);
   return samples;
 }
 
