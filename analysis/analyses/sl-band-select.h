@@ -61,7 +61,7 @@ sl_band_sample_add (SlBandSample *s, gint64 v)
 }
 
 /* Bands for the @p-th percentile of @n_keys keys from @samples[key]
- * (reordered here; few values: the key keeps every value), then freed. */
+ * (few values: the key keeps every value), then freed. */
 void     sl_band_select_init  (SlBandSelect *b, guint n_keys, double p, SlBandSample *samples);
 void     sl_band_select_clear (SlBandSelect *b);
 /* Room in each key's band for @scale times the sampled values inside it
