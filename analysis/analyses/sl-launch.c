@@ -313,7 +313,8 @@ plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
   const gint64 all_lo = p->all.lo;
   const guint64 all_width = p->all.width;
   gint64 *all_next = p->all.next;
-  guint64 all_below = 0;
+  guint64 misc = 0;   /* every launch's values below its band, the kernels without a call (<< 32),
+                       * an overflow (the top bit): one register, not p */
 
   for (; i < end; i++)
     {
@@ -325,23 +326,25 @@ plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
         {
           if (a != SL_NONE)
             break;
-          p->unlinked++;
+          misc += G_GUINT64_CONSTANT (1) << 32;
           continue;
         }
       key = func_key[kfunc[i]];
       delay = kstart[i] - api_start[a];
       if (G_UNLIKELY (__builtin_add_overflow (key->total, delay, &key->total)))
-        p->overflow = TRUE;
+        misc |= G_GUINT64_CONSTANT (1) << 63;
       key->api += api_dur[a];
       key->kernel += kdur[i];
       plain_key_place (key, delay);
       /* every launch's band: the count is the names' */
-      all_below += delay < all_lo;
+      misc += delay < all_lo;
       if (G_UNLIKELY ((guint64) delay - (guint64) all_lo <= all_width))
         *all_next++ = delay;
     }
   p->all.next = all_next;
-  p->all.counted += all_below * PLAIN_BELOW;
+  p->all.counted += (misc & 0xffffffff) * PLAIN_BELOW;
+  p->unlinked += (misc >> 32) & 0x7fffffff;
+  p->overflow |= misc >> 63;
   return i;
 }
 
@@ -472,6 +475,7 @@ per_name_clear (PerName *pn)
 
 #define SAMPLE_RUN    64     /* consecutive kernels of a stream per sampled run */
 #define SAMPLE_EVERY  64     /* kernels per sampled one */
+#define SAMPLE_ROOM   ((gsize) 8 << 20)   /* values reserved for the samples at most */
 
 /* The delays of the kernels [@i, @end) of @k into @samples (see
  * sample_delays).  Their calls are asked for first, all at once: each is
@@ -510,7 +514,20 @@ sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, 
 {
   const SlGraphLaunches *graphs = sl_graph_launches_get (profile);
   SlBandSample *samples = g_new0 (SlBandSample, pn->n_keys + 1);
+  gsize most = 0;
 
+  /* room for every sampled value in each key, so that none grows (a growth
+   * copies; the pages never written cost nothing), unless the keys are so
+   * many that even the untouched room would be too much to ask: then only
+   * the key of every launch */
+  for (guint s = 0; s < profile->n_streams; s++)
+    most += (last[s] - first[s]) / (SAMPLE_RUN * SAMPLE_EVERY) * SAMPLE_RUN + SAMPLE_RUN;
+  for (guint key = 0; key <= pn->n_keys; key++)
+    if (key == pn->n_keys || most * (pn->n_keys + 1) <= SAMPLE_ROOM)
+      {
+        samples[key].cap = most;
+        samples[key].v = g_new (gint64, most);
+      }
   for (guint s = 0; s < profile->n_streams; s++)
     for (guint run = first[s]; run < last[s]; run += MIN (last[s] - run, SAMPLE_RUN * SAMPLE_EVERY))
       sample_run (pn, profile, graphs, &profile->streams[s].kernels, run, MIN (last[s], run + SAMPLE_RUN), samples);
