@@ -305,8 +305,9 @@ plain_key_to (const PlainKey *k, SlBandKey *b)
  * memory, as are the rare cases (no launching call, an overflow).  No band
  * grows in it. */
 static G_GNUC_NO_INLINE guint
-plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
+plain_run (Plain *p, const SlKernels *k, guint from, guint end, guint64 limit)
 {
+  gsize i = from;   /* not a guint, whose wrapping would take a register of its own */
   const guint32 *kapi = k->api, *kfunc = k->func, *kdur = k->spans.dur, *api_dur = p->api_dur;
   PlainKey *const *func_key = p->func_key;
   const gint64 *kstart = k->spans.start, *api_start = p->api_start;
