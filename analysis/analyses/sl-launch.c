@@ -476,6 +476,7 @@ per_name_clear (PerName *pn)
 
 #define SAMPLE_RUN    64     /* consecutive kernels of a stream per sampled run */
 #define SAMPLE_EVERY  64     /* kernels per sampled one */
+#define SAMPLE_BLOCK  (SAMPLE_RUN * SAMPLE_EVERY)
 #define SAMPLE_ROOM   ((gsize) 8 << 20)   /* values reserved for the samples at most */
 
 /* The delays of the kernels [@i, @end) of @k into @samples (see
@@ -502,14 +503,28 @@ sample_run (const PerName *pn, const SlProfile *profile, const SlGraphLaunches *
       }
 }
 
+/* Where in block @b of stream @s its sampled run starts, among @room
+ * places: spread by a hash of both, so that no period of the kernels (an
+ * iteration's) lines up with the blocks and biases the sample. */
+static guint
+sample_offset (guint s, guint b, guint room)
+{
+  guint32 h = (s * 0x9e3779b1u) ^ (b * 0x85ebca77u);
+
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+  return h % room;
+}
+
 /* The queue delays of a sample of the kernels, per key and (those not of
  * graph launches) under the key of every launch: where each key's 95th
- * percentile lies, roughly (sl_band_select checks it exactly).  Runs of
- * SAMPLE_RUN consecutive kernels of a stream, one every SAMPLE_RUN *
- * SAMPLE_EVERY kernels: a stream's launching calls are nearly in order, so
- * a run's calls are read together, and the runs spread over every stream
- * and the whole capture (queue delays change as it runs).  Nothing else is
- * read: no pass over the streams. */
+ * percentile lies, roughly (sl_band_select checks it exactly).  A run of
+ * SAMPLE_RUN consecutive kernels in every block of SAMPLE_BLOCK of a
+ * stream, at a place of its own: a stream's launching calls are nearly in
+ * order, so a run's calls are read together, and the runs spread over
+ * every stream and the whole capture (queue delays change as it runs).
+ * Nothing else is read: no pass over the streams. */
 static SlBandSample *
 sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
 {
@@ -522,7 +537,7 @@ sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, 
    * many that even the untouched room would be too much to ask: then only
    * the key of every launch */
   for (guint s = 0; s < profile->n_streams; s++)
-    most += (last[s] - first[s]) / (SAMPLE_RUN * SAMPLE_EVERY) * SAMPLE_RUN + SAMPLE_RUN;
+    most += (last[s] - first[s]) / SAMPLE_BLOCK * SAMPLE_RUN + SAMPLE_RUN;
   for (guint key = 0; key <= pn->n_keys; key++)
     if (key == pn->n_keys || most * (pn->n_keys + 1) <= SAMPLE_ROOM)
       {
@@ -530,8 +545,13 @@ sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, 
         samples[key].v = g_new (gint64, most);
       }
   for (guint s = 0; s < profile->n_streams; s++)
-    for (guint run = first[s]; run < last[s]; run += MIN (last[s] - run, SAMPLE_RUN * SAMPLE_EVERY))
-      sample_run (pn, profile, graphs, &profile->streams[s].kernels, run, MIN (last[s], run + SAMPLE_RUN), samples);
+    for (guint block = first[s], b = 0; block < last[s]; block += MIN (last[s] - block, SAMPLE_BLOCK), b++)
+      {
+        guint len = MIN (last[s] - block, SAMPLE_BLOCK), run = MIN (len, SAMPLE_RUN);
+        guint at = block + sample_offset (s, b, len - run + 1);
+
+        sample_run (pn, profile, graphs, &profile->streams[s].kernels, at, at + run, samples);
+      }
   return samples;
 }
 
