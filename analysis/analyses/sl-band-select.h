@@ -17,7 +17,7 @@
 
 G_BEGIN_DECLS
 
-/* One key: its band and what the pass found (one cache line). */
+/* One key: its band and what the pass found. */
 typedef struct {
   gint64   lo;             /* the band is [lo, hi] */
   gint64   hi;
@@ -27,6 +27,7 @@ typedef struct {
   gint64  *band;           /* the values in [lo, hi] */
   gsize    n_band;
   gsize    cap;
+  gsize    sampled;        /* sampled values inside the band */
 } SlBandKey;
 
 typedef struct {
@@ -60,9 +61,13 @@ sl_band_sample_add (SlBandSample *s, gint64 v)
 }
 
 /* Bands for the @p-th percentile of @n_keys keys from @samples[key]
- * (reordered here; few values: the key keeps every value), then freed. */
+ * (few values: the key keeps every value), then freed. */
 void     sl_band_select_init  (SlBandSelect *b, guint n_keys, double p, SlBandSample *samples);
 void     sl_band_select_clear (SlBandSelect *b);
+/* Room in each key's band for @scale times the sampled values inside it
+ * (and some): what the pass will keep there when the sample is one value
+ * in @scale, so that the bands need not grow (each growth copies). */
+void     sl_band_select_reserve (SlBandSelect *b, double scale);
 
 static inline void
 sl_band_key_add (SlBandKey *k, gint64 v)

@@ -8,9 +8,6 @@
 #include "sl-stats.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #define WINDOW 32768   /* API calls per step of the walk (~400 KB of their arrays) */
 #define CHUNK  2048    /* delays handed to the statistics at a time */
@@ -221,23 +218,24 @@ plain_profile (const Walk *w)
 
 /* A name's figures in walk_bands_plain(): all that a kernel updates, in
  * one place (one base register for them all).  The band's values run from
- * band to next, with room up to end: every value is written at next, which
- * moves on when it is kept (no branch on the value, whose side of the band
- * is as good as random). */
+ * band to next, with room up to end.  A value is kept with a branch: few
+ * are (a band holds a few hundredths of its key's values), so the branch
+ * is nearly always predicted and costs less than a store per value. */
 typedef struct {
   gint64   lo;        /* the band is lo <= v <= lo + width */
   guint64  width;
-  guint64  below;
+  guint64  counted;   /* the values (low half) and those below the band (high half) */
   gint64  *next;
   gint64  *end;
-  guint64  count;
+  gint64   total;     /* summed delays (the walk gives up when it would overflow) */
   guint64  api;       /* summed durations of the calls */
   guint64  kernel;    /* and of the kernels */
-  guint64  total_lo;  /* summed delays, as a 128-bit integer in two halves */
-  guint64  total_hi;  /* (GCC spills an __int128 to the stack here) */
   gint64  *band;
-  guint64  pad;
 } PlainKey;
+
+/* counted's two halves: fewer than 2^32 kernels (plain_profile()) */
+#define PLAIN_ONE   G_GUINT64_CONSTANT (1)
+#define PLAIN_BELOW (G_GUINT64_CONSTANT (1) << 32)
 
 typedef struct {
   const gint64  *api_start;
@@ -247,6 +245,7 @@ typedef struct {
   guint          n_keys;
   PlainKey       all;       /* its count, total and sums stay 0 */
   guint64        unlinked;
+  gboolean       overflow;  /* a name's summed delays passed 2^63 */
 } Plain;
 
 static void
@@ -271,26 +270,26 @@ plain_key_room (PlainKey *k, gsize n)
 static inline void
 plain_key_place (PlainKey *k, gint64 v)
 {
-  k->below += v < k->lo;
-  *k->next = v;
-  k->next += (guint64) v - (guint64) k->lo <= k->width;
+  k->counted += PLAIN_ONE + (v < k->lo ? PLAIN_BELOW : 0);
+  if (G_UNLIKELY ((guint64) v - (guint64) k->lo <= k->width))
+    *k->next++ = v;
 }
 
 /* @b's band as a PlainKey, and back. */
 static void
 plain_key_from (PlainKey *k, const SlBandKey *b)
 {
-  *k = (PlainKey) { .lo = b->lo, .width = (guint64) b->hi - (guint64) b->lo, .below = b->below,
-                    .next = b->band + b->n_band, .end = b->band + b->cap, .count = b->count,
-                    .total_lo = (guint64) b->total, .total_hi = (guint64) (b->total >> 64), .band = b->band };
+  *k = (PlainKey) { .lo = b->lo, .width = (guint64) b->hi - (guint64) b->lo,
+                    .counted = b->count + b->below * PLAIN_BELOW, .next = b->band + b->n_band,
+                    .end = b->band + b->cap, .total = (gint64) b->total, .band = b->band };
 }
 
 static void
 plain_key_to (const PlainKey *k, SlBandKey *b)
 {
-  b->count = k->count;
-  b->total = (__int128) (((unsigned __int128) k->total_hi << 64) | k->total_lo);
-  b->below = k->below;
+  b->count = k->counted & (PLAIN_BELOW - 1);
+  b->below = k->counted >> 32;
+  b->total = k->total;
   b->band = k->band;
   b->n_band = k->next - k->band;
   b->cap = k->end - k->band;
@@ -300,16 +299,23 @@ plain_key_to (const PlainKey *k, SlBandKey *b)
 
 /* The kernels [@i, @end) of @k launched by a call before @limit into @p
  * (see walk_bands_plain), at most RUN of them; returns where it stopped.
- * The loop's state is in locals, so that it stays in registers; no band
+ * Not inlined, so that its loop has the registers to itself: what changes
+ * from kernel to kernel is in locals (a sum kept in memory would chain
+ * every kernel's add to the previous one's store); a name's figures are in
+ * memory, as are the rare cases (no launching call, an overflow).  No band
  * grows in it. */
-static inline guint
-plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
+static G_GNUC_NO_INLINE guint
+plain_run (Plain *p, const SlKernels *k, guint from, guint end, guint64 limit)
 {
+  gsize i = from;   /* not a guint, whose wrapping would take a register of its own */
   const guint32 *kapi = k->api, *kfunc = k->func, *kdur = k->spans.dur, *api_dur = p->api_dur;
   PlainKey *const *func_key = p->func_key;
   const gint64 *kstart = k->spans.start, *api_start = p->api_start;
-  PlainKey all = p->all;
-  guint64 unlinked = 0;
+  const gint64 all_lo = p->all.lo;
+  const guint64 all_width = p->all.width;
+  gint64 *all_next = p->all.next;
+  guint64 misc = 0;   /* every launch's values below its band, the kernels without a call (<< 32),
+                       * an overflow (the top bit): one register, not p */
 
   for (; i < end; i++)
     {
@@ -321,21 +327,25 @@ plain_run (Plain *p, const SlKernels *k, guint i, guint end, guint64 limit)
         {
           if (a != SL_NONE)
             break;
-          unlinked++;
+          misc += G_GUINT64_CONSTANT (1) << 32;
           continue;
         }
       key = func_key[kfunc[i]];
       delay = kstart[i] - api_start[a];
-      key->count++;
-      key->total_lo += (guint64) delay;
-      key->total_hi += (guint64) (delay >> 63) + (key->total_lo < (guint64) delay);   /* sign, carry */
+      if (G_UNLIKELY (__builtin_add_overflow (key->total, delay, &key->total)))
+        misc |= G_GUINT64_CONSTANT (1) << 63;
       key->api += api_dur[a];
       key->kernel += kdur[i];
       plain_key_place (key, delay);
-      plain_key_place (&all, delay);
+      /* every launch's band: the count is the names' */
+      misc += delay < all_lo;
+      if (G_UNLIKELY ((guint64) delay - (guint64) all_lo <= all_width))
+        *all_next++ = delay;
     }
-  p->all = all;
-  p->unlinked += unlinked;
+  p->all.next = all_next;
+  p->all.counted += (misc & 0xffffffff) * PLAIN_BELOW;
+  p->unlinked += (misc >> 32) & 0x7fffffff;
+  p->overflow |= misc >> 63;
   return i;
 }
 
@@ -375,7 +385,7 @@ plain_finish (Walk *w, const Plain *p)
       plain_key_to (k, &keys[key]);
       w->api_total[key] = (gint64) MIN (k->api, (guint64) G_MAXINT64);
       w->kernel_total[key] = (gint64) MIN (k->kernel, (guint64) G_MAXINT64);
-      count += k->count;
+      count += keys[key].count;
       total += keys[key].total;
       api_all += k->api;
     }
@@ -388,16 +398,17 @@ plain_finish (Walk *w, const Plain *p)
 }
 
 /* walk_bands() where plain_profile() holds: a kernel's work is a few
- * adds to its name's sums and two branch-free band updates, without the
- * graph checks nor the saturating adds (each a branch). */
-static void
+ * adds to its name's sums and two band updates, without the graph checks
+ * nor the saturating adds.  FALSE when a name's summed delays would pass
+ * 2^63 ns (a damaged file): then the walk's figures are not to be used. */
+static gboolean
 walk_bands_plain (Walk *w)
 {
   const SlProfile *profile = w->profile;
   guint n_keys = w->all_key;
   g_autofree PlainKey *keys = g_new (PlainKey, MAX (n_keys, 1));
   g_autofree PlainKey **func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
-  Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0 };
+  Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0, FALSE };
   gboolean left = TRUE;
 
   for (guint f = 0; f < profile->n_funcs; f++)
@@ -418,6 +429,7 @@ walk_bands_plain (Walk *w)
         }
     }
   plain_finish (w, &p);
+  return !p.overflow;
 }
 
 /* What is gathered per kernel name (key); key n_keys gathers every launch,
@@ -462,76 +474,84 @@ per_name_clear (PerName *pn)
   g_free (pn->stats);
 }
 
-/* The first of the kernels [@i, @end) with launching call @api[] at or
- * past @limit (those without a call, SL_NONE, are passed over).  A call
- * index a < limit, or SL_NONE, is one unsigned comparison: a + 1 <= limit
- * (SL_NONE + 1 wraps to 0); with SSE2 (every x86-64), four at a time. */
-static guint
-skip_calls_before (const guint32 *api, guint i, guint end, guint64 limit)
+#define SAMPLE_RUN    64     /* consecutive kernels of a stream per sampled run */
+#define SAMPLE_EVERY  64     /* kernels per sampled one */
+#define SAMPLE_BLOCK  (SAMPLE_RUN * SAMPLE_EVERY)
+#define SAMPLE_ROOM   ((gsize) 8 << 20)   /* values reserved for the samples at most */
+
+/* The delays of the kernels [@i, @end) of @k into @samples (see
+ * sample_delays).  Their calls are asked for first, all at once: each is
+ * a cache miss, and they are answered together rather than one after the
+ * other. */
+static void
+sample_run (const PerName *pn, const SlProfile *profile, const SlGraphLaunches *graphs,
+            const SlKernels *k, guint i, guint end, SlBandSample *samples)
 {
-  guint32 lim = (guint32) MIN (limit, (guint64) G_MAXUINT32);
-#ifdef __SSE2__
-  const __m128i one = _mm_set1_epi32 (1), sign = _mm_set1_epi32 ((int) 0x80000000u);
-  const __m128i lim4 = _mm_xor_si128 (_mm_set1_epi32 ((int) lim), sign);
+  const gint64 *api_start = profile->api.spans.start;
 
-  for (; i + 4 <= end; i += 4)
-    {
-      __m128i next = _mm_add_epi32 (_mm_loadu_si128 ((const __m128i *) (api + i)), one);
+  for (guint j = i; j < end; j++)
+    if (k->api[j] != SL_NONE)
+      __builtin_prefetch (&api_start[k->api[j]]);
+  for (; i < end; i++)
+    if (k->api[i] != SL_NONE)
+      {
+        gint64 delay = k->spans.start[i] - api_start[k->api[i]];
 
-      /* (a + 1) > lim, unsigned, as a signed comparison of both moved by 2^31 */
-      if (_mm_movemask_epi8 (_mm_cmpgt_epi32 (_mm_xor_si128 (next, sign), lim4)) != 0)
-        break;
-    }
-#endif
-  while (i < end && (guint32) (api[i] + 1) <= lim)
-    i++;
-  return i;
+        sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
+        if (!sl_graph_launches_contains (graphs, k->api[i]))
+          sl_band_sample_add (&samples[pn->n_keys], delay);
+      }
 }
 
-#define SAMPLE_WINDOW 1024   /* calls per window of the sample */
-#define SAMPLE_EVERY  16     /* windows per sampled one */
+/* Where in block @b of stream @s its sampled run starts, among @room
+ * places: spread by a hash of both, so that no period of the kernels (an
+ * iteration's) lines up with the blocks and biases the sample. */
+static guint
+sample_offset (guint s, guint b, guint room)
+{
+  guint32 h = (s * 0x9e3779b1u) ^ (b * 0x85ebca77u);
 
-/* The queue delays of the kernels launched in every SAMPLE_EVERY-th window
- * of SAMPLE_WINDOW calls, per key and (those not of graph launches) under
- * the key of every launch: where each key's 95th percentile lies, roughly.
- * Whole windows, so that their calls are read together (a call read alone
- * is a cache miss), and many, spread over the capture (queue delays change
- * as it runs). */
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+  return h % room;
+}
+
+/* The queue delays of a sample of the kernels, per key and (those not of
+ * graph launches) under the key of every launch: where each key's 95th
+ * percentile lies, roughly (sl_band_select checks it exactly).  A run of
+ * SAMPLE_RUN consecutive kernels in every block of SAMPLE_BLOCK of a
+ * stream, at a place of its own: a stream's launching calls are nearly in
+ * order, so a run's calls are read together, and the runs spread over
+ * every stream and the whole capture (queue delays change as it runs).
+ * Nothing else is read: no pass over the streams. */
 static SlBandSample *
 sample_delays (const PerName *pn, const SlProfile *profile, const guint *first, const guint *last)
 {
   const SlGraphLaunches *graphs = sl_graph_launches_get (profile);
   SlBandSample *samples = g_new0 (SlBandSample, pn->n_keys + 1);
-  g_autofree guint *next = g_memdup2 (first, MAX (profile->n_streams, 1) * sizeof (guint));
-  gboolean left = TRUE;
+  gsize most = 0;
 
-  for (guint64 limit = SAMPLE_WINDOW; left;)
-    {
-      gboolean sampled = (limit / SAMPLE_WINDOW) % SAMPLE_EVERY == 1;
-      left = FALSE;
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          const SlKernels *k = &profile->streams[s].kernels;
-          guint i = next[s];
-          if (!sampled)
-            i = skip_calls_before (k->api, i, last[s], limit);
-          else
-            for (; i < last[s] && (k->api[i] == SL_NONE || k->api[i] < limit); i++)
-              if (k->api[i] != SL_NONE)
-                {
-                  gint64 delay = k->spans.start[i] - profile->api.spans.start[k->api[i]];
-                  sl_band_sample_add (&samples[pn->func_key[k->func[i]]], delay);
-                  if (!sl_graph_launches_contains (graphs, k->api[i]))
-                    sl_band_sample_add (&samples[pn->n_keys], delay);
-                }
-          next[s] = i;
-          left |= i < last[s];
-        }
-      /* the windows up to the next sampled one in one step: a stream stops
-       * where it would after the last of them, at its first call past it
-       * (the calls before it are before the others' limits too) */
-      limit += sampled ? (SAMPLE_EVERY - 1) * SAMPLE_WINDOW : SAMPLE_WINDOW;
-    }
+  /* room for every sampled value in each key, so that none grows (a growth
+   * copies; the pages never written cost nothing), unless the keys are so
+   * many that even the untouched room would be too much to ask: then only
+   * the key of every launch */
+  for (guint s = 0; s < profile->n_streams; s++)
+    most += (last[s] - first[s]) / SAMPLE_BLOCK * SAMPLE_RUN + SAMPLE_RUN;
+  for (guint key = 0; key <= pn->n_keys; key++)
+    if (key == pn->n_keys || most * (pn->n_keys + 1) <= SAMPLE_ROOM)
+      {
+        samples[key].cap = most;
+        samples[key].v = g_new (gint64, most);
+      }
+  for (guint s = 0; s < profile->n_streams; s++)
+    for (guint block = first[s], b = 0; block < last[s]; block += MIN (last[s] - block, SAMPLE_BLOCK), b++)
+      {
+        guint len = MIN (last[s] - block, SAMPLE_BLOCK), run = MIN (len, SAMPLE_RUN);
+        guint at = block + sample_offset (s, b, len - run + 1);
+
+        sample_run (pn, profile, graphs, &profile->streams[s].kernels, at, at + run, samples);
+      }
   return samples;
 }
 
@@ -569,10 +589,12 @@ measure_by_bands (SlLaunch *self, PerName *pn, const SlProfile *profile, const g
   gboolean ok = TRUE;
 
   sl_band_select_init (&band, pn->n_keys + 1, 95.0, samples);
+  /* a sampled kernel in SAMPLE_EVERY: a quarter more for the runs' spread */
+  sl_band_select_reserve (&band, SAMPLE_EVERY * 1.25);
   w->band = &band;
   memcpy (w->first, first, profile->n_streams * sizeof (guint));
   if (plain_profile (w))
-    walk_bands_plain (w);
+    ok = walk_bands_plain (w);
   else
     walk_bands (w);
   for (guint key = 0; key <= pn->n_keys && ok; key++)

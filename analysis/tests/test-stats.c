@@ -607,6 +607,48 @@ test_band_select (void)
   g_rand_free (rand);
 }
 
+/* The same with bands of many values (their percentile is found from a
+ * histogram of them, not by quickselect): values clustered, spread, and
+ * spread over the whole of gint64; bands reserved from the sample. */
+static void
+test_band_select_large (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (int round = 0; round < 12; round++)
+    {
+      guint n = g_rand_int_range (rand, 100000, 400000);
+      double p = round % 2 ? 95.0 : 50.0;
+      g_autofree gint64 *v = g_new (gint64, n);
+      SlBandSample sample = { 0 };
+      SlBandSelect b;
+      gint64 got;
+
+      for (guint i = 0; i < n; i++)
+        {
+          if (round % 3 == 0)
+            v[i] = g_rand_int_range (rand, -3, 3);                        /* a few values */
+          else if (round % 3 == 1)
+            v[i] = g_rand_int_range (rand, 0, 1000000) * (gint64) 1000;   /* spread */
+          else
+            v[i] = (gint64) (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand));   /* all of gint64 */
+          if (round >= 6 && g_rand_int_range (rand, 0, 50) == 0)
+            v[i] = round % 2 ? G_MAXINT64 : G_MININT64;                    /* the extremes too */
+          if (i % 16 == 0)
+            sl_band_sample_add (&sample, v[i]);
+        }
+      sl_band_select_init (&b, 1, p, &sample);
+      sl_band_select_reserve (&b, 16);
+      for (guint i = 0; i < n; i++)
+        sl_band_key_add (&b.keys[0], v[i]);
+      g_assert_true (sl_band_select_get (&b, 0, &got));   /* a fair sample holds it */
+      qsort (v, n, sizeof (gint64), compare_gint64);
+      g_assert_cmpint (got, ==, v[sl_percentile_rank (n, p)]);
+      sl_band_select_clear (&b);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -622,5 +664,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/intervals/merge-runs", test_merge_runs);
   g_test_add_func ("/analysis/stats/name-keys", test_name_keys);
   g_test_add_func ("/analysis/stats/band-select", test_band_select);
+  g_test_add_func ("/analysis/stats/band-select-large", test_band_select_large);
   return g_test_run ();
 }
