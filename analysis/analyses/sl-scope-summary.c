@@ -3,6 +3,7 @@
 #include "sl-scope-summary.h"
 
 #include "sl-json.h"
+#include "sl-scope-index.h"
 
 static gboolean
 cancelled (GCancellable *cancellable, GError **error)
@@ -59,10 +60,15 @@ part_gaps (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
   merge_gaps (s);
 }
 
+/* The kernels and api tables from the index's blocks when there is one
+ * (the analysis's numbers), else (or when it cannot answer) the analysis. */
 static void
 part_kernels (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->kernels = sl_kernel_summary_compute_sums (profile, filter, SL_NAMES_SHORT, SL_SCOPE_SUMMARY_TOP);
+  if (s->index != NULL)
+    s->kernels = sl_scope_index_kernels (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->kernels == NULL)
+    s->kernels = sl_kernel_summary_compute_sums (profile, filter, SL_NAMES_SHORT, SL_SCOPE_SUMMARY_TOP);
 }
 
 static void
@@ -74,7 +80,10 @@ part_categories (SlScopeSummary *s, const SlProfile *profile, const SlFilter *fi
 static void
 part_api (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->api = sl_api_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->index != NULL)
+    s->api = sl_scope_index_api (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->api == NULL)
+    s->api = sl_api_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP);
 }
 
 static void
@@ -90,10 +99,13 @@ part_iterations (SlScopeSummary *s, const SlProfile *profile, const SlFilter *fi
 }
 
 /* The parts in two lists of about equal CPU time (10 M kernels: ~105 ms
- * each), one per core; each part writes only its own field, and the
- * analyses only read the profile (derived data is built under its lock). */
-static const PartFunc parts_first[] = { part_gaps, part_kernels, part_categories, NULL };
-static const PartFunc parts_second[] = { part_iterations, part_api, part_nvtx, NULL };
+ * each by the analyses), one per core; each part writes only its own
+ * field, and the analyses only read the profile (derived data is built
+ * under its lock).  The tables come last: the index's are cheap. */
+static const PartFunc parts_first[] = { part_gaps, part_categories, part_kernels, NULL };
+static const PartFunc parts_second[] = { part_iterations, part_nvtx, part_api, NULL };
+static const PartFunc parts_first_untabled[] = { part_gaps, part_categories, NULL };
+static const PartFunc parts_second_untabled[] = { part_iterations, part_nvtx, NULL };
 
 typedef struct {
   SlScopeSummary  *s;
@@ -120,11 +132,11 @@ run_parts (gpointer data)
 
 /* Every part, on both cores; FALSE when cancelled. */
 static gboolean
-compute_parts (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter,
-               GCancellable *cancellable, GError **error)
+run_lists (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter,
+           GCancellable *cancellable, GError **error, gboolean tables)
 {
-  PartList first = { s, profile, filter, cancellable, parts_first };
-  PartList second = { s, profile, filter, cancellable, parts_second };
+  PartList first = { s, profile, filter, cancellable, tables ? parts_first : parts_first_untabled };
+  PartList second = { s, profile, filter, cancellable, tables ? parts_second : parts_second_untabled };
   GThread *other;
 
   set_window (s, profile, filter);
@@ -146,7 +158,7 @@ summary_new (void)
 }
 
 /* The whole profile's summary, kept with the profile.  Its slot is built
- * at once under the profile's derived-data lock; the long computation runs
+ * at once under the profile's derived-data lock; the computation runs
  * under the slot's own lock, so that it holds up nobody but another caller
  * wanting the same summary, and can be cancelled (the next caller starts
  * over). */
@@ -174,6 +186,29 @@ slot_free (gpointer data)
   g_free (slot);
 }
 
+/* The whole profile's: the index's kept parts, and the tables summed from
+ * its blocks. */
+static SlScopeSummary *
+whole_from_index (const SlProfile *profile, SlScopeIndex *index)
+{
+  SlScopeSummary *s = summary_new ();
+  SlScopeSummary *base = sl_scope_index_whole (index);
+
+  set_window (s, profile, NULL);
+  s->base = sl_scope_summary_ref (base);
+  s->gaps = base->gaps;
+  s->overlap = base->overlap;
+  s->categories = base->categories;
+  s->nvtx = base->nvtx;
+  s->iterations = base->iterations;
+  merge_gaps (s);
+  s->index = index;
+  part_kernels (s, profile, NULL);
+  part_api (s, profile, NULL);
+  s->index = NULL;
+  return s;
+}
+
 static SlScopeSummary *
 whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **error)
 {
@@ -181,14 +216,8 @@ whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **err
   SlScopeSummary *s = NULL;
 
   g_mutex_lock (&slot->lock);
-  if (slot->whole == NULL)
-    {
-      s = summary_new ();
-      if (compute_parts (s, profile, NULL, cancellable, error))
-        slot->whole = s;
-      else
-        g_clear_pointer (&s, sl_scope_summary_unref);
-    }
+  if (slot->whole == NULL && !cancelled (cancellable, error))
+    slot->whole = whole_from_index (profile, sl_scope_index_get (profile));
   if (slot->whole != NULL)
     s = sl_scope_summary_ref (slot->whole);
   g_mutex_unlock (&slot->lock);
@@ -205,9 +234,26 @@ sl_scope_summary_compute (const SlProfile *profile, const SlFilter *filter,
   if (filter == NULL || sl_filter_is_empty (filter))
     return whole_summary (profile, cancellable, error);
   s = summary_new ();
-  if (!compute_parts (s, profile, filter, cancellable, error))
+  s->index = sl_scope_index_get (profile);
+  if (!run_lists (s, profile, filter, cancellable, error, TRUE))
     return NULL;
+  s->index = NULL;
   return g_steal_pointer (&s);
+}
+
+SlScopeSummary *
+_sl_scope_summary_compute_parts (const SlProfile *profile, const SlFilter *filter, gboolean tables)
+{
+  SlScopeSummary *s = summary_new ();
+
+  run_lists (s, profile, filter, NULL, NULL, tables);
+  return s;
+}
+
+SlScopeSummary *
+sl_scope_summary_compute_separate (const SlProfile *profile, const SlFilter *filter)
+{
+  return _sl_scope_summary_compute_parts (profile, filter, TRUE);
 }
 
 SlScopeSummary *
@@ -223,13 +269,18 @@ sl_scope_summary_unref (SlScopeSummary *s)
 {
   if (s == NULL || !g_atomic_int_dec_and_test (&s->ref_count))
     return;
-  g_clear_pointer (&s->gaps, sl_gaps_free);
   g_clear_pointer (&s->kernels, sl_kernel_summary_free);
-  g_clear_pointer (&s->categories, sl_category_summary_free);
   g_clear_pointer (&s->api, sl_api_summary_free);
-  g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
-  g_clear_pointer (&s->overlap, sl_overlap_free);
-  g_clear_pointer (&s->iterations, sl_iterations_free);
+  if (s->base != NULL)
+    sl_scope_summary_unref (s->base);   /* the other parts are its */
+  else
+    {
+      g_clear_pointer (&s->gaps, sl_gaps_free);
+      g_clear_pointer (&s->categories, sl_category_summary_free);
+      g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
+      g_clear_pointer (&s->overlap, sl_overlap_free);
+      g_clear_pointer (&s->iterations, sl_iterations_free);
+    }
   g_free (s->top_gaps);
   g_free (s);
 }

@@ -20,6 +20,7 @@
 #include "sl-nvtx-summary.h"
 #include "sl-overlap.h"
 #include "sl-profile.h"
+#include "sl-scope-index.h"
 
 G_BEGIN_DECLS
 
@@ -29,7 +30,9 @@ typedef struct {
   const SlGap *gap;          /* (transfer none): in the summary's gaps */
 } SlScopeGap;
 
-typedef struct {
+typedef struct _SlScopeSummary SlScopeSummary;
+
+struct _SlScopeSummary {
   gboolean           has_range;   /* FALSE: the whole profile */
   gint64             start_ns;    /* the scope: the filter's window, else the profile's */
   gint64             end_ns;
@@ -43,7 +46,10 @@ typedef struct {
   guint              n_top_gaps;
   SlScopeGap        *top_gaps;    /* every GPU's, longest first */
   gint               ref_count;
-} SlScopeSummary;
+  /*< private >*/
+  SlScopeSummary    *base;        /* owns gaps, overlap, nvtx, categories, iterations when set */
+  SlScopeIndex      *index;       /* while computing: the kernels and api tables' (nullable) */
+};
 
 /* How many rows of each list the summary keeps. */
 #define SL_SCOPE_SUMMARY_TOP 10
@@ -58,6 +64,15 @@ SlScopeSummary *sl_scope_summary_compute (const SlProfile *profile,
                                           const SlFilter  *filter,
                                           GCancellable    *cancellable,
                                           GError         **error);
+/* The same numbers by the separate analyses alone (no index, nothing kept):
+ * the route the index is checked against. (transfer full) */
+SlScopeSummary *sl_scope_summary_compute_separate (const SlProfile *profile,
+                                                   const SlFilter  *filter);
+/* For sl-scope-index.c: every part but the kernels and api tables (@tables
+ * FALSE) or all of them, by the analyses, on both cores. (transfer full) */
+SlScopeSummary *_sl_scope_summary_compute_parts (const SlProfile *profile,
+                                                 const SlFilter  *filter,
+                                                 gboolean         tables);
 SlScopeSummary *sl_scope_summary_ref     (SlScopeSummary *summary);
 void            sl_scope_summary_unref   (SlScopeSummary *summary);
 /* {"start_ns", "end_ns", "whole", "gpus": [{"device", "span_ns", "kernel_busy_ns",

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-scope-index.c: the scope index: kernel and API blocks, and the whole
+ * profile's other Summary parts. */
+#include "sl-scope-index.h"
+
+#include "sl-scope-blocks.h"
+#include "sl-scope-summary.h"
+
+struct _SlScopeIndex {
+  /* kernels by short name: the keys of sl_kernel_func_keys () */
+  GArray         *kernel_ids;      /* guint32 string id per key */
+  guint32        *func_key;        /* per function */
+  SlScopeBlocks  *streams;         /* per stream */
+  /* API calls by name; NULL in a subset that keeps only some calls */
+  GArray         *api_ids;
+  guint32        *api_key;         /* per string id (G_MAXUINT32: never called) */
+  guint           n_string_ids;
+  SlScopeBlocks  *threads;         /* per thread */
+  guint           n_streams, n_threads;
+  SlScopeSummary *whole;           /* gaps, overlap, nvtx, categories, iterations */
+};
+
+static guint block_size = SL_SCOPE_BLOCK;
+
+void
+_sl_scope_index_set_block_size (guint size)
+{
+  g_atomic_int_set (&block_size, size > 0 ? size : SL_SCOPE_BLOCK);
+}
+
+static void
+build_kernels (SlScopeIndex *ix, const SlProfile *profile)
+{
+  SlNameKeys keys;
+  SlStatsTable table;
+  guint n_ids = MAX (profile->n_funcs, 1);
+
+  ix->func_key = sl_kernel_func_keys (profile, SL_NAMES_SHORT, &keys);
+  ix->kernel_ids = g_array_ref (keys.ids);
+  sl_name_keys_clear (&keys);
+  sl_stats_table_init_sums (&table, ix->kernel_ids->len);
+  sl_stats_table_pass (&table);
+  ix->streams = g_new0 (SlScopeBlocks, MAX (profile->n_streams, 1));
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      const SlKernels *k = &profile->streams[s].kernels;
+
+      sl_scope_blocks_build (&ix->streams[s], g_atomic_int_get (&block_size), &table, &k->spans, 0, k->spans.n, k->func,
+                             ix->func_key, n_ids);
+    }
+  sl_stats_table_clear (&table);
+}
+
+/* API names get keys in the order calls are met, thread after thread (the
+ * order the summary assigns them in: ties then rank alike). */
+static void
+build_api (SlScopeIndex *ix, const SlProfile *profile)
+{
+  const SlApiCalls *api = &profile->api;
+  SlNameKeys keys;
+  SlStatsTable table;
+
+  if (sl_profile_api_scoped (profile))
+    return;
+  sl_name_keys_init (&keys, sl_strings_count (profile->strings));
+  for (guint i = 0; i < api->spans.n; i++)
+    sl_name_keys_get (&keys, api->name[i]);
+  ix->n_string_ids = keys.n_ids;
+  ix->api_key = g_memdup2 (keys.key_of, (gsize) keys.n_ids * sizeof (guint32));
+  ix->api_ids = g_array_ref (keys.ids);
+  sl_name_keys_clear (&keys);
+  sl_stats_table_init_sums (&table, ix->api_ids->len);
+  sl_stats_table_pass (&table);
+  ix->threads = g_new0 (SlScopeBlocks, MAX (profile->n_threads, 1));
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlThread *th = &profile->threads[t];
+
+      sl_scope_blocks_build (&ix->threads[t], g_atomic_int_get (&block_size), &table, &api->spans, th->api_first,
+                             th->api_first + th->api_count, api->name, ix->api_key, ix->n_string_ids);
+    }
+  sl_stats_table_clear (&table);
+}
+
+static gpointer
+build_tables (gpointer data)
+{
+  gpointer *args = data;
+
+  build_kernels (args[0], args[1]);
+  build_api (args[0], args[1]);
+  return NULL;
+}
+
+/* The tables on one thread while the whole profile's other parts are
+ * computed (on both cores) by the summary's own code. */
+static SlScopeIndex *
+index_build (const SlProfile *profile)
+{
+  SlScopeIndex *ix = g_new0 (SlScopeIndex, 1);
+  gpointer args[2] = { ix, (gpointer) profile };
+  GThread *other = g_thread_new ("sl-scope-index", build_tables, args);
+
+  ix->n_streams = profile->n_streams;
+  ix->n_threads = profile->n_threads;
+  ix->whole = _sl_scope_summary_compute_parts (profile, NULL, FALSE);
+  g_thread_join (other);
+  return ix;
+}
+
+static void
+index_free (SlScopeIndex *ix)
+{
+  for (guint s = 0; ix->streams != NULL && s < ix->n_streams; s++)
+    sl_scope_blocks_clear (&ix->streams[s]);
+  for (guint t = 0; ix->threads != NULL && t < ix->n_threads; t++)
+    sl_scope_blocks_clear (&ix->threads[t]);
+  g_free (ix->streams);
+  g_free (ix->threads);
+  g_free (ix->func_key);
+  g_free (ix->api_key);
+  g_clear_pointer (&ix->kernel_ids, g_array_unref);
+  g_clear_pointer (&ix->api_ids, g_array_unref);
+  g_clear_pointer (&ix->whole, sl_scope_summary_unref);
+  g_free (ix);
+}
+
+/* The index's slot is made at once under the profile's derived-data lock;
+ * the build runs under the slot's own lock: it runs analyses on other
+ * threads, which take the profile's lock for their own derived data. */
+typedef struct {
+  GMutex        lock;
+  SlScopeIndex *index;
+} Slot;
+
+static gpointer
+slot_new (const SlProfile *profile)
+{
+  Slot *slot = g_new0 (Slot, 1);
+
+  g_mutex_init (&slot->lock);
+  return slot;
+}
+
+static void
+slot_free (gpointer data)
+{
+  Slot *slot = data;
+
+  g_clear_pointer (&slot->index, index_free);
+  g_mutex_clear (&slot->lock);
+  g_free (slot);
+}
+
+SlScopeIndex *
+sl_scope_index_get (const SlProfile *profile)
+{
+  Slot *slot = sl_profile_get_derived (profile, "sl-scope-index", slot_new, slot_free);
+  SlScopeIndex *ix;
+
+  g_mutex_lock (&slot->lock);
+  if (slot->index == NULL)
+    slot->index = index_build (profile);
+  ix = slot->index;
+  g_mutex_unlock (&slot->lock);
+  return ix;
+}
+
+SlScopeSummary *
+sl_scope_index_whole (SlScopeIndex *ix)
+{
+  return ix->whole;
+}
+
+/* A first-pass table and keys holding the index's keys in its order. */
+static void
+table_init (SlStatsTable *table, SlNameKeys *keys, const SlProfile *profile, GArray *ids)
+{
+  sl_name_keys_init (keys, sl_strings_count (profile->strings));
+  for (guint k = 0; k < ids->len; k++)
+    sl_name_keys_get (keys, g_array_index (ids, guint32, k));
+  sl_stats_table_init_sums (table, ids->len);
+  sl_stats_table_pass (table);
+}
+
+/* Whether every key's sums give sl-stats' exact standard deviation (see
+ * finish_one: n (max - min) under 4e18). */
+static gboolean
+table_exact (const SlStatsTable *table)
+{
+  for (guint k = 0; k < table->n_keys; k++)
+    {
+      const SlStatsAcc *a = &table->acc[k];
+
+      if (a->count > 1 && (double) a->count * ((double) a->max - (double) a->min) >= 4.0e18)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+SlKernelSummary *
+sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
+                        guint top)
+{
+  SlKernelSummary *self;
+  SlNameKeys keys;
+  SlStatsTable table;
+
+  table_init (&table, &keys, profile, ix->kernel_ids);
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      const SlStream *stream = &profile->streams[s];
+      const SlKernels *k = &stream->kernels;
+      guint first, last;
+
+      if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
+        continue;
+      sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
+      sl_scope_blocks_add (&ix->streams[s], &table, &k->spans, first, last, k->func, ix->func_key,
+                           MAX (profile->n_funcs, 1));
+    }
+  if (!table_exact (&table))
+    {
+      sl_stats_table_clear (&table);
+      sl_name_keys_clear (&keys);
+      return NULL;
+    }
+  self = g_new0 (SlKernelSummary, 1);
+  self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
+                                    &self->n_names, &self->total_ns, &self->instances);
+  return self;
+}
+
+SlApiSummary *
+sl_scope_index_api (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
+                    guint top)
+{
+  const SlApiCalls *api = &profile->api;
+  SlApiSummary *self;
+  SlNameKeys keys;
+  SlStatsTable table;
+
+  if (ix->api_ids == NULL)
+    return NULL;
+  table_init (&table, &keys, profile, ix->api_ids);
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+      guint first, last;
+
+      if (thread->api_count == 0 || !sl_filter_match_thread (filter, profile, t))
+        continue;
+      sl_filter_span_bounds (filter, &api->spans, thread->api_first,
+                             thread->api_first + thread->api_count, &first, &last);
+      sl_scope_blocks_add (&ix->threads[t], &table, &api->spans, first, last, api->name, ix->api_key,
+                           ix->n_string_ids);
+    }
+  if (!table_exact (&table))
+    {
+      sl_stats_table_clear (&table);
+      sl_name_keys_clear (&keys);
+      return NULL;
+    }
+  self = g_new0 (SlApiSummary, 1);
+  self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
+                                    &self->n_names, &self->total_ns, &self->calls);
+  return self;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-scope-index.h: what the Summary page of any scope is combined from,
+ * built once per profile (issue 11, item 3).
+ *
+ * The kernels and CUDA API tables of a scope are sums of per-name
+ * statistics: the index keeps them per block of SL_SCOPE_BLOCK events of
+ * each stream (kernels, by short name) and each thread (API calls), so a
+ * scope adds whole blocks and walks only the events of its two edge blocks,
+ * taking exactly the events `--range` takes (start inside [a, b)).  The
+ * parts that are not sums (gaps and overlap, NVTX with its GPU projection,
+ * categories, iterations) are kept for the whole profile only: a range
+ * recomputes them (its cost is that of the range's events).
+ *
+ * Built off the main thread by the app's loading worker, else by whoever
+ * asks first; immutable once built, reference counted. */
+#pragma once
+
+#include "sl-api-summary.h"
+#include "sl-filter.h"
+#include "sl-kernel-summary.h"
+#include "sl-profile.h"
+
+G_BEGIN_DECLS
+
+#define SL_SCOPE_BLOCK 65536   /* events a block: 10 M kernels, ~150 blocks */
+
+typedef struct _SlScopeIndex   SlScopeIndex;
+typedef struct _SlScopeSummary SlScopeSummary;
+
+/* The index of @profile, built on first use and kept with it; blocks until
+ * another thread's build is done.  (transfer none) */
+SlScopeIndex      *sl_scope_index_get    (const SlProfile *profile);
+/* The whole profile's gaps, overlap, NVTX, categories and iterations, as a
+ * summary whose kernels and api are NULL.  (transfer none) */
+SlScopeSummary    *sl_scope_index_whole  (SlScopeIndex *index);
+/* sl_kernel_summary_compute_sums (@profile, @filter, SL_NAMES_SHORT, @top)
+ * from the blocks: the same numbers.  NULL when the index cannot answer
+ * exactly (durations spread over more than 2^62 ns: use the analysis). */
+SlKernelSummary   *sl_scope_index_kernels (const SlScopeIndex *index, const SlProfile *profile,
+                                           const SlFilter *filter, guint top);
+/* sl_api_summary_compute_sums (@profile, @filter, @top), the same way. */
+SlApiSummary      *sl_scope_index_api     (const SlScopeIndex *index, const SlProfile *profile,
+                                           const SlFilter *filter, guint top);
+
+/* Tests: blocks of @size events in indexes built from now on (0: the
+ * default), so that small profiles have many blocks. */
+void               _sl_scope_index_set_block_size (guint size);
+
+G_END_DECLS
