@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sl-scope-index.c: the scope index: kernel and API blocks, and the whole
- * profile's other Summary parts. */
+/* sl-scope-index.c: the scope index: kernel and API blocks. */
 #include "sl-scope-index.h"
 
 #include "sl-scope-blocks.h"
-#include "sl-scope-summary.h"
 
 struct _SlScopeIndex {
   /* kernels by short name: the keys of sl_kernel_func_keys () */
@@ -17,7 +15,6 @@ struct _SlScopeIndex {
   guint           n_string_ids;
   SlScopeBlocks  *threads;         /* per thread */
   guint           n_streams, n_threads;
-  SlScopeSummary *whole;           /* gaps, overlap, nvtx, categories, iterations */
 };
 
 static guint block_size = SL_SCOPE_BLOCK;
@@ -83,27 +80,25 @@ build_api (SlScopeIndex *ix, const SlProfile *profile)
 }
 
 static gpointer
-build_tables (gpointer data)
+build_api_thread (gpointer data)
 {
   gpointer *args = data;
 
-  build_kernels (args[0], args[1]);
   build_api (args[0], args[1]);
   return NULL;
 }
 
-/* The tables on one thread while the whole profile's other parts are
- * computed (on both cores) by the summary's own code. */
+/* The two tables on both cores (each writes only its own fields). */
 static SlScopeIndex *
 index_build (const SlProfile *profile)
 {
   SlScopeIndex *ix = g_new0 (SlScopeIndex, 1);
   gpointer args[2] = { ix, (gpointer) profile };
-  GThread *other = g_thread_new ("sl-scope-index", build_tables, args);
+  GThread *other = g_thread_new ("sl-scope-index", build_api_thread, args);
 
   ix->n_streams = profile->n_streams;
   ix->n_threads = profile->n_threads;
-  ix->whole = _sl_scope_summary_compute_parts (profile, NULL, FALSE);
+  build_kernels (ix, profile);
   g_thread_join (other);
   return ix;
 }
@@ -121,13 +116,12 @@ index_free (SlScopeIndex *ix)
   g_free (ix->api_key);
   g_clear_pointer (&ix->kernel_ids, g_array_unref);
   g_clear_pointer (&ix->api_ids, g_array_unref);
-  g_clear_pointer (&ix->whole, sl_scope_summary_unref);
   g_free (ix);
 }
 
 /* The index's slot is made at once under the profile's derived-data lock;
- * the build runs under the slot's own lock: it runs analyses on other
- * threads, which take the profile's lock for their own derived data. */
+ * the build runs under the slot's own lock, so that it holds up nobody
+ * else's derived data. */
 typedef struct {
   GMutex        lock;
   SlScopeIndex *index;
@@ -164,12 +158,6 @@ sl_scope_index_get (const SlProfile *profile)
   ix = slot->index;
   g_mutex_unlock (&slot->lock);
   return ix;
-}
-
-SlScopeSummary *
-sl_scope_index_whole (SlScopeIndex *ix)
-{
-  return ix->whole;
 }
 
 /* A first-pass table and keys holding the index's keys in its order. */

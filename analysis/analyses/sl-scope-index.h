@@ -6,13 +6,12 @@
  * statistics: the index keeps them per block of SL_SCOPE_BLOCK events of
  * each stream (kernels, by short name) and each thread (API calls), so a
  * scope adds whole blocks and walks only the events of its two edge blocks,
- * taking exactly the events `--range` takes (start inside [a, b)).  The
- * parts that are not sums (gaps and overlap, NVTX with its GPU projection,
- * categories, iterations) are kept for the whole profile only: a range
- * recomputes them (its cost is that of the range's events).
+ * taking exactly the events `--range` takes (start inside [a, b)).  (The
+ * Summary's parts that are not sums are kept for the whole profile by
+ * sl-scope-summary.c: see sl_scope_summary_prepare.)
  *
  * Built off the main thread by the app's loading worker, else by whoever
- * asks first; immutable once built, reference counted. */
+ * asks first; immutable once built, freed with the profile. */
 #pragma once
 
 #include "sl-api-summary.h"
@@ -24,15 +23,11 @@ G_BEGIN_DECLS
 
 #define SL_SCOPE_BLOCK 65536   /* events a block: 10 M kernels, ~150 blocks */
 
-typedef struct _SlScopeIndex   SlScopeIndex;
-typedef struct _SlScopeSummary SlScopeSummary;
+typedef struct _SlScopeIndex SlScopeIndex;
 
 /* The index of @profile, built on first use and kept with it; blocks until
  * another thread's build is done.  (transfer none) */
 SlScopeIndex      *sl_scope_index_get    (const SlProfile *profile);
-/* The whole profile's gaps, overlap, NVTX, categories and iterations, as a
- * summary whose kernels and api are NULL.  (transfer none) */
-SlScopeSummary    *sl_scope_index_whole  (SlScopeIndex *index);
 /* sl_kernel_summary_compute_sums (@profile, @filter, SL_NAMES_SHORT, @top)
  * from the blocks: the same numbers.  NULL when the index cannot answer
  * exactly (durations spread over more than 2^62 ns: use the analysis). */

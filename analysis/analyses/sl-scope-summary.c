@@ -157,13 +157,24 @@ summary_new (void)
   return s;
 }
 
-/* The whole profile's summary, kept with the profile.  Its slot is built
- * at once under the profile's derived-data lock; the computation runs
+static SlScopeSummary *
+compute_parts (const SlProfile *profile, const SlFilter *filter, gboolean tables)
+{
+  SlScopeSummary *s = summary_new ();
+
+  run_lists (s, profile, filter, NULL, NULL, tables);
+  return s;
+}
+
+/* What the whole profile's summaries are made from: the parts that are not
+ * sums of the index's blocks, and the summary itself once asked for.  The
+ * slot is made at once under the profile's derived-data lock; each is built
  * under the slot's own lock, so that it holds up nobody but another caller
- * wanting the same summary, and can be cancelled (the next caller starts
- * over). */
+ * wanting the same (the analyses take the profile's lock for their own
+ * derived data, on both cores). */
 typedef struct {
   GMutex          lock;
+  SlScopeSummary *parts;    /* kernels and api NULL */
   SlScopeSummary *whole;
 } WholeSlot;
 
@@ -182,17 +193,51 @@ slot_free (gpointer data)
   WholeSlot *slot = data;
 
   g_clear_pointer (&slot->whole, sl_scope_summary_unref);
+  g_clear_pointer (&slot->parts, sl_scope_summary_unref);
   g_mutex_clear (&slot->lock);
   g_free (slot);
 }
 
-/* The whole profile's: the index's kept parts, and the tables summed from
- * its blocks. */
+static WholeSlot *
+whole_slot (const SlProfile *profile)
+{
+  return sl_profile_get_derived (profile, "sl-scope-summary-whole", slot_build, slot_free);
+}
+
+/* Call with the slot locked. */
 static SlScopeSummary *
-whole_from_index (const SlProfile *profile, SlScopeIndex *index)
+whole_parts (WholeSlot *slot, const SlProfile *profile)
+{
+  if (slot->parts == NULL)
+    slot->parts = compute_parts (profile, NULL, FALSE);
+  return slot->parts;
+}
+
+static gpointer
+build_index (gpointer profile)
+{
+  sl_scope_index_get (profile);
+  return NULL;
+}
+
+void
+sl_scope_summary_prepare (const SlProfile *profile)
+{
+  WholeSlot *slot = whole_slot (profile);
+  GThread *other = g_thread_new ("sl-scope-index", build_index, (gpointer) profile);
+
+  g_mutex_lock (&slot->lock);
+  whole_parts (slot, profile);
+  g_mutex_unlock (&slot->lock);
+  g_thread_join (other);
+}
+
+/* The whole profile's: the kept parts, and the tables summed from the
+ * index's blocks. */
+static SlScopeSummary *
+whole_from_parts (const SlProfile *profile, SlScopeSummary *base, SlScopeIndex *index)
 {
   SlScopeSummary *s = summary_new ();
-  SlScopeSummary *base = sl_scope_index_whole (index);
 
   set_window (s, profile, NULL);
   s->base = sl_scope_summary_ref (base);
@@ -212,12 +257,12 @@ whole_from_index (const SlProfile *profile, SlScopeIndex *index)
 static SlScopeSummary *
 whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **error)
 {
-  WholeSlot *slot = sl_profile_get_derived (profile, "sl-scope-summary-whole", slot_build, slot_free);
+  WholeSlot *slot = whole_slot (profile);
   SlScopeSummary *s = NULL;
 
   g_mutex_lock (&slot->lock);
   if (slot->whole == NULL && !cancelled (cancellable, error))
-    slot->whole = whole_from_index (profile, sl_scope_index_get (profile));
+    slot->whole = whole_from_parts (profile, whole_parts (slot, profile), sl_scope_index_get (profile));
   if (slot->whole != NULL)
     s = sl_scope_summary_ref (slot->whole);
   g_mutex_unlock (&slot->lock);
@@ -242,18 +287,9 @@ sl_scope_summary_compute (const SlProfile *profile, const SlFilter *filter,
 }
 
 SlScopeSummary *
-_sl_scope_summary_compute_parts (const SlProfile *profile, const SlFilter *filter, gboolean tables)
-{
-  SlScopeSummary *s = summary_new ();
-
-  run_lists (s, profile, filter, NULL, NULL, tables);
-  return s;
-}
-
-SlScopeSummary *
 sl_scope_summary_compute_separate (const SlProfile *profile, const SlFilter *filter)
 {
-  return _sl_scope_summary_compute_parts (profile, filter, TRUE);
+  return compute_parts (profile, filter, TRUE);
 }
 
 SlScopeSummary *

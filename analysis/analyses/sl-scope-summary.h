@@ -20,7 +20,6 @@
 #include "sl-nvtx-summary.h"
 #include "sl-overlap.h"
 #include "sl-profile.h"
-#include "sl-scope-index.h"
 
 G_BEGIN_DECLS
 
@@ -48,7 +47,7 @@ struct _SlScopeSummary {
   gint               ref_count;
   /*< private >*/
   SlScopeSummary    *base;        /* owns gaps, overlap, nvtx, categories, iterations when set */
-  SlScopeIndex      *index;       /* while computing: the kernels and api tables' (nullable) */
+  struct _SlScopeIndex *index;    /* while computing: the kernels and api tables' (nullable) */
 };
 
 /* How many rows of each list the summary keeps. */
@@ -56,10 +55,12 @@ struct _SlScopeSummary {
 
 /* The summary of @filter (nullable: everything) over @profile.  Checks
  * @cancellable (nullable) between parts and returns NULL with
- * G_IO_ERROR_CANCELLED when it is cancelled.  The whole profile's (an empty
- * filter) is built once and kept with the profile (sl_profile_get_derived):
- * the page shows it every time the selection is cleared, and it is the
- * costliest scope.  Immutable, reference counted. (transfer full) */
+ * G_IO_ERROR_CANCELLED when it is cancelled.  Uses what
+ * sl_scope_summary_prepare () builds (building it if need be): the kernels
+ * and api tables of any scope are summed from the index's blocks.  The whole profile's (an
+ * empty filter) is built once and kept with the profile
+ * (sl_profile_get_derived): the page shows it every time the selection is
+ * cleared.  Immutable, reference counted. (transfer full) */
 SlScopeSummary *sl_scope_summary_compute (const SlProfile *profile,
                                           const SlFilter  *filter,
                                           GCancellable    *cancellable,
@@ -68,11 +69,13 @@ SlScopeSummary *sl_scope_summary_compute (const SlProfile *profile,
  * the route the index is checked against. (transfer full) */
 SlScopeSummary *sl_scope_summary_compute_separate (const SlProfile *profile,
                                                    const SlFilter  *filter);
-/* For sl-scope-index.c: every part but the kernels and api tables (@tables
- * FALSE) or all of them, by the analyses, on both cores. (transfer full) */
-SlScopeSummary *_sl_scope_summary_compute_parts (const SlProfile *profile,
-                                                 const SlFilter  *filter,
-                                                 gboolean         tables);
+/* Builds what the Summary of any scope of @profile is made from, once per
+ * profile: the scope index (sl-scope-index.h) and the whole profile's parts
+ * that are not sums of the index's blocks (gaps and overlap, NVTX with its
+ * GPU projection, categories, iterations; a range recomputes those, at the
+ * cost of its own events).  For the app's loading worker; else done by the
+ * first sl_scope_summary_compute (). */
+void            sl_scope_summary_prepare         (const SlProfile *profile);
 SlScopeSummary *sl_scope_summary_ref     (SlScopeSummary *summary);
 void            sl_scope_summary_unref   (SlScopeSummary *summary);
 /* {"start_ns", "end_ns", "whole", "gpus": [{"device", "span_ns", "kernel_busy_ns",

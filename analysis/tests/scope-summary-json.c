@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "sightline.h"
+#include "sl-scope-index.h"
 
 static JsonNode *
 histogram_json (const SlProfile *profile, const SlFilter *filter, const char *name)

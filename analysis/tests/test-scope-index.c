@@ -8,6 +8,7 @@
  * on every statistic.  Blocks of 97 events, so small profiles have many and
  * ranges cut them. */
 #include "sl-test-util.h"
+#include "sl-scope-index.h"
 
 static void
 assert_same_rows (const SlNameRow *a, const SlNameRow *b, guint n)

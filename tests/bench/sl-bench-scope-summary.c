@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-bench-scope-summary.c: "scope_summary_ms" of sightline-bench: the side
  * panel's Summary page bundle (sl-scope-summary.h) on the loaded profile.
- * "scope_index_ms" is the scope index's build (sl-scope-index.h), which the
- * app's loading worker does before the profile is shown; the whole
- * profile's summary is then built once from it and kept with the profile:
+ * "scope_index_ms" is sl_scope_summary_prepare (): the scope index
+ * (sl-scope-index.h) and the whole profile's parts that are not its sums,
+ * which the app's loading worker builds before the profile is shown; the
+ * whole profile's summary is then built once from them and kept with the profile:
  * "scope_summary_ms" is that build; the detail has what every later request
  * costs and a selection of the middle tenth (a Shift+drag), best of three. */
 #include <json-glib/json-glib.h>
@@ -29,14 +30,14 @@ run_ms (SlProfile *profile, const SlFilter *filter)
   return best;
 }
 
-/* "scope_index_ms": the index's build, once per profile, off the main
- * thread (the loading worker, beside the NVTX attribution). */
+/* "scope_index_ms": sl_scope_summary_prepare (), once per profile, off the
+ * main thread (the loading worker, beside the NVTX attribution). */
 void
 sl_bench_scope_index (SlProfile *profile, JsonBuilder *b)
 {
   gint64 t0 = g_get_monotonic_time ();
 
-  sl_scope_index_get (profile);
+  sl_scope_summary_prepare (profile);
   json_builder_add_double_value (b, (g_get_monotonic_time () - t0) / 1000.0);
 }
 
