@@ -69,8 +69,8 @@ dev_sum (const SlStatsAcc *a)
  * d = rb - ra, modulo 2^128.  The standard deviation reads n S2 - S1^2,
  * which is exact modulo 2^128 whatever the reference, so it comes out the
  * same as one walk's while it fits (see finish_one in sl-stats.c). */
-static void
-acc_merge (SlStatsAcc *a, const SlStatsAcc *b)
+void
+sl_scope_acc_merge (SlStatsAcc *a, const SlStatsAcc *b)
 {
   unsigned __int128 d, s2;
 
@@ -109,7 +109,7 @@ sl_scope_blocks_add (const SlScopeBlocks *blocks, SlStatsTable *table, const SlS
   sl_stats_table_visit_spans (table, spans, first, blocks->lo + b0 * size, ids, key_of,
                               n_ids, NULL);
   for (guint i = blocks->first[b0]; i < blocks->first[b1]; i++)
-    acc_merge (&table->acc[blocks->entries[i].key], &blocks->entries[i].acc);
+    sl_scope_acc_merge (&table->acc[blocks->entries[i].key], &blocks->entries[i].acc);
   sl_stats_table_visit_spans (table, spans, blocks->lo + b1 * size, last, ids, key_of,
                               n_ids, NULL);
 }

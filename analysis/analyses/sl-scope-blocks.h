@@ -36,4 +36,8 @@ void sl_scope_blocks_add   (const SlScopeBlocks *blocks, SlStatsTable *table, co
                             guint first, guint last, const guint32 *ids, const guint32 *key_of,
                             guint n_ids);
 
+/* @b into @a as if @b's values had been visited after @a's (first-pass
+ * accumulators; the standard deviation comes out as one walk's). */
+void sl_scope_acc_merge    (SlStatsAcc *a, const SlStatsAcc *b);
+
 G_END_DECLS

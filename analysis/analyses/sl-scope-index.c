@@ -2,19 +2,27 @@
 /* sl-scope-index.c: the scope index: kernel and API blocks. */
 #include "sl-scope-index.h"
 
+#include <string.h>
+
+#include "sl-categories.h"
+#include "sl-int.h"
 #include "sl-scope-blocks.h"
+#include "sl-scope-nvtx.h"
 
 struct _SlScopeIndex {
   /* kernels by short name: the keys of sl_kernel_func_keys () */
   GArray         *kernel_ids;      /* guint32 string id per key */
   guint32        *func_key;        /* per function */
   SlScopeBlocks  *streams;         /* per stream */
+  guint          *key_category;    /* per key, under the default rules; NULL when
+                                    * two functions of one short name differ */
   /* API calls by name; NULL in a subset that keeps only some calls */
   GArray         *api_ids;
   guint32        *api_key;         /* per string id (G_MAXUINT32: never called) */
   guint           n_string_ids;
   SlScopeBlocks  *threads;         /* per thread */
   guint           n_streams, n_threads;
+  SlScopeNvtx    *nvtx;            /* NULL: the analysis answers */
 };
 
 static guint block_size = SL_SCOPE_BLOCK;
@@ -23,6 +31,31 @@ void
 _sl_scope_index_set_block_size (guint size)
 {
   g_atomic_int_set (&block_size, size > 0 ? size : SL_SCOPE_BLOCK);
+}
+
+/* Each key's category under the default rules: a function is classified
+ * by its short name first, then its demangled name, so two functions of
+ * one short name may differ; then the categories are not sums of the
+ * kernel keys (NULL: the analysis answers). */
+static guint *
+key_categories (const SlProfile *profile, const guint32 *func_key, guint n_keys)
+{
+  const SlCategories *rules = sl_categories_get_default ();
+  guint *category = g_new (guint, MAX (n_keys, 1));
+
+  memset (category, 0xff, sizeof (guint) * MAX (n_keys, 1));
+  for (guint f = 0; f < profile->n_funcs; f++)
+    {
+      guint c = sl_categories_classify_func (rules, profile, f);
+
+      if (category[func_key[f]] != G_MAXUINT && category[func_key[f]] != c)
+        {
+          g_free (category);
+          return NULL;
+        }
+      category[func_key[f]] = c;
+    }
+  return category;
 }
 
 static void
@@ -35,6 +68,7 @@ build_kernels (SlScopeIndex *ix, const SlProfile *profile)
   ix->func_key = sl_kernel_func_keys (profile, SL_NAMES_SHORT, &keys);
   ix->kernel_ids = g_array_ref (keys.ids);
   sl_name_keys_clear (&keys);
+  ix->key_category = key_categories (profile, ix->func_key, ix->kernel_ids->len);
   sl_stats_table_init_sums (&table, ix->kernel_ids->len);
   sl_stats_table_pass (&table);
   ix->streams = g_new0 (SlScopeBlocks, MAX (profile->n_streams, 1));
@@ -84,7 +118,10 @@ build_api_thread (gpointer data)
 {
   gpointer *args = data;
 
-  build_api (args[0], args[1]);
+  SlScopeIndex *ix = args[0];
+
+  build_api (ix, args[1]);
+  ix->nvtx = sl_scope_nvtx_build (args[1], g_atomic_int_get (&block_size));
   return NULL;
 }
 
@@ -113,6 +150,8 @@ index_free (SlScopeIndex *ix)
   g_free (ix->streams);
   g_free (ix->threads);
   g_free (ix->func_key);
+  g_free (ix->key_category);
+  g_clear_pointer (&ix->nvtx, sl_scope_nvtx_free);
   g_free (ix->api_key);
   g_clear_pointer (&ix->kernel_ids, g_array_unref);
   g_clear_pointer (&ix->api_ids, g_array_unref);
@@ -186,15 +225,13 @@ table_exact (const SlStatsTable *table)
   return TRUE;
 }
 
-SlKernelSummary *
-sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
-                        guint top)
+/* The scope's kernel keys summed into @table (first pass, under @keys in
+ * the index's order). */
+static void
+kernel_table (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
+              SlStatsTable *table, SlNameKeys *keys)
 {
-  SlKernelSummary *self;
-  SlNameKeys keys;
-  SlStatsTable table;
-
-  table_init (&table, &keys, profile, ix->kernel_ids);
+  table_init (table, keys, profile, ix->kernel_ids);
   for (guint s = 0; s < profile->n_streams; s++)
     {
       const SlStream *stream = &profile->streams[s];
@@ -204,9 +241,20 @@ sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const 
       if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
         continue;
       sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-      sl_scope_blocks_add (&ix->streams[s], &table, &k->spans, first, last, k->func, ix->func_key,
+      sl_scope_blocks_add (&ix->streams[s], table, &k->spans, first, last, k->func, ix->func_key,
                            MAX (profile->n_funcs, 1));
     }
+}
+
+SlKernelSummary *
+sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
+                        guint top)
+{
+  SlKernelSummary *self;
+  SlNameKeys keys;
+  SlStatsTable table;
+
+  kernel_table (ix, profile, filter, &table, &keys);
   if (!table_exact (&table))
     {
       sl_stats_table_clear (&table);
@@ -216,6 +264,41 @@ sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const 
   self = g_new0 (SlKernelSummary, 1);
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
                                     &self->n_names, &self->total_ns, &self->instances);
+  return self;
+}
+
+/* A non-negative sum saturated as sl_sat_add () adds up durations. */
+static gint64
+sat_total (const SlStatsAcc *a)
+{
+  __int128 exact = (__int128) a->total + ((__int128) a->total_wraps << 64);
+
+  return exact > G_MAXINT64 ? G_MAXINT64 : (gint64) exact;
+}
+
+SlCategorySummary *
+sl_scope_index_categories (const SlScopeIndex *ix, const SlProfile *profile,
+                           const SlFilter *filter, guint top_names)
+{
+  SlNameKeys keys;
+  SlStatsTable table;
+  SlCategorySummary *self;
+  guint n = ix->kernel_ids->len;
+  g_autofree SlCategoryKernel *kernels = g_new0 (SlCategoryKernel, MAX (n, 1));
+
+  if (ix->key_category == NULL)
+    return NULL;
+  kernel_table (ix, profile, filter, &table, &keys);
+  for (guint k = 0; k < n; k++)
+    {
+      kernels[k].name = (char *) sl_strings_get (profile->strings, g_array_index (ix->kernel_ids, guint32, k));
+      kernels[k].total_ns = kernels[k].duration_ns = sat_total (&table.acc[k]);
+      kernels[k].instances = table.acc[k].count;
+    }
+  self = sl_category_summary_from_kernels (sl_categories_get_default (), kernels, ix->key_category, n,
+                                           top_names);
+  sl_stats_table_clear (&table);
+  sl_name_keys_clear (&keys);
   return self;
 }
 
@@ -253,4 +336,11 @@ sl_scope_index_api (const SlScopeIndex *ix, const SlProfile *profile, const SlFi
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
                                     &self->n_names, &self->total_ns, &self->calls);
   return self;
+}
+
+SlNvtxSummary *
+sl_scope_index_nvtx (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
+                     guint top)
+{
+  return ix->nvtx != NULL ? sl_scope_nvtx_summary (ix->nvtx, profile, filter, top) : NULL;
 }

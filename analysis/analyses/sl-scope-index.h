@@ -15,6 +15,8 @@
 #pragma once
 
 #include "sl-api-summary.h"
+#include "sl-category-summary.h"
+#include "sl-nvtx-summary.h"
 #include "sl-filter.h"
 #include "sl-kernel-summary.h"
 #include "sl-profile.h"
@@ -32,6 +34,15 @@ SlScopeIndex      *sl_scope_index_get    (const SlProfile *profile);
  * from the blocks: the same numbers.  NULL when the index cannot answer
  * exactly (durations spread over more than 2^62 ns: use the analysis). */
 SlKernelSummary   *sl_scope_index_kernels (const SlScopeIndex *index, const SlProfile *profile,
+                                           const SlFilter *filter, guint top);
+/* sl_category_summary_compute (@profile, @filter, NULL, SL_NAMES_SHORT,
+ * @top_names) from the kernel blocks: a short name's category is fixed
+ * (NULL when two functions of one short name fall in different ones). */
+SlCategorySummary *sl_scope_index_categories (const SlScopeIndex *index, const SlProfile *profile,
+                                              const SlFilter *filter, guint top_names);
+/* sl_nvtx_summary_compute_sums (@profile, @filter, @top, FALSE) from the
+ * NVTX blocks (sl-scope-nvtx.h); NULL when they cannot answer. */
+SlNvtxSummary     *sl_scope_index_nvtx    (const SlScopeIndex *index, const SlProfile *profile,
                                            const SlFilter *filter, guint top);
 /* sl_api_summary_compute_sums (@profile, @filter, @top), the same way. */
 SlApiSummary      *sl_scope_index_api     (const SlScopeIndex *index, const SlProfile *profile,

@@ -74,7 +74,10 @@ part_kernels (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filte
 static void
 part_categories (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
+  if (s->index != NULL)
+    s->categories = sl_scope_index_categories (s->index, profile, filter, 3);
+  if (s->categories == NULL)
+    s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
 }
 
 static void
@@ -89,7 +92,10 @@ part_api (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 static void
 part_nvtx (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->nvtx = sl_nvtx_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP, FALSE);
+  if (s->index != NULL)
+    s->nvtx = sl_scope_index_nvtx (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->nvtx == NULL)
+    s->nvtx = sl_nvtx_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP, FALSE);
 }
 
 static void
@@ -98,14 +104,15 @@ part_iterations (SlScopeSummary *s, const SlProfile *profile, const SlFilter *fi
   s->iterations = sl_iterations_compute_durations (profile, filter);
 }
 
-/* The parts in two lists of about equal CPU time (10 M kernels: ~105 ms
- * each by the analyses), one per core; each part writes only its own
+/* The parts in two lists of about equal CPU time by the analyses (10 M
+ * kernels: ~105 ms each), one per core; each part writes only its own
  * field, and the analyses only read the profile (derived data is built
- * under its lock).  The tables come last: the index's are cheap. */
+ * under its lock).  The index's parts are cheap.  Untabled: the whole
+ * profile's parts that the index does not answer (kept, see WholeSlot). */
 static const PartFunc parts_first[] = { part_gaps, part_categories, part_kernels, NULL };
 static const PartFunc parts_second[] = { part_iterations, part_nvtx, part_api, NULL };
-static const PartFunc parts_first_untabled[] = { part_gaps, part_categories, NULL };
-static const PartFunc parts_second_untabled[] = { part_iterations, part_nvtx, NULL };
+static const PartFunc parts_first_untabled[] = { part_gaps, NULL };
+static const PartFunc parts_second_untabled[] = { part_iterations, NULL };
 
 typedef struct {
   SlScopeSummary  *s;
@@ -166,16 +173,15 @@ compute_parts (const SlProfile *profile, const SlFilter *filter, gboolean tables
   return s;
 }
 
-/* What the whole profile's summaries are made from: the parts that are not
- * sums of the index's blocks, and the summary itself once asked for.  The
+/* What the whole profile's summaries are made from besides the index: its
+ * gaps and overlap (not yet from an index) and its iterations.  The
  * slot is made at once under the profile's derived-data lock; each is built
  * under the slot's own lock, so that it holds up nobody but another caller
  * wanting the same (the analyses take the profile's lock for their own
  * derived data, on both cores). */
 typedef struct {
   GMutex          lock;
-  SlScopeSummary *parts;    /* kernels and api NULL */
-  SlScopeSummary *whole;
+  SlScopeSummary *parts;    /* gaps, overlap and iterations only */
 } WholeSlot;
 
 static gpointer
@@ -192,7 +198,6 @@ slot_free (gpointer data)
 {
   WholeSlot *slot = data;
 
-  g_clear_pointer (&slot->whole, sl_scope_summary_unref);
   g_clear_pointer (&slot->parts, sl_scope_summary_unref);
   g_mutex_clear (&slot->lock);
   g_free (slot);
@@ -232,8 +237,8 @@ sl_scope_summary_prepare (const SlProfile *profile)
   g_thread_join (other);
 }
 
-/* The whole profile's: the kept parts, and the tables summed from the
- * index's blocks. */
+/* The whole profile's: the kept parts, and the rest summed from the index's
+ * blocks like any scope's. */
 static SlScopeSummary *
 whole_from_parts (const SlProfile *profile, SlScopeSummary *base, SlScopeIndex *index)
 {
@@ -243,13 +248,13 @@ whole_from_parts (const SlProfile *profile, SlScopeSummary *base, SlScopeIndex *
   s->base = sl_scope_summary_ref (base);
   s->gaps = base->gaps;
   s->overlap = base->overlap;
-  s->categories = base->categories;
-  s->nvtx = base->nvtx;
   s->iterations = base->iterations;
   merge_gaps (s);
   s->index = index;
   part_kernels (s, profile, NULL);
   part_api (s, profile, NULL);
+  part_categories (s, profile, NULL);
+  part_nvtx (s, profile, NULL);
   s->index = NULL;
   return s;
 }
@@ -260,12 +265,15 @@ whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **err
   WholeSlot *slot = whole_slot (profile);
   SlScopeSummary *s = NULL;
 
+  SlScopeSummary *parts;
+
+  if (cancelled (cancellable, error))
+    return NULL;
   g_mutex_lock (&slot->lock);
-  if (slot->whole == NULL && !cancelled (cancellable, error))
-    slot->whole = whole_from_parts (profile, whole_parts (slot, profile), sl_scope_index_get (profile));
-  if (slot->whole != NULL)
-    s = sl_scope_summary_ref (slot->whole);
+  parts = sl_scope_summary_ref (whole_parts (slot, profile));
   g_mutex_unlock (&slot->lock);
+  s = whole_from_parts (profile, parts, sl_scope_index_get (profile));
+  sl_scope_summary_unref (parts);
   return s;
 }
 
@@ -307,13 +315,13 @@ sl_scope_summary_unref (SlScopeSummary *s)
     return;
   g_clear_pointer (&s->kernels, sl_kernel_summary_free);
   g_clear_pointer (&s->api, sl_api_summary_free);
+  g_clear_pointer (&s->categories, sl_category_summary_free);
+  g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
   if (s->base != NULL)
     sl_scope_summary_unref (s->base);   /* the other parts are its */
   else
     {
       g_clear_pointer (&s->gaps, sl_gaps_free);
-      g_clear_pointer (&s->categories, sl_category_summary_free);
-      g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
       g_clear_pointer (&s->overlap, sl_overlap_free);
       g_clear_pointer (&s->iterations, sl_iterations_free);
     }

@@ -5,7 +5,8 @@
  * cut kernels, empty, one nanosecond, past the ends, the whole span) and a
  * GPU filter, sl_scope_summary_compute()'s JSON equals
  * sl_scope_summary_compute_separate()'s, and the kernels and api rows agree
- * on every statistic.  Blocks of 97 events, so small profiles have many and
+ * on every statistic, the NVTX rows on their statistics and GPU sums, the
+ * categories on their full JSON.  Blocks of 97 events, so small profiles have many and
  * ranges cut them. */
 #include "sl-test-util.h"
 #include "sl-scope-index.h"
@@ -27,6 +28,49 @@ assert_same_rows (const SlNameRow *a, const SlNameRow *b, guint n)
 }
 
 static void
+assert_same_stats (const SlStats *a, const SlStats *b)
+{
+  g_assert_cmpuint (a->count, ==, b->count);
+  g_assert_cmpint (a->total, ==, b->total);
+  g_assert_cmpint (a->min, ==, b->min);
+  g_assert_cmpint (a->max, ==, b->max);
+  g_assert_cmpfloat (a->avg, ==, b->avg);
+  g_assert_cmpfloat (a->stddev, ==, b->stddev);
+}
+
+/* Beyond the JSON: every NVTX row's statistics and GPU projection sums. */
+static void
+assert_same_nvtx (const SlNvtxSummary *a, const SlNvtxSummary *b)
+{
+  g_assert_cmpuint (a->n_names, ==, b->n_names);
+  g_assert_cmpuint (a->n_rows, ==, b->n_rows);
+  g_assert_cmpint (a->total_ns, ==, b->total_ns);
+  g_assert_cmpuint (a->instances, ==, b->instances);
+  for (guint i = 0; i < b->n_rows; i++)
+    {
+      g_assert_cmpstr (a->rows[i].name, ==, b->rows[i].name);
+      assert_same_stats (&a->rows[i].stats, &b->rows[i].stats);
+      g_assert_cmpfloat (a->rows[i].time_pct, ==, b->rows[i].time_pct);
+      g_assert_cmpint (a->rows[i].gpu_total_ns, ==, b->rows[i].gpu_total_ns);
+      g_assert_cmpuint (a->rows[i].gpu_instances, ==, b->rows[i].gpu_instances);
+    }
+}
+
+/* Beyond the JSON: the categories' whole JSON (top names per row, the
+ * kernel list, time basis, wall time). */
+static void
+assert_same_categories (const SlCategorySummary *a, const SlCategorySummary *b)
+{
+  g_autoptr(JsonNode) ja = sl_category_summary_to_json (a);
+  g_autoptr(JsonNode) jb = sl_category_summary_to_json (b);
+  g_autofree char *sa = json_to_string (ja, FALSE);
+  g_autofree char *sb = json_to_string (jb, FALSE);
+
+  g_assert_cmpstr (sa, ==, sb);
+  g_assert_cmpuint (a->n_kernels, ==, b->n_kernels);
+}
+
+static void
 check_scope (const SlProfile *profile, const SlFilter *filter)
 {
   g_autoptr(SlScopeSummary) got = sl_scope_summary_compute (profile, filter, NULL, NULL);
@@ -43,6 +87,8 @@ check_scope (const SlProfile *profile, const SlFilter *filter)
   g_assert_cmpuint (got->api->n_names, ==, want->api->n_names);
   g_assert_cmpuint (got->api->n_rows, ==, want->api->n_rows);
   assert_same_rows (got->api->rows, want->api->rows, want->api->n_rows);
+  assert_same_nvtx (got->nvtx, want->nvtx);
+  assert_same_categories (got->categories, want->categories);
 }
 
 static void
