@@ -7,6 +7,7 @@
 #include "sl-categories.h"
 #include "sl-int.h"
 #include "sl-scope-blocks.h"
+#include "sl-scope-busy.h"
 #include "sl-scope-nvtx.h"
 
 struct _SlScopeIndex {
@@ -23,6 +24,7 @@ struct _SlScopeIndex {
   SlScopeBlocks  *threads;         /* per thread */
   guint           n_streams, n_threads;
   SlScopeNvtx    *nvtx;            /* NULL: the analysis answers */
+  SlScopeBusy    *busy;            /* per GPU unions: gaps and overlap */
 };
 
 static guint block_size = SL_SCOPE_BLOCK;
@@ -125,17 +127,33 @@ build_api_thread (gpointer data)
   return NULL;
 }
 
-/* The two tables on both cores (each writes only its own fields). */
+static gpointer
+build_busy_thread (gpointer data)
+{
+  gpointer *args = data;
+  SlScopeIndex *ix = args[0];
+
+  guint size = g_atomic_int_get (&block_size);
+
+  /* 256 and 1024 for the default blocks; small ones with the tests' */
+  ix->busy = sl_scope_busy_build (args[1], MAX (size / 256, 5), MAX (size / 64, 3));
+  return NULL;
+}
+
+/* The parts on both cores (each writes only its own fields): the GPU
+ * unions (one merge of every GPU's kernels) against the kernel, API and
+ * NVTX blocks. */
 static SlScopeIndex *
 index_build (const SlProfile *profile)
 {
   SlScopeIndex *ix = g_new0 (SlScopeIndex, 1);
   gpointer args[2] = { ix, (gpointer) profile };
-  GThread *other = g_thread_new ("sl-scope-index", build_api_thread, args);
+  GThread *other = g_thread_new ("sl-scope-index", build_busy_thread, args);
 
   ix->n_streams = profile->n_streams;
   ix->n_threads = profile->n_threads;
   build_kernels (ix, profile);
+  build_api_thread (args);
   g_thread_join (other);
   return ix;
 }
@@ -152,6 +170,7 @@ index_free (SlScopeIndex *ix)
   g_free (ix->func_key);
   g_free (ix->key_category);
   g_clear_pointer (&ix->nvtx, sl_scope_nvtx_free);
+  g_clear_pointer (&ix->busy, sl_scope_busy_free);
   g_free (ix->api_key);
   g_clear_pointer (&ix->kernel_ids, g_array_unref);
   g_clear_pointer (&ix->api_ids, g_array_unref);
@@ -343,4 +362,11 @@ sl_scope_index_nvtx (const SlScopeIndex *ix, const SlProfile *profile, const SlF
                      guint top)
 {
   return ix->nvtx != NULL ? sl_scope_nvtx_summary (ix->nvtx, profile, filter, top) : NULL;
+}
+
+SlGaps *
+sl_scope_index_gaps (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter, guint top,
+                     SlOverlap **overlap)
+{
+  return sl_scope_busy_query (ix->busy, profile, filter, top, overlap);
 }

@@ -6,9 +6,11 @@
  * statistics: the index keeps them per block of SL_SCOPE_BLOCK events of
  * each stream (kernels, by short name) and each thread (API calls), so a
  * scope adds whole blocks and walks only the events of its two edge blocks,
- * taking exactly the events `--range` takes (start inside [a, b)).  (The
- * Summary's parts that are not sums are kept for the whole profile by
- * sl-scope-summary.c: see sl_scope_summary_prepare.)
+ * taking exactly the events `--range` takes (start inside [a, b)).  The
+ * categories are sums of the kernel keys, NVTX ranges have blocks of their
+ * own (sl-scope-nvtx.h), and per GPU busy time, gaps and overlap come from
+ * the whole profile's unions (sl-scope-busy.h).  Only the iterations are
+ * not in the index (sl-scope-summary.c keeps the whole profile's).
  *
  * Built off the main thread by the app's loading worker, else by whoever
  * asks first; immutable once built, freed with the profile. */
@@ -16,6 +18,8 @@
 
 #include "sl-api-summary.h"
 #include "sl-category-summary.h"
+#include "sl-gaps.h"
+#include "sl-overlap.h"
 #include "sl-nvtx-summary.h"
 #include "sl-filter.h"
 #include "sl-kernel-summary.h"
@@ -44,6 +48,11 @@ SlCategorySummary *sl_scope_index_categories (const SlScopeIndex *index, const S
  * NVTX blocks (sl-scope-nvtx.h); NULL when they cannot answer. */
 SlNvtxSummary     *sl_scope_index_nvtx    (const SlScopeIndex *index, const SlProfile *profile,
                                            const SlFilter *filter, guint top);
+/* The Summary's part of sl_gaps_compute_with_overlap (@profile, @filter, 0,
+ * @top, @overlap) from the per GPU unions (sl-scope-busy.h: which fields it
+ * fills); NULL when they cannot answer (a process filter). */
+SlGaps            *sl_scope_index_gaps    (const SlScopeIndex *index, const SlProfile *profile,
+                                           const SlFilter *filter, guint top, SlOverlap **overlap);
 /* sl_api_summary_compute_sums (@profile, @filter, @top), the same way. */
 SlApiSummary      *sl_scope_index_api     (const SlScopeIndex *index, const SlProfile *profile,
                                            const SlFilter *filter, guint top);

@@ -55,8 +55,11 @@ typedef void (*PartFunc) (SlScopeSummary *s, const SlProfile *profile, const SlF
 static void
 part_gaps (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
+  if (s->index != NULL)
+    s->gaps = sl_scope_index_gaps (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP, &s->overlap);
   /* overlap from the same walk over the kernels (sl_overlap_compute's numbers) */
-  s->gaps = sl_gaps_compute_with_overlap (profile, filter, 0, SL_SCOPE_SUMMARY_TOP, &s->overlap);
+  if (s->gaps == NULL)
+    s->gaps = sl_gaps_compute_with_overlap (profile, filter, 0, SL_SCOPE_SUMMARY_TOP, &s->overlap);
   merge_gaps (s);
 }
 
@@ -111,7 +114,7 @@ part_iterations (SlScopeSummary *s, const SlProfile *profile, const SlFilter *fi
  * profile's parts that the index does not answer (kept, see WholeSlot). */
 static const PartFunc parts_first[] = { part_gaps, part_categories, part_kernels, NULL };
 static const PartFunc parts_second[] = { part_iterations, part_nvtx, part_api, NULL };
-static const PartFunc parts_first_untabled[] = { part_gaps, NULL };
+static const PartFunc parts_first_untabled[] = { NULL };
 static const PartFunc parts_second_untabled[] = { part_iterations, NULL };
 
 typedef struct {
@@ -174,14 +177,14 @@ compute_parts (const SlProfile *profile, const SlFilter *filter, gboolean tables
 }
 
 /* What the whole profile's summaries are made from besides the index: its
- * gaps and overlap (not yet from an index) and its iterations.  The
+ * iterations (a range detects its own steps, as `iterations --range`).  The
  * slot is made at once under the profile's derived-data lock; each is built
  * under the slot's own lock, so that it holds up nobody but another caller
  * wanting the same (the analyses take the profile's lock for their own
  * derived data, on both cores). */
 typedef struct {
   GMutex          lock;
-  SlScopeSummary *parts;    /* gaps, overlap and iterations only */
+  SlScopeSummary *parts;    /* iterations only */
 } WholeSlot;
 
 static gpointer
@@ -246,11 +249,9 @@ whole_from_parts (const SlProfile *profile, SlScopeSummary *base, SlScopeIndex *
 
   set_window (s, profile, NULL);
   s->base = sl_scope_summary_ref (base);
-  s->gaps = base->gaps;
-  s->overlap = base->overlap;
   s->iterations = base->iterations;
-  merge_gaps (s);
   s->index = index;
+  part_gaps (s, profile, NULL);
   part_kernels (s, profile, NULL);
   part_api (s, profile, NULL);
   part_categories (s, profile, NULL);
@@ -317,14 +318,12 @@ sl_scope_summary_unref (SlScopeSummary *s)
   g_clear_pointer (&s->api, sl_api_summary_free);
   g_clear_pointer (&s->categories, sl_category_summary_free);
   g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
+  g_clear_pointer (&s->gaps, sl_gaps_free);
+  g_clear_pointer (&s->overlap, sl_overlap_free);
   if (s->base != NULL)
-    sl_scope_summary_unref (s->base);   /* the other parts are its */
+    sl_scope_summary_unref (s->base);   /* the iterations are its */
   else
-    {
-      g_clear_pointer (&s->gaps, sl_gaps_free);
-      g_clear_pointer (&s->overlap, sl_overlap_free);
-      g_clear_pointer (&s->iterations, sl_iterations_free);
-    }
+    g_clear_pointer (&s->iterations, sl_iterations_free);
   g_free (s->top_gaps);
   g_free (s);
 }

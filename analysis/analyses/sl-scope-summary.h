@@ -46,7 +46,7 @@ struct _SlScopeSummary {
   SlScopeGap        *top_gaps;    /* every GPU's, longest first */
   gint               ref_count;
   /*< private >*/
-  SlScopeSummary    *base;        /* owns gaps, overlap, iterations when set */
+  SlScopeSummary    *base;        /* owns the iterations when set */
   struct _SlScopeIndex *index;    /* while computing: the kernels and api tables' (nullable) */
 };
 
