@@ -265,27 +265,6 @@ kernel_table (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *
     }
 }
 
-SlKernelSummary *
-sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
-                        guint top)
-{
-  SlKernelSummary *self;
-  SlNameKeys keys;
-  SlStatsTable table;
-
-  kernel_table (ix, profile, filter, &table, &keys);
-  if (!table_exact (&table))
-    {
-      sl_stats_table_clear (&table);
-      sl_name_keys_clear (&keys);
-      return NULL;
-    }
-  self = g_new0 (SlKernelSummary, 1);
-  self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
-                                    &self->n_names, &self->total_ns, &self->instances);
-  return self;
-}
-
 /* A non-negative sum saturated as sl_sat_add () adds up durations. */
 static gint64
 sat_total (const SlStatsAcc *a)
@@ -295,30 +274,50 @@ sat_total (const SlStatsAcc *a)
   return exact > G_MAXINT64 ? G_MAXINT64 : (gint64) exact;
 }
 
-SlCategorySummary *
-sl_scope_index_categories (const SlScopeIndex *ix, const SlProfile *profile,
-                           const SlFilter *filter, guint top_names)
+/* The categories of the scope's kernel @table (NULL when a short name's
+ * category is not fixed). */
+static SlCategorySummary *
+table_categories (const SlScopeIndex *ix, const SlProfile *profile, const SlStatsTable *table,
+                  guint top_names)
 {
-  SlNameKeys keys;
-  SlStatsTable table;
-  SlCategorySummary *self;
   guint n = ix->kernel_ids->len;
-  g_autofree SlCategoryKernel *kernels = g_new0 (SlCategoryKernel, MAX (n, 1));
+  g_autofree SlCategoryKernel *kernels = NULL;
 
   if (ix->key_category == NULL)
     return NULL;
-  kernel_table (ix, profile, filter, &table, &keys);
+  kernels = g_new0 (SlCategoryKernel, MAX (n, 1));
   for (guint k = 0; k < n; k++)
     {
       kernels[k].name = (char *) sl_strings_get (profile->strings, g_array_index (ix->kernel_ids, guint32, k));
-      kernels[k].total_ns = kernels[k].duration_ns = sat_total (&table.acc[k]);
-      kernels[k].instances = table.acc[k].count;
+      kernels[k].total_ns = kernels[k].duration_ns = sat_total (&table->acc[k]);
+      kernels[k].instances = table->acc[k].count;
     }
-  self = sl_category_summary_from_kernels (sl_categories_get_default (), kernels, ix->key_category, n,
+  return sl_category_summary_from_kernels (sl_categories_get_default (), kernels, ix->key_category, n,
                                            top_names);
-  sl_stats_table_clear (&table);
-  sl_name_keys_clear (&keys);
-  return self;
+}
+
+void
+sl_scope_index_kernels (const SlScopeIndex *ix, const SlProfile *profile, const SlFilter *filter,
+                        guint top, guint top_names, SlKernelSummary **kernels,
+                        SlCategorySummary **categories)
+{
+  SlNameKeys keys;
+  SlStatsTable table;
+  SlKernelSummary *self;
+
+  kernel_table (ix, profile, filter, &table, &keys);
+  *categories = table_categories (ix, profile, &table, top_names);
+  if (!table_exact (&table))
+    {
+      *kernels = NULL;
+      sl_stats_table_clear (&table);
+      sl_name_keys_clear (&keys);
+      return;
+    }
+  self = g_new0 (SlKernelSummary, 1);
+  self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
+                                    &self->n_names, &self->total_ns, &self->instances);
+  *kernels = self;
 }
 
 SlApiSummary *

@@ -34,16 +34,15 @@ typedef struct _SlScopeIndex SlScopeIndex;
 /* The index of @profile, built on first use and kept with it; blocks until
  * another thread's build is done.  (transfer none) */
 SlScopeIndex      *sl_scope_index_get    (const SlProfile *profile);
-/* sl_kernel_summary_compute_sums (@profile, @filter, SL_NAMES_SHORT, @top)
- * from the blocks: the same numbers.  NULL when the index cannot answer
- * exactly (durations spread over more than 2^62 ns: use the analysis). */
-SlKernelSummary   *sl_scope_index_kernels (const SlScopeIndex *index, const SlProfile *profile,
-                                           const SlFilter *filter, guint top);
-/* sl_category_summary_compute (@profile, @filter, NULL, SL_NAMES_SHORT,
- * @top_names) from the kernel blocks: a short name's category is fixed
- * (NULL when two functions of one short name fall in different ones). */
-SlCategorySummary *sl_scope_index_categories (const SlScopeIndex *index, const SlProfile *profile,
-                                              const SlFilter *filter, guint top_names);
+/* From one sum of the kernel blocks: *@kernels, sl_kernel_summary_compute_sums
+ * (@profile, @filter, SL_NAMES_SHORT, @top), NULL when the index cannot
+ * answer exactly (durations spread over more than 2^62 ns: use the
+ * analysis); and *@categories, sl_category_summary_compute (@profile,
+ * @filter, NULL, SL_NAMES_SHORT, @top_names): a short name's category is
+ * fixed, NULL when two functions of one short name fall in different ones. */
+void               sl_scope_index_kernels (const SlScopeIndex *index, const SlProfile *profile,
+                                           const SlFilter *filter, guint top, guint top_names,
+                                           SlKernelSummary **kernels, SlCategorySummary **categories);
 /* sl_nvtx_summary_compute_sums (@profile, @filter, @top, FALSE) from the
  * NVTX blocks (sl-scope-nvtx.h); NULL when they cannot answer. */
 SlNvtxSummary     *sl_scope_index_nvtx    (const SlScopeIndex *index, const SlProfile *profile,

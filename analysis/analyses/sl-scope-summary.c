@@ -68,8 +68,8 @@ part_gaps (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 static void
 part_kernels (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  if (s->index != NULL)
-    s->kernels = sl_scope_index_kernels (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->index != NULL)   /* the categories from the same sums */
+    sl_scope_index_kernels (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP, 3, &s->kernels, &s->categories);
   if (s->kernels == NULL)
     s->kernels = sl_kernel_summary_compute_sums (profile, filter, SL_NAMES_SHORT, SL_SCOPE_SUMMARY_TOP);
 }
@@ -77,8 +77,7 @@ part_kernels (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filte
 static void
 part_categories (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  if (s->index != NULL)
-    s->categories = sl_scope_index_categories (s->index, profile, filter, 3);
+  /* with an index, part_kernels made them (when it could) */
   if (s->categories == NULL)
     s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
 }
@@ -112,7 +111,7 @@ part_iterations (SlScopeSummary *s, const SlProfile *profile, const SlFilter *fi
  * field, and the analyses only read the profile (derived data is built
  * under its lock).  The index's parts are cheap.  Untabled: the whole
  * profile's parts that the index does not answer (kept, see WholeSlot). */
-static const PartFunc parts_first[] = { part_gaps, part_categories, part_kernels, NULL };
+static const PartFunc parts_first[] = { part_gaps, part_kernels, part_categories, NULL };
 static const PartFunc parts_second[] = { part_iterations, part_nvtx, part_api, NULL };
 static const PartFunc parts_first_untabled[] = { NULL };
 static const PartFunc parts_second_untabled[] = { part_iterations, NULL };

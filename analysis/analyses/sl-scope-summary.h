@@ -56,11 +56,11 @@ struct _SlScopeSummary {
 /* The summary of @filter (nullable: everything) over @profile.  Checks
  * @cancellable (nullable) between parts and returns NULL with
  * G_IO_ERROR_CANCELLED when it is cancelled.  Uses what
- * sl_scope_summary_prepare () builds (building it if need be): the kernels
- * and api tables of any scope are summed from the index's blocks.  The whole profile's (an
- * empty filter) is built once and kept with the profile
- * (sl_profile_get_derived): the page shows it every time the selection is
- * cleared.  Immutable, reference counted. (transfer full) */
+ * sl_scope_summary_prepare () builds (building it if need be): all the
+ * parts of any scope, the whole profile's (an empty filter) included, are
+ * summed from the index, but the iterations: a range detects its own, the
+ * whole profile's are kept with the profile.  Immutable, reference
+ * counted. (transfer full) */
 SlScopeSummary *sl_scope_summary_compute (const SlProfile *profile,
                                           const SlFilter  *filter,
                                           GCancellable    *cancellable,
@@ -70,11 +70,9 @@ SlScopeSummary *sl_scope_summary_compute (const SlProfile *profile,
 SlScopeSummary *sl_scope_summary_compute_separate (const SlProfile *profile,
                                                    const SlFilter  *filter);
 /* Builds what the Summary of any scope of @profile is made from, once per
- * profile: the scope index (sl-scope-index.h) and the whole profile's parts
- * that are not sums of the index's blocks (gaps and overlap, NVTX with its
- * GPU projection, categories, iterations; a range recomputes those, at the
- * cost of its own events).  For the app's loading worker; else done by the
- * first sl_scope_summary_compute (). */
+ * profile: the scope index (sl-scope-index.h) and the whole profile's
+ * iterations (not in the index).  For the app's loading worker; else done
+ * by the first sl_scope_summary_compute (). */
 void            sl_scope_summary_prepare         (const SlProfile *profile);
 SlScopeSummary *sl_scope_summary_ref     (SlScopeSummary *summary);
 void            sl_scope_summary_unref   (SlScopeSummary *summary);
