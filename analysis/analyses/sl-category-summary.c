@@ -416,6 +416,28 @@ sl_category_summary_compute (const SlProfile *profile, const SlFilter *filter,
   return sl_category_summary_compute_full (profile, filter, rules, &options);
 }
 
+SlCategorySummary *
+sl_category_summary_from_kernels (const SlCategories *rules, const SlCategoryKernel *kernels,
+                                  const guint *categories, guint n, guint top_names)
+{
+  SlCategorySummary *self = g_new0 (SlCategorySummary, 1);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlCategoryKernel));
+  g_autoptr(GArray) all_cat = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (!sl_categories_is_gputrc2graph (rules), self);
+  self->time = SL_CATEGORY_TIME_SUM;
+  for (guint i = 0; i < n; i++)
+    if (kernels[i].instances > 0)
+      {
+        g_array_append_val (all, kernels[i]);
+        g_array_append_val (all_cat, categories[i]);
+      }
+  add_rows (self, rules, all, all_cat, top_names);
+  self->wall_time_ns = -1;
+  self->cpu_non_gpu_ns = -1;
+  return self;
+}
+
 void
 sl_category_summary_free (SlCategorySummary *self)
 {

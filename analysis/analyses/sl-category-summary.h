@@ -77,6 +77,16 @@ SlCategorySummary *sl_category_summary_compute_full (const SlProfile          *p
                                                      const SlCategories       *rules,
                                                      const SlCategoryOptions  *options);
 void               sl_category_summary_free    (SlCategorySummary *summary);
+/* The summed-time summary (our rules, not gputrc2graph's) of kernel names
+ * already totalled: @kernels[i] (name borrowed, total_ns = duration_ns,
+ * instances; those without instances skipped) in category @categories[i]
+ * of @rules.  What sl_category_summary_compute () makes of the same totals:
+ * the scope index's route (sl-scope-index.h). */
+SlCategorySummary *sl_category_summary_from_kernels (const SlCategories     *rules,
+                                                     const SlCategoryKernel *kernels,
+                                                     const guint            *categories,
+                                                     guint                   n,
+                                                     guint                   top_names);
 /* {"total_ns", "categories": [{"category", "total_ns", "pct", "instances",
  *  "top": [{"name", "total_ns"}]}], "time": "sum"|"elapsed", "rules":
  *  "sightline"|"gputrc2graph", "kernels": [{"name", "category", "instances",

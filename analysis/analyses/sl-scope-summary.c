@@ -3,6 +3,7 @@
 #include "sl-scope-summary.h"
 
 #include "sl-json.h"
+#include "sl-scope-index.h"
 
 static gboolean
 cancelled (GCancellable *cancellable, GError **error)
@@ -54,33 +55,49 @@ typedef void (*PartFunc) (SlScopeSummary *s, const SlProfile *profile, const SlF
 static void
 part_gaps (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
+  if (s->index != NULL)
+    s->gaps = sl_scope_index_gaps (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP, &s->overlap);
   /* overlap from the same walk over the kernels (sl_overlap_compute's numbers) */
-  s->gaps = sl_gaps_compute_with_overlap (profile, filter, 0, SL_SCOPE_SUMMARY_TOP, &s->overlap);
+  if (s->gaps == NULL)
+    s->gaps = sl_gaps_compute_with_overlap (profile, filter, 0, SL_SCOPE_SUMMARY_TOP, &s->overlap);
   merge_gaps (s);
 }
 
+/* The kernels and api tables from the index's blocks when there is one
+ * (the analysis's numbers), else (or when it cannot answer) the analysis. */
 static void
 part_kernels (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->kernels = sl_kernel_summary_compute_sums (profile, filter, SL_NAMES_SHORT, SL_SCOPE_SUMMARY_TOP);
+  if (s->index != NULL)   /* the categories from the same sums */
+    sl_scope_index_kernels (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP, 3, &s->kernels, &s->categories);
+  if (s->kernels == NULL)
+    s->kernels = sl_kernel_summary_compute_sums (profile, filter, SL_NAMES_SHORT, SL_SCOPE_SUMMARY_TOP);
 }
 
 static void
 part_categories (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
+  /* with an index, part_kernels made them (when it could) */
+  if (s->categories == NULL)
+    s->categories = sl_category_summary_compute (profile, filter, NULL, SL_NAMES_SHORT, 3);
 }
 
 static void
 part_api (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->api = sl_api_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->index != NULL)
+    s->api = sl_scope_index_api (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->api == NULL)
+    s->api = sl_api_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP);
 }
 
 static void
 part_nvtx (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter)
 {
-  s->nvtx = sl_nvtx_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP, FALSE);
+  if (s->index != NULL)
+    s->nvtx = sl_scope_index_nvtx (s->index, profile, filter, SL_SCOPE_SUMMARY_TOP);
+  if (s->nvtx == NULL)
+    s->nvtx = sl_nvtx_summary_compute_sums (profile, filter, SL_SCOPE_SUMMARY_TOP, FALSE);
 }
 
 static void
@@ -89,11 +106,16 @@ part_iterations (SlScopeSummary *s, const SlProfile *profile, const SlFilter *fi
   s->iterations = sl_iterations_compute_durations (profile, filter);
 }
 
-/* The parts in two lists of about equal CPU time (10 M kernels: ~105 ms
- * each), one per core; each part writes only its own field, and the
- * analyses only read the profile (derived data is built under its lock). */
-static const PartFunc parts_first[] = { part_gaps, part_kernels, part_categories, NULL };
-static const PartFunc parts_second[] = { part_iterations, part_api, part_nvtx, NULL };
+/* The parts in two lists, one per core; each part writes only its own
+ * field, and the analyses only read the profile (derived data is built
+ * under its lock).  With the index every part but the iterations costs a
+ * few ms (10 M kernels, the middle tenth: iterations ~22 ms, the rest ~8
+ * ms), so the iterations have a core to themselves.  Untabled: the whole
+ * profile's parts that the index does not answer (kept, see WholeSlot). */
+static const PartFunc parts_first[] = { part_gaps, part_kernels, part_categories, part_nvtx, part_api, NULL };
+static const PartFunc parts_second[] = { part_iterations, NULL };
+static const PartFunc parts_first_untabled[] = { NULL };
+static const PartFunc parts_second_untabled[] = { part_iterations, NULL };
 
 typedef struct {
   SlScopeSummary  *s;
@@ -120,11 +142,11 @@ run_parts (gpointer data)
 
 /* Every part, on both cores; FALSE when cancelled. */
 static gboolean
-compute_parts (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter,
-               GCancellable *cancellable, GError **error)
+run_lists (SlScopeSummary *s, const SlProfile *profile, const SlFilter *filter,
+           GCancellable *cancellable, GError **error, gboolean tables)
 {
-  PartList first = { s, profile, filter, cancellable, parts_first };
-  PartList second = { s, profile, filter, cancellable, parts_second };
+  PartList first = { s, profile, filter, cancellable, tables ? parts_first : parts_first_untabled };
+  PartList second = { s, profile, filter, cancellable, tables ? parts_second : parts_second_untabled };
   GThread *other;
 
   set_window (s, profile, filter);
@@ -145,14 +167,24 @@ summary_new (void)
   return s;
 }
 
-/* The whole profile's summary, kept with the profile.  Its slot is built
- * at once under the profile's derived-data lock; the long computation runs
+static SlScopeSummary *
+compute_parts (const SlProfile *profile, const SlFilter *filter, gboolean tables)
+{
+  SlScopeSummary *s = summary_new ();
+
+  run_lists (s, profile, filter, NULL, NULL, tables);
+  return s;
+}
+
+/* What the whole profile's summaries are made from besides the index: its
+ * iterations (a range detects its own steps, as `iterations --range`).  The
+ * slot is made at once under the profile's derived-data lock; each is built
  * under the slot's own lock, so that it holds up nobody but another caller
- * wanting the same summary, and can be cancelled (the next caller starts
- * over). */
+ * wanting the same (the analyses take the profile's lock for their own
+ * derived data, on both cores). */
 typedef struct {
   GMutex          lock;
-  SlScopeSummary *whole;
+  SlScopeSummary *parts;    /* iterations only */
 } WholeSlot;
 
 static gpointer
@@ -169,29 +201,80 @@ slot_free (gpointer data)
 {
   WholeSlot *slot = data;
 
-  g_clear_pointer (&slot->whole, sl_scope_summary_unref);
+  g_clear_pointer (&slot->parts, sl_scope_summary_unref);
   g_mutex_clear (&slot->lock);
   g_free (slot);
+}
+
+static WholeSlot *
+whole_slot (const SlProfile *profile)
+{
+  return sl_profile_get_derived (profile, "sl-scope-summary-whole", slot_build, slot_free);
+}
+
+/* Call with the slot locked. */
+static SlScopeSummary *
+whole_parts (WholeSlot *slot, const SlProfile *profile)
+{
+  if (slot->parts == NULL)
+    slot->parts = compute_parts (profile, NULL, FALSE);
+  return slot->parts;
+}
+
+static gpointer
+build_index (gpointer profile)
+{
+  sl_scope_index_get (profile);
+  return NULL;
+}
+
+void
+sl_scope_summary_prepare (const SlProfile *profile)
+{
+  WholeSlot *slot = whole_slot (profile);
+  GThread *other = g_thread_new ("sl-scope-index", build_index, (gpointer) profile);
+
+  g_mutex_lock (&slot->lock);
+  whole_parts (slot, profile);
+  g_mutex_unlock (&slot->lock);
+  g_thread_join (other);
+}
+
+/* The whole profile's: the kept parts, and the rest summed from the index's
+ * blocks like any scope's. */
+static SlScopeSummary *
+whole_from_parts (const SlProfile *profile, SlScopeSummary *base, SlScopeIndex *index)
+{
+  SlScopeSummary *s = summary_new ();
+
+  set_window (s, profile, NULL);
+  s->base = sl_scope_summary_ref (base);
+  s->iterations = base->iterations;
+  s->index = index;
+  part_gaps (s, profile, NULL);
+  part_kernels (s, profile, NULL);
+  part_api (s, profile, NULL);
+  part_categories (s, profile, NULL);
+  part_nvtx (s, profile, NULL);
+  s->index = NULL;
+  return s;
 }
 
 static SlScopeSummary *
 whole_summary (const SlProfile *profile, GCancellable *cancellable, GError **error)
 {
-  WholeSlot *slot = sl_profile_get_derived (profile, "sl-scope-summary-whole", slot_build, slot_free);
+  WholeSlot *slot = whole_slot (profile);
   SlScopeSummary *s = NULL;
 
+  SlScopeSummary *parts;
+
+  if (cancelled (cancellable, error))
+    return NULL;
   g_mutex_lock (&slot->lock);
-  if (slot->whole == NULL)
-    {
-      s = summary_new ();
-      if (compute_parts (s, profile, NULL, cancellable, error))
-        slot->whole = s;
-      else
-        g_clear_pointer (&s, sl_scope_summary_unref);
-    }
-  if (slot->whole != NULL)
-    s = sl_scope_summary_ref (slot->whole);
+  parts = sl_scope_summary_ref (whole_parts (slot, profile));
   g_mutex_unlock (&slot->lock);
+  s = whole_from_parts (profile, parts, sl_scope_index_get (profile));
+  sl_scope_summary_unref (parts);
   return s;
 }
 
@@ -205,9 +288,17 @@ sl_scope_summary_compute (const SlProfile *profile, const SlFilter *filter,
   if (filter == NULL || sl_filter_is_empty (filter))
     return whole_summary (profile, cancellable, error);
   s = summary_new ();
-  if (!compute_parts (s, profile, filter, cancellable, error))
+  s->index = sl_scope_index_get (profile);
+  if (!run_lists (s, profile, filter, cancellable, error, TRUE))
     return NULL;
+  s->index = NULL;
   return g_steal_pointer (&s);
+}
+
+SlScopeSummary *
+sl_scope_summary_compute_separate (const SlProfile *profile, const SlFilter *filter)
+{
+  return compute_parts (profile, filter, TRUE);
 }
 
 SlScopeSummary *
@@ -223,13 +314,16 @@ sl_scope_summary_unref (SlScopeSummary *s)
 {
   if (s == NULL || !g_atomic_int_dec_and_test (&s->ref_count))
     return;
-  g_clear_pointer (&s->gaps, sl_gaps_free);
   g_clear_pointer (&s->kernels, sl_kernel_summary_free);
-  g_clear_pointer (&s->categories, sl_category_summary_free);
   g_clear_pointer (&s->api, sl_api_summary_free);
+  g_clear_pointer (&s->categories, sl_category_summary_free);
   g_clear_pointer (&s->nvtx, sl_nvtx_summary_free);
+  g_clear_pointer (&s->gaps, sl_gaps_free);
   g_clear_pointer (&s->overlap, sl_overlap_free);
-  g_clear_pointer (&s->iterations, sl_iterations_free);
+  if (s->base != NULL)
+    sl_scope_summary_unref (s->base);   /* the iterations are its */
+  else
+    g_clear_pointer (&s->iterations, sl_iterations_free);
   g_free (s->top_gaps);
   g_free (s);
 }

@@ -29,7 +29,9 @@ typedef struct {
   const SlGap *gap;          /* (transfer none): in the summary's gaps */
 } SlScopeGap;
 
-typedef struct {
+typedef struct _SlScopeSummary SlScopeSummary;
+
+struct _SlScopeSummary {
   gboolean           has_range;   /* FALSE: the whole profile */
   gint64             start_ns;    /* the scope: the filter's window, else the profile's */
   gint64             end_ns;
@@ -43,21 +45,35 @@ typedef struct {
   guint              n_top_gaps;
   SlScopeGap        *top_gaps;    /* every GPU's, longest first */
   gint               ref_count;
-} SlScopeSummary;
+  /*< private >*/
+  SlScopeSummary    *base;        /* owns the iterations when set */
+  struct _SlScopeIndex *index;    /* while computing: the kernels and api tables' (nullable) */
+};
 
 /* How many rows of each list the summary keeps. */
 #define SL_SCOPE_SUMMARY_TOP 10
 
 /* The summary of @filter (nullable: everything) over @profile.  Checks
  * @cancellable (nullable) between parts and returns NULL with
- * G_IO_ERROR_CANCELLED when it is cancelled.  The whole profile's (an empty
- * filter) is built once and kept with the profile (sl_profile_get_derived):
- * the page shows it every time the selection is cleared, and it is the
- * costliest scope.  Immutable, reference counted. (transfer full) */
+ * G_IO_ERROR_CANCELLED when it is cancelled.  Uses what
+ * sl_scope_summary_prepare () builds (building it if need be): all the
+ * parts of any scope, the whole profile's (an empty filter) included, are
+ * summed from the index, but the iterations: a range detects its own, the
+ * whole profile's are kept with the profile.  Immutable, reference
+ * counted. (transfer full) */
 SlScopeSummary *sl_scope_summary_compute (const SlProfile *profile,
                                           const SlFilter  *filter,
                                           GCancellable    *cancellable,
                                           GError         **error);
+/* The same numbers by the separate analyses alone (no index, nothing kept):
+ * the route the index is checked against. (transfer full) */
+SlScopeSummary *sl_scope_summary_compute_separate (const SlProfile *profile,
+                                                   const SlFilter  *filter);
+/* Builds what the Summary of any scope of @profile is made from, once per
+ * profile: the scope index (sl-scope-index.h) and the whole profile's
+ * iterations (not in the index).  For the app's loading worker; else done
+ * by the first sl_scope_summary_compute (). */
+void            sl_scope_summary_prepare         (const SlProfile *profile);
 SlScopeSummary *sl_scope_summary_ref     (SlScopeSummary *summary);
 void            sl_scope_summary_unref   (SlScopeSummary *summary);
 /* {"start_ns", "end_ns", "whole", "gpus": [{"device", "span_ns", "kernel_busy_ns",

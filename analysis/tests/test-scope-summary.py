@@ -72,6 +72,56 @@ def compare(profile, rng):
     return s
 
 
+def compare_sql(profile, s, rng):
+    """The index's tables and the GPUs' busy time the independent way: SQL
+    sums of the kernels starting in the range, and the union of each GPU's
+    kernel intervals starting in it (busy time, the largest gaps) and of its
+    copies'."""
+    what = f'{os.path.basename(profile)} {rng or "whole"} SQL'
+    db = sqlite3.connect(f'file:{profile}?mode=ro&immutable=1', uri=True)
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'").fetchone():
+        db.close()
+        return
+    where, args = ('WHERE k.start >= ? AND k.start < ?', [int(rng[0]), int(rng[1])]) if rng else ('', [])
+    total, count = db.execute(f'SELECT TOTAL(k.end - k.start), COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k {where}',
+                              args).fetchone()
+    check((s['kernels']['total_ns'], s['kernels']['instances']) == (int(total), count),
+          f'{what}: kernel total and count')
+    by_name = dict(((n, (int(t), c)) for n, t, c in db.execute(
+        'SELECT s.value, TOTAL(k.end - k.start), COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k '
+        f'JOIN StringIds s ON s.id = k.shortName {where} GROUP BY s.value', args)))
+    check(all(by_name.get(r['name']) == (r['total_ns'], r['instances']) for r in s['kernels']['top']),
+          f'{what}: top kernels')
+    gaps = []
+    for g in s['gpus']:
+        busy, gpu_gaps = sql_union(db, ['CUPTI_ACTIVITY_KIND_KERNEL'], g['device'], where, args)
+        check(g['kernel_busy_ns'] == busy, f'{what}: GPU {g["device"]} busy {g["kernel_busy_ns"]} vs SQL {busy}')
+        gaps += [(d, st) for d, st in gpu_gaps]
+        copies = [t for t in ('CUPTI_ACTIVITY_KIND_MEMCPY', 'CUPTI_ACTIVITY_KIND_MEMSET')
+                  if db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (t,)).fetchone()]
+        copy_busy = sql_union(db, copies, g['device'], where, args)[0] if copies else 0
+        check(g['copy_busy_ns'] == copy_busy, f'{what}: GPU {g["device"]} copies {g["copy_busy_ns"]} vs SQL {copy_busy}')
+    gaps.sort(key=lambda t: (-t[0], t[1]))
+    check([(x['dur_ns'], x['start_ns']) for x in s['gaps']] == gaps[:10], f'{what}: largest gaps')
+    db.close()
+
+
+def sql_union(db, tables, device, where, args):
+    """Length of the union of @device's intervals of @tables starting in the
+    range (touching ones joined), and its gaps as (dur, start)."""
+    cond = where.replace('k.start', 'start') + (' AND' if where else 'WHERE') + ' deviceId = ?'
+    sql = ' UNION ALL '.join(f'SELECT start, end FROM {t} {cond}' for t in tables)
+    busy, end, gaps = 0, None, []
+    for a, b in db.execute(f'SELECT start, end FROM ({sql}) ORDER BY start', (args + [device]) * len(tables)):
+        if end is None or a > end:
+            if end is not None:
+                gaps.append((a - end, end))
+            busy, end = busy + (b - a), b
+        elif b > end:
+            busy, end = busy + (b - end), b
+    return busy, gaps
+
+
 def sql_durations(profile, name, rng):
     db = sqlite3.connect(f'file:{profile}?mode=ro&immutable=1', uri=True)
     sql = ('SELECT k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName '
@@ -108,13 +158,14 @@ def main():
     profiles = sorted(os.path.join(PROFILES, n) for n in os.listdir(PROFILES) if n.endswith('.sqlite'))
     for profile in profiles:
         whole = compare(profile, None)
+        compare_sql(profile, whole, None)
         t0, t1 = whole['start_ns'], whole['end_ns']
         span = t1 - t0
         windows = [(t0 + span // 3, t0 + 2 * span // 3), (t0, t0 + span // 10), (t0 + span // 4, t1 + 1)]
         if span < 10:   # nothing timed (a CPU-sampling-only export)
             windows = []
         for rng in windows:
-            compare(profile, [str(a) for a in rng])
+            compare_sql(profile, compare(profile, [str(a) for a in rng]), [str(a) for a in rng])
         for r in whole['kernels']['top'][:3]:
             compare_histogram(profile, r['name'], None)
             for rng in windows[0::2]:

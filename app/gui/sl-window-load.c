@@ -223,6 +223,10 @@ prepare_timeline (SlProfile *profile, GCancellable *cancellable, gpointer data)
    * built here once, off the main loop, it is ready when they ask. */
   if (model != NULL && !g_cancellable_is_cancelled (cancellable))
     sl_attribution_get (profile);
+  /* The Summary page's scope index and whole-profile parts, so that the
+   * first Summary shown costs a few milliseconds. */
+  if (model != NULL && !g_cancellable_is_cancelled (cancellable))
+    sl_scope_summary_prepare (profile);
   return model;
 }
 

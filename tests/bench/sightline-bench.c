@@ -63,6 +63,7 @@ void sl_bench_analyses (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_search (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_search_detail (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-scope-summary.c (issue 11) */
+void sl_bench_scope_index (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_scope_summary (SlProfile *profile, JsonBuilder *builder);
 void sl_bench_scope_summary_detail (SlProfile *profile, JsonBuilder *builder);
 /* tests/bench/sl-bench-export.c (issue 14) */
@@ -76,6 +77,7 @@ static const BenchSection bench_sections[] = {
   { "analysis_ms", sl_bench_analyses },
   { "search_ms",   sl_bench_search },
   { "search_detail", sl_bench_search_detail },
+  { "scope_index_ms", sl_bench_scope_index },
   { "scope_summary_ms", sl_bench_scope_summary },
   { "scope_summary_detail", sl_bench_scope_summary_detail },
   { "export_mevents_per_s", sl_bench_export },
