@@ -3,6 +3,7 @@
  * profile: sorting, NVTX nesting, one API array, linking GPU work to its
  * launching call through (process, correlationId), the time range. */
 #include "sl-loader-private.h"
+#include "sl-huge-pages.h"
 #include "sl-lanes.h"
 #include "sl-radix.h"
 
@@ -550,10 +551,10 @@ alloc_api (ThreadWork *work, SlApiCalls *api)
     }
   api->spans.n = (guint) total_api;
   api->spans.n_long = (guint) total_long;
-  api->spans.start = g_new (gint64, MAX (total_api, 1));
-  api->spans.dur = g_new (guint32, MAX (total_api, 1));
-  api->name = g_new (guint32, MAX (total_api, 1));
-  api->corr = g_new (guint32, MAX (total_api, 1));
+  api->spans.start = _sl_huge_new (total_api, sizeof (gint64));
+  api->spans.dur = _sl_huge_new (total_api, sizeof (guint32));
+  api->name = _sl_huge_new (total_api, sizeof (guint32));
+  api->corr = _sl_huge_new (total_api, sizeof (guint32));
   if (total_long > 0)
     {
       api->spans.long_index = g_new (guint32, total_long);

@@ -4,6 +4,7 @@
  * read in parts by several jobs, each into its own chunk; NVTX is one job,
  * the only code that adds strings while events load. */
 #include "sl-loader-private.h"
+#include "sl-huge-pages.h"
 #include "sl-text-cache.h"
 
 #include <string.h>
@@ -77,8 +78,9 @@ append_api_call (SlThreadBuilder *b, const gint64 *v, gint64 dur, guint32 name)
 {
   if (_sl_spans_grow (&b->api.spans, &b->api_cap))
     {
-      b->api.name = g_renew (guint32, b->api.name, b->api_cap);
-      b->api.corr = g_renew (guint32, b->api.corr, b->api_cap);
+      b->api.name = _sl_huge_renew_n (b->api.name, b->api_cap);
+      b->api.corr = _sl_huge_renew_n (b->api.corr, b->api_cap);
+      _sl_huge_advise_spans (&b->api.spans, b->api_cap);
     }
   guint i = b->api.spans.n;
   _sl_spans_append (&b->api.spans, v[A_START], dur);
@@ -142,9 +144,10 @@ append_range (SlNvtxRanges *r, guint *cap, gint64 start, gint64 dur, guint32 nam
 {
   if (_sl_spans_grow (&r->spans, cap))
     {
-      r->name = g_renew (guint32, r->name, *cap);
-      r->color = g_renew (guint32, r->color, *cap);
+      r->name = _sl_huge_renew_n (r->name, *cap);
+      r->color = _sl_huge_renew_n (r->color, *cap);
       r->domain = g_renew (guint16, r->domain, *cap);
+      _sl_huge_advise_spans (&r->spans, *cap);
     }
   guint i = r->spans.n;
   _sl_spans_append (&r->spans, start, dur);
@@ -352,6 +355,13 @@ merge_api (SlThreadBuilder *into, SlThreadBuilder *from)
 {
   guint base = into->api.spans.n, n = from->api.spans.n;
 
+  if (base > 0 && n > 0)
+    {
+      into->api.name = _sl_huge_renew_n (into->api.name, base + n);
+      into->api.corr = _sl_huge_renew_n (into->api.corr, base + n);
+      into->api.spans.start = _sl_huge_renew_n (into->api.spans.start, base + n);
+      into->api.spans.dur = _sl_huge_renew_n (into->api.spans.dur, base + n);
+    }
   into->api.name = _sl_array_append (into->api.name, base, g_steal_pointer (&from->api.name), n, sizeof (guint32));
   into->api.corr = _sl_array_append (into->api.corr, base, g_steal_pointer (&from->api.corr), n, sizeof (guint32));
   _sl_spans_merge (&into->api.spans, &into->api_cap, &from->api.spans);
@@ -362,6 +372,13 @@ merge_ranges (SlNvtxRanges *into, guint *cap, SlNvtxRanges *from)
 {
   guint base = into->spans.n, n = from->spans.n;
 
+  if (base > 0 && n > 0)
+    {
+      into->name = _sl_huge_renew_n (into->name, base + n);
+      into->color = _sl_huge_renew_n (into->color, base + n);
+      into->spans.start = _sl_huge_renew_n (into->spans.start, base + n);
+      into->spans.dur = _sl_huge_renew_n (into->spans.dur, base + n);
+    }
   into->name = _sl_array_append (into->name, base, g_steal_pointer (&from->name), n, sizeof (guint32));
   into->color = _sl_array_append (into->color, base, g_steal_pointer (&from->color), n, sizeof (guint32));
   into->domain = _sl_array_append (into->domain, base, g_steal_pointer (&from->domain), n, sizeof (guint16));

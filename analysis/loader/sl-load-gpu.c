@@ -4,6 +4,7 @@
  * by a job into a chunk of its own (any worker thread, only reading the
  * loader's string map); the chunks are merged in file order. */
 #include "sl-loader-private.h"
+#include "sl-huge-pages.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -166,9 +167,10 @@ append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, g
 
   if (_sl_spans_grow (&k->spans, &b->kernel_cap))
     {
-      k->func = g_renew (guint32, k->func, b->kernel_cap);
-      b->kernel_corr = g_renew (guint32, b->kernel_corr, b->kernel_cap);
-      k->rowid = g_renew (guint32, k->rowid, b->kernel_cap);
+      k->func = _sl_huge_renew_n (k->func, b->kernel_cap);
+      b->kernel_corr = _sl_huge_renew_n (b->kernel_corr, b->kernel_cap);
+      k->rowid = _sl_huge_renew_n (k->rowid, b->kernel_cap);
+      _sl_huge_advise_spans (&k->spans, b->kernel_cap);
     }
   guint i = k->spans.n;
   _sl_spans_append (&k->spans, v[K_START], dur);
@@ -364,6 +366,13 @@ merge_kernels (SlStreamBuilder *into, SlStreamBuilder *from, const guint32 *func
 
   for (guint i = 0; i < n; i++)
     k->func[i] = func_map[k->func[i]];
+  if (base > 0 && n > 0)
+    {
+      into->stream.kernels.func = _sl_huge_renew_n (into->stream.kernels.func, base + n);
+      into->kernel_corr = _sl_huge_renew_n (into->kernel_corr, base + n);
+      into->stream.kernels.spans.start = _sl_huge_renew_n (into->stream.kernels.spans.start, base + n);
+      into->stream.kernels.spans.dur = _sl_huge_renew_n (into->stream.kernels.spans.dur, base + n);
+    }
   into->stream.kernels.func = _sl_array_append (into->stream.kernels.func, base, g_steal_pointer (&k->func), n, sizeof (guint32));
   into->stream.kernels.rowid = _sl_array_append (into->stream.kernels.rowid, base, g_steal_pointer (&k->rowid), n, sizeof (guint32));
   into->kernel_corr = _sl_array_append (into->kernel_corr, base, g_steal_pointer (&from->kernel_corr), n, sizeof (guint32));

@@ -4,6 +4,7 @@
  * run them on the worker threads, assemble the profile, and check that
  * nobody wrote the file meanwhile. */
 #include "sl-loader-private.h"
+#include "sl-huge-pages.h"
 #include "sl-recovery.h"
 #include "sl-profile-cache-private.h"
 
@@ -105,6 +106,7 @@ loader_init_builders (SlLoader *loader)
   sl_id_map_init (&loader->thread_name_override, 16);
   loader->process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   loader->gpu_arena = _sl_arena_new ();
+  _sl_huge_pages_setup ();
 }
 
 static void

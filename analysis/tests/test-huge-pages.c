@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-huge-pages.c: the loader's big arrays (sl-huge-pages.c) keep their
+ * values through growth into and within their own mappings, start on 2 MB
+ * boundaries, and are eligible for huge pages where THP allows them
+ * (checked in the kernel's own account, /proc/self/smaps). */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sl-huge-pages.h"
+
+static guint32
+value_at (guint i)
+{
+  return i * 2654435761u;
+}
+
+static void
+check_values (const guint32 *a, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (a[i] != value_at (i))
+      g_error ("value %u lost: %u", i, a[i]);
+}
+
+static void
+test_renew_keeps_values (void)
+{
+  static const guint sizes[] = { 1000, 300000, 1000000, 4000000, 10 };
+  guint32 *a = NULL;
+  guint n = 0;
+
+  _sl_huge_pages_setup ();
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      a = _sl_huge_renew_n (a, sizes[s]);
+      check_values (a, MIN (n, sizes[s]));
+      for (guint i = n; i < sizes[s]; i++)
+        a[i] = value_at (i);
+      n = sizes[s];
+      check_values (a, n);
+    }
+  g_free (a);
+}
+
+/* THPeligible of the mapping holding @p, -1 when smaps has none. */
+static int
+thp_eligible (gconstpointer p)
+{
+  g_autofree char *smaps = NULL;
+  guintptr at = (guintptr) p;
+  gboolean inside = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return -1;
+  for (char *line = strtok (smaps, "\n"); line != NULL; line = strtok (NULL, "\n"))
+    {
+      unsigned long lo, hi;
+      int eligible;
+
+      if (sscanf (line, "%lx-%lx ", &lo, &hi) == 2 && strchr (line, '=') == NULL)
+        inside = at >= lo && at < hi;
+      else if (inside && sscanf (line, "THPeligible: %d", &eligible) == 1)
+        return eligible;
+    }
+  return -1;
+}
+
+static void
+test_new_is_aligned_and_advised (void)
+{
+  g_autofree char *mode = NULL;
+  gsize n = 3 * SL_HUGE_PAGE / sizeof (guint64);
+  guint64 *a = _sl_huge_new (n, sizeof (guint64));
+
+  g_assert_cmpuint ((guintptr) a % SL_HUGE_PAGE, ==, 0);
+  memset (a, 1, n * sizeof (guint64));
+  if (!g_file_get_contents ("/sys/kernel/mm/transparent_hugepage/enabled", &mode, NULL, NULL) ||
+      strstr (mode, "[never]") != NULL || thp_eligible (a) < 0)
+    g_test_skip ("no transparent huge pages here");
+  else
+    g_assert_cmpint (thp_eligible (a), ==, 1);
+  g_free (a);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/huge-pages/renew-keeps-values", test_renew_keeps_values);
+  g_test_add_func ("/huge-pages/new-aligned-advised", test_new_is_aligned_and_advised);
+  return g_test_run ();
+}
