@@ -548,6 +548,54 @@ sl_stats_table_visit_spans (SlStatsTable *table, const SlSpans *spans, guint fir
       }
 }
 
+/* The first pass's log-scale bins of a key's values, in a loop of their own:
+ * interleaved with the sums, the increments held up the sums' loop. */
+static void
+acc_bin_values (guint32 *h, const gint64 *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 v = values[i];
+      h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
+    }
+}
+
+/* acc_add_values() for values and a reference in [0, 2^32), as durations
+ * nearly always are: then |v - ref| < 2^32, its square fits 64 bits, and
+ * fewer than 2^31 values sum without a wrap, so a value costs a 64-bit
+ * multiply and no overflow tests (a quarter fewer instructions).  FALSE,
+ * and nothing changed, when a value is outside. */
+static gboolean
+acc_add_small (SlStatsAcc *a, guint32 *h, gint64 ref, const gint64 *values, gsize n)
+{
+  guint64 total = 0, high = 0, min = G_MAXUINT64, max = 0;
+  unsigned __int128 sumsq = 0;
+
+  if ((guint64) ref >> 32 != 0 || n >= G_MAXINT32)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 v = (guint64) values[i], d = v - (guint64) ref;
+      high |= v;
+      min = MIN (min, v);
+      max = MAX (max, v);
+      total += v;
+      sumsq += d * d;
+    }
+  if (high >> 32 != 0)
+    return FALSE;
+  a->ref = ref;
+  a->min = a->count > 0 ? MIN (a->min, (gint64) min) : (gint64) min;
+  a->max = a->count > 0 ? MAX (a->max, (gint64) max) : (gint64) max;
+  a->count += n;
+  _sl_sum_add (&a->total, &a->total_wraps, (gint64) total);
+  if (__builtin_add_overflow (a->sumsq, (__int128) sumsq, &a->sumsq))
+    a->sumsq_wraps++;
+  if (h != NULL)
+    acc_bin_values (h, values, n);
+  return TRUE;
+}
+
 /* First pass, all values under one key: the sums stay in registers. */
 static void
 acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
@@ -564,6 +612,8 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
   ref = a->count > 0 ? a->ref : values[0];
   min = a->count > 0 ? a->min : values[0];
   max = a->count > 0 ? a->max : values[0];
+  if (acc_add_small (a, h, ref, values, n))
+    return;
   for (gsize i = 0; i < n; i++)
     {
       gint64 v = values[i], d = _sl_stats_dev (v, ref);
@@ -571,9 +621,9 @@ acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
       max = MAX (max, v);
       _sl_sum_add (&total, &total_wraps, v);
       _sl_sumsq_add (&sumsq, &sumsq_wraps, d);
-      if (h != NULL)
-        h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
     }
+  if (h != NULL)
+    acc_bin_values (h, values, n);
   a->ref = ref;
   a->min = min;
   a->max = max;

@@ -147,6 +147,94 @@ check_table (SlStatsTable *table, GArray **per_key, guint n_keys, const guint (*
     }
 }
 
+/* The log-scale bin by its definition: exact below 64, else 64 bins per
+ * power of two e >= 6, bin 64 + 64 (e - 6) + the 6 bits under the top one. */
+static guint
+naive_log_bin (guint64 off)
+{
+  guint e = 0;
+
+  if (off < 64)
+    return (guint) off;
+  while (e < 63 && (off >> (e + 1)) != 0)
+    e++;
+  return 64 + (e - 6) * 64 + (guint) ((off >> (e - 6)) & 63);
+}
+
+static void
+test_log_bin (void)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+
+  for (guint64 v = 0; v < 70000; v++)
+    g_assert_cmpuint (_sl_log_bin (v), ==, naive_log_bin (v));
+  for (guint e = 0; e < 64; e++)
+    for (gint64 d = -70; d <= 70; d++)
+      {
+        guint64 v = (G_GUINT64_CONSTANT (1) << e) + (guint64) d;
+        g_assert_cmpuint (_sl_log_bin (v), ==, naive_log_bin (v));
+      }
+  for (guint i = 0; i < 200000; i++)
+    {
+      guint64 v = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> (i % 64);
+      g_assert_cmpuint (_sl_log_bin (v), ==, naive_log_bin (v));
+    }
+  g_rand_free (rand);
+}
+
+/* Runs of one key through the bulk route (sums in registers, a 32-bit
+ * fast path when values and the key's first value fit) against the same
+ * values one at a time: the same statistics and medians, bit for bit,
+ * whether the first value, some runs or no run leave [0, 2^32). */
+static void
+test_stats_table_runs (void)
+{
+  enum { N_KEYS = 4, N = 20000, RUN = 300 };
+  GRand *rand = g_rand_new_with_seed (21);
+  g_autofree gint64 *values = g_new (gint64, N);
+  g_autofree guint32 *keys = g_new (guint32, N);
+  SlStatsTable bulk, single;
+  SlStats a[N_KEYS], b[N_KEYS];
+
+  for (guint i = 0; i < N; i++)
+    {
+      guint k = (i / RUN) % N_KEYS;
+      gint64 v = g_rand_int_range (rand, 0, G_MAXINT32) * (gint64) 2 + g_rand_boolean (rand);
+
+      if (k == 1 && i % 977 == 0)
+        v += G_GINT64_CONSTANT (1) << 33;   /* a few runs leave 32 bits */
+      if (k == 2 && i < 2 * N_KEYS * RUN)
+        v = G_GINT64_CONSTANT (1) << 40;    /* the first value is large */
+      if (k == 3 && i % 501 == 0)
+        v = -v;
+      keys[i] = k;
+      values[i] = v;
+    }
+  sl_stats_table_init (&bulk, N_KEYS, TRUE);
+  sl_stats_table_init (&single, N_KEYS, TRUE);
+  while (sl_stats_table_pass (&bulk))
+    for (guint i = 0; i < N; i += RUN)
+      sl_stats_table_visit_values (&bulk, NULL, keys[i], values + i, MIN (RUN, N - i));
+  while (sl_stats_table_pass (&single))
+    for (guint i = 0; i < N; i++)
+      sl_stats_table_visit (&single, keys[i], values[i]);
+  sl_stats_table_finish (&bulk, a);
+  sl_stats_table_finish (&single, b);
+  for (guint k = 0; k < N_KEYS; k++)
+    {
+      g_assert_cmpuint (a[k].count, ==, b[k].count);
+      g_assert_cmpint (a[k].total, ==, b[k].total);
+      g_assert_cmpint (a[k].min, ==, b[k].min);
+      g_assert_cmpint (a[k].max, ==, b[k].max);
+      g_assert_true (memcmp (&a[k].avg, &b[k].avg, sizeof (double)) == 0);
+      g_assert_true (memcmp (&a[k].median, &b[k].median, sizeof (double)) == 0);
+      g_assert_true (memcmp (&a[k].stddev, &b[k].stddev, sizeof (double)) == 0);
+    }
+  sl_stats_table_clear (&bulk);
+  sl_stats_table_clear (&single);
+  g_rand_free (rand);
+}
+
 static void
 test_stats_table_bulk (void)
 {
@@ -656,6 +744,8 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/stats/select-nth", test_select_nth);
   g_test_add_func ("/analysis/stats/table", test_stats_table);
   g_test_add_func ("/analysis/stats/table-bulk", test_stats_table_bulk);
+  g_test_add_func ("/analysis/stats/log-bin", test_log_bin);
+  g_test_add_func ("/analysis/stats/table-runs", test_stats_table_runs);
   g_test_add_func ("/analysis/stats/median-even", test_median_even);
   g_test_add_func ("/analysis/stats/huge", test_stats_huge);
   g_test_add_func ("/analysis/filter/parse-time", test_parse_time);
