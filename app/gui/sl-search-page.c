@@ -14,8 +14,12 @@
 #include "sl-search-page-private.h"
 
 #include "sl-probe-bounds.h"
+#include "sl-reveal-model.h"
 
 #include <glib/gi18n.h>
+
+/* Rows of new results shown per main-loop iteration (sl-reveal-model.c). */
+#define REVEAL_STEP 32
 
 struct _SlSearchPage {
   GtkWidget       parent_instance;
@@ -27,6 +31,7 @@ struct _SlSearchPage {
   GtkWidget      *scope_check;   /* "In scope only" */
   GtkWidget      *sort_buttons[3]; /* by SlSearchSort */
   GtkSingleSelection *selection;
+  GtkTreeListModel *tree;        /* the rows shown: the groups, and their matches when open */
   SlSearchSort    sort;
   gboolean        scoped;        /* the results shown are of scope_range */
   SlTimeRange     scope_range;
@@ -127,6 +132,24 @@ set_status (SlSearchPage *self)
   notify_probe (self);
 }
 
+/* The rows of @tree (nullable) reach the list a slice per main-loop
+ * iteration: a GTK 4.8 column view makes the widgets of up to 200 rows
+ * in one go when its model changes. */
+static void
+show_tree (SlSearchPage *self, GtkTreeListModel *tree)
+{
+  g_autoptr(SlRevealModel) reveal = NULL;
+
+  g_set_object (&self->tree, tree);
+  if (tree != NULL)
+    {
+      reveal = sl_reveal_model_new (g_object_ref (G_LIST_MODEL (tree)));
+      sl_reveal_model_restart (reveal, REVEAL_STEP);
+    }
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (reveal));
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
 /* The session's highlight goes with the results shown; another view's
  * highlight is left alone. */
 static void
@@ -144,8 +167,7 @@ show_result (SlSearchPage *self, SlSearchResult *result)
     }
   g_clear_pointer (&self->result, _sl_search_result_unref);
   self->result = result;
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  show_tree (self, tree);
   set_status (self);
 }
 
@@ -339,8 +361,7 @@ sort_toggled_cb (GtkToggleButton *button, SlSearchPage *self)
     if (self->sort_buttons[i] == GTK_WIDGET (button))
       self->sort = i;
   tree = self->result != NULL ? _sl_search_tree_new (self->result, self->sort) : NULL;
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (tree));
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  show_tree (self, tree);
   notify_probe (self);
 }
 
@@ -383,8 +404,7 @@ static void
 add_groups (JsonBuilder *b, SlSearchPage *self, const SlSearchResult *r)
 {
   static const char *const kinds[] = { "kernel", "range", "api" };
-  GtkTreeListModel *tree = GTK_TREE_LIST_MODEL (gtk_single_selection_get_model (self->selection));
-  GListModel *groups = tree != NULL ? gtk_tree_list_model_get_model (tree) : NULL;
+  GListModel *groups = self->tree != NULL ? gtk_tree_list_model_get_model (self->tree) : NULL;
 
   json_builder_set_member_name (b, "groups");
   json_builder_begin_array (b);
@@ -511,6 +531,7 @@ sl_search_page_dispose (GObject *object)
   g_clear_pointer (&self->result, _sl_search_result_unref);
   g_clear_pointer (&self->error, g_free);
   g_clear_object (&self->selection);
+  g_clear_object (&self->tree);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (sl_search_page_parent_class)->dispose (object);
 }

@@ -35,6 +35,9 @@ bulk_end (SlTreePage *self)
 
       if (row == self->bulk_selected)
         {
+          /* a row not shown yet cannot be selected */
+          if (i >= g_list_model_get_n_items (G_LIST_MODEL (self->reveal)))
+            sl_reveal_model_finish (self->reveal);
           gtk_single_selection_set_selected (self->selection, i);
           break;
         }

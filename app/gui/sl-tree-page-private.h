@@ -8,6 +8,7 @@
 
 #include "sightline.h"
 #include "sl-tree-page.h"
+#include "sl-reveal-model.h"
 
 G_BEGIN_DECLS
 
@@ -52,6 +53,7 @@ struct _SlTreePage {
   GtkSingleSelection *selection;
   GtkSortListModel   *sort_model;
   GtkFilterListModel *filter_model;
+  SlRevealModel      *reveal;         /* the filtered rows, a slice at a time after a new tree */
   GtkCustomFilter    *filter;
   GtkTreeListModel   *tree_model;
 

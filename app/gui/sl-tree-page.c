@@ -13,6 +13,9 @@
 
 /* The visible range moves with every scroll: wait for it to rest. */
 #define RANGE_DELAY_MS 250
+/* Rows of a new tree shown per main-loop iteration (sl-reveal-model.c):
+ * ~0.3 ms each in a GTK 4.8 column view, which makes up to 200. */
+#define REVEAL_STEP 32
 
 enum { PROP_0, PROP_SESSION, PROP_PROBE_STATE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
@@ -93,6 +96,7 @@ show_agg (SlTreePage *self, SlTreeAgg *agg, SlTimelineModel *model)
   g_autoptr(GHashTable) open = self->agg != NULL ? _sl_tree_page_expanded (self) : NULL;
 
   self->swapping = TRUE;
+  sl_reveal_model_restart (self->reveal, REVEAL_STEP);
   g_clear_pointer (&self->agg, sl_tree_agg_unref);
   g_clear_pointer (&self->folded, g_strfreev);
   g_clear_pointer (&self->keep, g_free);
@@ -351,7 +355,8 @@ probe_state (SlTreePage *self)
   json_builder_end_array (b);
   sl_json_member_int (b, "highlighted",
                       current != NULL && current == self->highlight ? sl_highlight_get_n (current) : 0);
-  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->compute_source != 0);
+  sl_json_member_boolean (b, "computing", self->cancellable != NULL || self->compute_source != 0
+                                          || !sl_reveal_model_is_done (self->reveal));
   sl_json_member_boolean (b, "exact_names", self->agg != NULL && sl_tree_agg_get_exact_names (self->agg));
   sl_json_member_string (b, "filter", gtk_editable_get_text (GTK_EDITABLE (self->entry)));
   sl_json_member_int (b, "paths", self->agg != NULL ? sl_tree_agg_get_n_nodes (self->agg) : 0);
@@ -403,6 +408,7 @@ sl_tree_page_dispose (GObject *object)
   g_clear_handle_id (&self->compute_source, g_source_remove);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->selection);
+  g_clear_object (&self->reveal);
   g_clear_object (&self->tree_model);
   g_clear_pointer (&self->want_model, sl_timeline_model_unref);
   g_clear_pointer (&self->agg_model, sl_timeline_model_unref);
@@ -523,13 +529,15 @@ build_view (SlTreePage *self)
   self->sort_model = gtk_sort_list_model_new (NULL, sorter);
   self->filter = gtk_custom_filter_new (_sl_tree_page_filter_func, self, NULL);
   self->filter_model = gtk_filter_list_model_new (G_LIST_MODEL (self->sort_model), GTK_FILTER (self->filter));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (self->filter_model));
+  self->reveal = sl_reveal_model_new (G_LIST_MODEL (self->filter_model));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->reveal)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (self->view), GTK_SELECTION_MODEL (self->selection));
   gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->view), TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (_sl_tree_page_selected_cb), self);
   g_signal_connect_swapped (self->filter_model, "items-changed", G_CALLBACK (_sl_tree_page_changed), self);
+  g_signal_connect_swapped (self->reveal, "items-changed", G_CALLBACK (_sl_tree_page_changed), self);
   g_signal_connect_swapped (self->view, "activate", G_CALLBACK (_sl_tree_page_activate_cb), self);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("NVTX tree"), -1);
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);

@@ -9,6 +9,9 @@
  * wake-ups while a profile loads and its first frames draw, printed on
  * stderr (sightline-bench's "stall_ms"); a staged load counts until the
  * complete profile's first frames, its GPU rows shown meanwhile.
+ * SIGHTLINE_MEASURE_STALL_HOLD=N (seconds): the meter goes on for N s
+ * after the load (what follows it: the NVTX tree's first display, a page
+ * switched to), printing the longest gap of that time apart.
  * The probe only observes: the window's properties, the session's and the
  * timeline's signals.  Nothing in the window calls it. */
 #include "sl-window-private.h"
@@ -45,6 +48,8 @@ struct _SlWindowProbe {
   guint      window_frames;   /* up to STARTUP_FRAMES */
   guint      frames;          /* timeline frames since new rows showed */
   guint      frame_tick;
+  guint      hold_s;          /* SIGHTLINE_MEASURE_STALL_HOLD */
+  guint      hold_source;     /* the hold's end */
 };
 
 /* ---- the state file ---------------------------------------------------------- */
@@ -566,6 +571,7 @@ stall_tick_cb (gpointer data)
 static void
 stall_start (SlWindowProbe *probe)
 {
+  g_clear_handle_id (&probe->hold_source, g_source_remove);
   g_clear_handle_id (&probe->stall_source, g_source_remove);
   probe->stall_last = probe->stall_begin = g_get_monotonic_time ();
   probe->stall_cpu_last = thread_cpu_us ();
@@ -575,20 +581,48 @@ stall_start (SlWindowProbe *probe)
   probe->stall_source = g_timeout_add (2, stall_tick_cb, probe);
 }
 
+/* The end of the hold: the longest gap since the load's end. */
+static gboolean
+hold_end_cb (gpointer data)
+{
+  SlWindowProbe *probe = data;
+
+  probe->hold_source = 0;
+  stall_tick_cb (probe);
+  g_clear_handle_id (&probe->stall_source, g_source_remove);
+  g_printerr ("sightline: longest main-loop stall in the %u s after the load: %.1f ms, main thread CPU %.1f ms\n",
+              probe->hold_s, probe->stall_max / 1000.0, probe->stall_cpu_max / 1000.0);
+  return G_SOURCE_REMOVE;
+}
+
+/* The load's maximum is reported; the meter goes on for the hold with a
+ * maximum of its own (the timer keeps running: no gap is lost between). */
+static void
+hold_start (SlWindowProbe *probe)
+{
+  probe->stall_max = probe->stall_cpu_max = 0;
+  probe->stall_begin = g_get_monotonic_time ();
+  g_clear_handle_id (&probe->hold_source, g_source_remove);
+  probe->hold_source = g_timeout_add_seconds (probe->hold_s, hold_end_cb, probe);
+}
+
 static void
 stall_stop (SlWindowProbe *probe)
 {
   g_autofree char *name = NULL;
 
-  if (probe->stall_source == 0)
+  if (probe->stall_source == 0 || probe->hold_source != 0)
     return;
   stall_tick_cb (probe);
-  g_clear_handle_id (&probe->stall_source, g_source_remove);
   name = probe->window->file ? g_file_get_basename (probe->window->file) : g_strdup ("(cancelled)");
   g_printerr ("sightline: longest main-loop stall while loading %s: %.1f ms\n", name, probe->stall_max / 1000.0);
   if (probe->verbose)
     g_printerr ("sightline: the main thread's CPU time in that stall: %.1f ms\n", probe->stall_cpu_max / 1000.0);
   schedule_state (probe);
+  if (probe->hold_s > 0)
+    hold_start (probe);
+  else
+    g_clear_handle_id (&probe->stall_source, g_source_remove);
 }
 
 /* The load ends when the new rows' first frames are out and the loader
@@ -765,6 +799,8 @@ _sl_window_probe_new (SlWindow *window)
   probe->state_path = g_strdup (state);
   probe->measure_stall = stall != NULL;
   probe->verbose = g_strcmp0 (stall, "verbose") == 0;
+  if (g_getenv ("SIGHTLINE_MEASURE_STALL_HOLD") != NULL)
+    probe->hold_s = (guint) CLAMP (g_ascii_strtoll (g_getenv ("SIGHTLINE_MEASURE_STALL_HOLD"), NULL, 10), 0, 600);
   if (probe->measure_stall)
     gtk_widget_add_tick_callback (GTK_WIDGET (window), window_frame_cb, probe, NULL);
   observe (probe);
@@ -794,6 +830,7 @@ _sl_window_probe_free (SlWindowProbe *probe)
     gtk_widget_remove_tick_callback (window->timeline, probe->frame_tick);
   g_clear_handle_id (&probe->state_source, g_source_remove);
   g_clear_handle_id (&probe->stall_source, g_source_remove);
+  g_clear_handle_id (&probe->hold_source, g_source_remove);
   g_free (probe->state_path);
   g_free (probe);
 }
