@@ -73,26 +73,43 @@ thread_builder (SlCpuChunk *chunk, guint64 global_tid)
 
 enum { A_START, A_END, A_CLASS, A_TID, A_CORR, A_NAME, A_N };
 
+/* An API job's state: its chunk, the previous row's thread, and the rows
+ * read so far of the part's expected rows (for the arrays' growth). */
+typedef struct {
+  SlCpuChunk      *chunk;
+  SlThreadBuilder *last;
+  guint64          rows;
+  guint64          rows_expected;
+} ThreadRows;
+
+/* Grows a full thread's call arrays, once to about their final size when
+ * the rows read so far say what it is (see _sl_grow_capacity). */
 static void
-append_api_call (SlThreadBuilder *b, const gint64 *v, gint64 dur, guint32 name)
+grow_api (SlThreadBuilder *b, const ThreadRows *rows)
 {
-  if (_sl_spans_grow (&b->api.spans, &b->api_cap))
-    {
-      b->api.name = _sl_huge_renew_n (b->api.name, b->api_cap);
-      b->api.corr = _sl_huge_renew_n (b->api.corr, b->api_cap);
-      _sl_huge_advise_spans (&b->api.spans, b->api_cap);
-    }
+  guint cap;
+
+  if (b->api_cap == 0)
+    b->api_first_row = rows->rows;
+  cap = _sl_grow_capacity (b->api_cap, b->api.spans.n, b->api_first_row, rows->rows, rows->rows_expected);
+
+  b->api.spans.start = _sl_huge_renew_n (b->api.spans.start, cap);
+  b->api.spans.dur = _sl_huge_renew_n (b->api.spans.dur, cap);
+  b->api.name = _sl_huge_renew_n (b->api.name, cap);
+  b->api.corr = _sl_huge_renew_n (b->api.corr, cap);
+  b->api_cap = cap;
+}
+
+static void
+append_api_call (SlThreadBuilder *b, const ThreadRows *rows, const gint64 *v, gint64 dur, guint32 name)
+{
+  if (G_UNLIKELY (b->api.spans.n >= b->api_cap))
+    grow_api (b, rows);
   guint i = b->api.spans.n;
   _sl_spans_append (&b->api.spans, v[A_START], dur);
   b->api.name[i] = name;
   b->api.corr[i] = (guint32) v[A_CORR];
 }
-
-/* A job's state: its chunk and the previous row's thread. */
-typedef struct {
-  SlCpuChunk      *chunk;
-  SlThreadBuilder *last;
-} ThreadRows;
 
 /* Calls of one thread come in runs: the previous row's thread is checked
  * before the hash. */
@@ -104,6 +121,7 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
   guint32 name;
   gint64 dur;
 
+  rows->rows++;
   /* Calls with a collected backtrace appear a second time as eventClass
    * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
   if (!_sl_is_null (nulls, A_CLASS) && v[A_CLASS] != 0 && v[A_CLASS] != 1)
@@ -118,13 +136,13 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
     }
   if (rows->last == NULL || rows->last->global_tid != tid)
     rows->last = thread_builder (rows->chunk, tid);
-  append_api_call (rows->last, v, dur, name);
+  append_api_call (rows->last, rows, v, dur, name);
 }
 
 static gboolean
 read_api (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  ThreadRows rows = { job->chunk, NULL };
+  ThreadRows rows = { job->chunk, NULL, 0, (guint64) MAX (job->rows_expected, 0) };
 
   return _sl_loader_read_rows (loader, scan, job->read, add_api_row, &rows, error);
 }

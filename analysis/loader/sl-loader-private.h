@@ -17,6 +17,7 @@ typedef struct {
   SlStream stream;
   guint32 *kernel_corr;    /* correlationIds while loading; see SlKernels */
   guint    kernel_cap;
+  guint64  kernel_first_row; /* the part's row of its first kernel, for growth */
   guint    memcpy_cap;
   guint    memset_cap;
 } SlStreamBuilder;
@@ -49,6 +50,7 @@ typedef struct {
   guint64    global_tid;
   SlApiCalls api;
   guint      api_cap;
+  guint64    api_first_row;  /* the part's row of its first call, for growth */
   SlNvtxRanges nvtx;
   guint      nvtx_cap;
   SlNvtxRanges startend;
@@ -94,6 +96,11 @@ struct _SlJob {
   guint              n_parts;
   gpointer           chunk;      /* SlGpuChunk* or SlCpuChunk* */
   gint64             rows;       /* rows read, for the progress */
+  gint64             table_rows; /* the table's estimated rows (0: unknown) */
+  /* The rows whose arrays this part's chunk ends up holding, for
+   * _sl_grow_capacity(): the first part's arrays are adopted by the merge
+   * and receive the later parts, so they are sized for the whole table. */
+  gint64             rows_expected;
 };
 
 struct _SlLoader {
@@ -192,6 +199,13 @@ void         _sl_schema_read_gpus      (SlLoader *loader, sqlite3 *db);
 gboolean     _sl_string_table_read     (SlLoader *loader, sqlite3 *db, GError **error);
 /* The profile's id of StringIds id @file_id, or SL_NONE. */
 guint32      _sl_loader_map_string     (SlLoader *loader, sqlite3_int64 file_id);
+
+/* sl-grow.c: the capacity a full array of @n values (capacity @cap) grows
+ * to, @rows rows into a part expected to hold @rows_expected rows (0:
+ * unknown), its first value at row @first_row: its share of the rows since
+ * then, projected over the rest, or double. */
+guint        _sl_grow_capacity         (guint cap, guint n, guint64 first_row, guint64 rows,
+                                        guint64 rows_expected);
 
 /* sl-load-jobs.c: the tables a load reads, as jobs for the workers. */
 /* Plans a job per part of every table of the loader's parts, in file
