@@ -8,7 +8,7 @@
  * are spread evenly enough over a table that, a few thousand rows after
  * its first, the array's share of the rows read since predicts its final
  * size: it grows once to (near) that size instead. */
-#include "sl-loader-private.h"
+#include "sl-grow.h"
 
 /* Below this many rows read, a share says little: double. */
 #define MIN_ROWS_TO_PROJECT 4096

@@ -6,6 +6,7 @@
 
 #include "sl-profile-private.h"
 #include "sl-profile-loader.h"
+#include "sl-grow.h"
 #include "sl-idmap.h"
 #include "sl-table-scan.h"
 #include "sl-source.h"
@@ -199,13 +200,6 @@ void         _sl_schema_read_gpus      (SlLoader *loader, sqlite3 *db);
 gboolean     _sl_string_table_read     (SlLoader *loader, sqlite3 *db, GError **error);
 /* The profile's id of StringIds id @file_id, or SL_NONE. */
 guint32      _sl_loader_map_string     (SlLoader *loader, sqlite3_int64 file_id);
-
-/* sl-grow.c: the capacity a full array of @n values (capacity @cap) grows
- * to, @rows rows into a part expected to hold @rows_expected rows (0:
- * unknown), its first value at row @first_row: its share of the rows since
- * then, projected over the rest, or double. */
-guint        _sl_grow_capacity         (guint cap, guint n, guint64 first_row, guint64 rows,
-                                        guint64 rows_expected);
 
 /* sl-load-jobs.c: the tables a load reads, as jobs for the workers. */
 /* Plans a job per part of every table of the loader's parts, in file
