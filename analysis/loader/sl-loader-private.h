@@ -54,8 +54,10 @@ typedef struct {
   guint64    api_first_row;  /* the part's row of its first call, for growth */
   SlNvtxRanges nvtx;
   guint      nvtx_cap;
+  guint64    nvtx_first_row;
   SlNvtxRanges startend;
   guint      startend_cap;
+  guint64    startend_first_row;
   SlNvtxMarks marks;
   guint      marks_cap;
   guint32    name;
