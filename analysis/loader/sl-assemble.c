@@ -441,6 +441,7 @@ struct _ThreadWork {
   guint      *api_first;    /* the copy: each builder's slice of the API array ... */
   guint      *api_count;
   guint      *long_first;   /* ... and of its long durations */
+  guint       adopted;      /* the builder whose calls are the API array's start, or SL_NONE */
 };
 
 static gpointer
@@ -526,6 +527,30 @@ _sl_cpu_finish (SlLoader *loader, sqlite3 *db)
   _sl_loader_phase (loader, "sort and nest threads", t0);
 }
 
+/* The first builder with calls has the API array's first slice: its
+ * arrays, grown to the whole array's size, become the API array (a
+ * mapping grows by mremap, without a copy), which saves copying its
+ * calls.  FALSE when no builder has calls. */
+static gboolean
+adopt_first_api (ThreadWork *work, SlApiCalls *api)
+{
+  guint total = api->spans.n, i = 0;
+  SlThreadBuilder *b;
+
+  work->adopted = SL_NONE;
+  while (i < work->builders->len && work->api_count[i] == 0)
+    i++;
+  if (i == work->builders->len)
+    return FALSE;
+  b = g_ptr_array_index (work->builders, i);
+  api->spans.start = _sl_huge_renew_n (g_steal_pointer (&b->api.spans.start), total);
+  api->spans.dur = _sl_huge_renew_n (g_steal_pointer (&b->api.spans.dur), total);
+  api->name = _sl_huge_renew_n (g_steal_pointer (&b->api.name), total);
+  api->corr = _sl_huge_renew_n (g_steal_pointer (&b->api.corr), total);
+  work->adopted = i;
+  return TRUE;
+}
+
 /* Each builder's slice of the profile's API array (all of its calls while
  * they fit in 32-bit indexes) and of its long durations; room for them. */
 static void
@@ -551,10 +576,13 @@ alloc_api (ThreadWork *work, SlApiCalls *api)
     }
   api->spans.n = (guint) total_api;
   api->spans.n_long = (guint) total_long;
-  api->spans.start = _sl_huge_new (total_api, sizeof (gint64));
-  api->spans.dur = _sl_huge_new (total_api, sizeof (guint32));
-  api->name = _sl_huge_new (total_api, sizeof (guint32));
-  api->corr = _sl_huge_new (total_api, sizeof (guint32));
+  if (!adopt_first_api (work, api))
+    {
+      api->spans.start = _sl_huge_new (total_api, sizeof (gint64));
+      api->spans.dur = _sl_huge_new (total_api, sizeof (guint32));
+      api->name = _sl_huge_new (total_api, sizeof (guint32));
+      api->corr = _sl_huge_new (total_api, sizeof (guint32));
+    }
   if (total_long > 0)
     {
       api->spans.long_index = g_new (guint32, total_long);
@@ -582,10 +610,14 @@ move_thread (ThreadWork *work, guint i)
   t->api_count = n;
   if (n > 0)
     {
-      memcpy (api->spans.start + offset, from->spans.start, n * sizeof (gint64));
-      memcpy (api->spans.dur + offset, from->spans.dur, n * sizeof (guint32));
-      memcpy (api->name + offset, from->name, n * sizeof (guint32));
-      memcpy (api->corr + offset, from->corr, n * sizeof (guint32));
+      /* the adopted builder's calls are in place already */
+      if (i != work->adopted)
+        {
+          memcpy (api->spans.start + offset, from->spans.start, n * sizeof (gint64));
+          memcpy (api->spans.dur + offset, from->spans.dur, n * sizeof (guint32));
+          memcpy (api->name + offset, from->name, n * sizeof (guint32));
+          memcpy (api->corr + offset, from->corr, n * sizeof (guint32));
+        }
       for (guint k = 0; k < from->spans.n_long; k++)
         if (from->spans.long_index[k] < n)
           {
@@ -712,7 +744,8 @@ corr_index_build (CorrIndex *index, const SlProfile *profile, guint32 pid, guint
   if (count > 0 && (guint64) max - min < count * 4 + 1024)
     {
       index->direct_len = max - min + 1;
-      index->direct = g_new (guint32, index->direct_len);
+      /* ~4 bytes a call, all written by the memset: huge pages when big */
+      index->direct = _sl_huge_new (index->direct_len, sizeof (guint32));
       memset (index->direct, 0xff, (gsize) index->direct_len * sizeof (guint32));
     }
   else

@@ -73,26 +73,43 @@ thread_builder (SlCpuChunk *chunk, guint64 global_tid)
 
 enum { A_START, A_END, A_CLASS, A_TID, A_CORR, A_NAME, A_N };
 
+/* An API job's state: its chunk, the previous row's thread, and the rows
+ * read so far of the part's expected rows (for the arrays' growth). */
+typedef struct {
+  SlCpuChunk      *chunk;
+  SlThreadBuilder *last;
+  guint64          rows;
+  guint64          rows_expected;
+} ThreadRows;
+
+/* Grows a full thread's call arrays, once to about their final size when
+ * the rows read so far say what it is (see _sl_grow_capacity). */
 static void
-append_api_call (SlThreadBuilder *b, const gint64 *v, gint64 dur, guint32 name)
+grow_api (SlThreadBuilder *b, const ThreadRows *rows)
 {
-  if (_sl_spans_grow (&b->api.spans, &b->api_cap))
-    {
-      b->api.name = _sl_huge_renew_n (b->api.name, b->api_cap);
-      b->api.corr = _sl_huge_renew_n (b->api.corr, b->api_cap);
-      _sl_huge_advise_spans (&b->api.spans, b->api_cap);
-    }
+  guint cap;
+
+  if (b->api_cap == 0)
+    b->api_first_row = rows->rows;
+  cap = _sl_grow_capacity (b->api_cap, b->api.spans.n, b->api_first_row, rows->rows, rows->rows_expected);
+
+  b->api.spans.start = _sl_huge_renew_n (b->api.spans.start, cap);
+  b->api.spans.dur = _sl_huge_renew_n (b->api.spans.dur, cap);
+  b->api.name = _sl_huge_renew_n (b->api.name, cap);
+  b->api.corr = _sl_huge_renew_n (b->api.corr, cap);
+  b->api_cap = cap;
+}
+
+static void
+append_api_call (SlThreadBuilder *b, const ThreadRows *rows, const gint64 *v, gint64 dur, guint32 name)
+{
+  if (G_UNLIKELY (b->api.spans.n >= b->api_cap))
+    grow_api (b, rows);
   guint i = b->api.spans.n;
   _sl_spans_append (&b->api.spans, v[A_START], dur);
   b->api.name[i] = name;
   b->api.corr[i] = (guint32) v[A_CORR];
 }
-
-/* A job's state: its chunk and the previous row's thread. */
-typedef struct {
-  SlCpuChunk      *chunk;
-  SlThreadBuilder *last;
-} ThreadRows;
 
 /* Calls of one thread come in runs: the previous row's thread is checked
  * before the hash. */
@@ -104,6 +121,7 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
   guint32 name;
   gint64 dur;
 
+  rows->rows++;
   /* Calls with a collected backtrace appear a second time as eventClass
    * 67 (same correlationId): keep runtime (0) and driver (1) rows. */
   if (!_sl_is_null (nulls, A_CLASS) && v[A_CLASS] != 0 && v[A_CLASS] != 1)
@@ -118,13 +136,13 @@ add_api_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nulls
     }
   if (rows->last == NULL || rows->last->global_tid != tid)
     rows->last = thread_builder (rows->chunk, tid);
-  append_api_call (rows->last, v, dur, name);
+  append_api_call (rows->last, rows, v, dur, name);
 }
 
 static gboolean
 read_api (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  ThreadRows rows = { job->chunk, NULL };
+  ThreadRows rows = { job->chunk, NULL, 0, (guint64) MAX (job->rows_expected, 0) };
 
   return _sl_loader_read_rows (loader, scan, job->read, add_api_row, &rows, error);
 }
@@ -139,16 +157,39 @@ const SlTableRead _sl_api_read = {
 
 /* ---- NVTX --------------------------------------------------------------- */
 
+/* One thread's ranges of one kind, as the NVTX job grows them: the rows
+ * read so far of the table's expected rows (see _sl_grow_capacity). */
+typedef struct {
+  SlNvtxRanges *ranges;
+  guint        *cap;
+  guint64      *first_row;
+} RangeArrays;
+
 static void
-append_range (SlNvtxRanges *r, guint *cap, gint64 start, gint64 dur, guint32 name, guint32 color, guint16 domain)
+grow_ranges (const RangeArrays *a, guint64 rows, guint64 rows_expected)
 {
-  if (_sl_spans_grow (&r->spans, cap))
-    {
-      r->name = _sl_huge_renew_n (r->name, *cap);
-      r->color = _sl_huge_renew_n (r->color, *cap);
-      r->domain = g_renew (guint16, r->domain, *cap);
-      _sl_huge_advise_spans (&r->spans, *cap);
-    }
+  SlNvtxRanges *r = a->ranges;
+  guint cap;
+
+  if (*a->cap == 0)
+    *a->first_row = rows;
+  cap = _sl_grow_capacity (*a->cap, r->spans.n, *a->first_row, rows, rows_expected);
+  r->spans.start = _sl_huge_renew_n (r->spans.start, cap);
+  r->spans.dur = _sl_huge_renew_n (r->spans.dur, cap);
+  r->name = _sl_huge_renew_n (r->name, cap);
+  r->color = _sl_huge_renew_n (r->color, cap);
+  r->domain = g_renew (guint16, r->domain, cap);
+  *a->cap = cap;
+}
+
+static void
+append_range (const RangeArrays *a, guint64 rows, guint64 rows_expected, gint64 start, gint64 dur,
+              guint32 name, guint32 color, guint16 domain)
+{
+  SlNvtxRanges *r = a->ranges;
+
+  if (G_UNLIKELY (r->spans.n >= *a->cap))
+    grow_ranges (a, rows, rows_expected);
   guint i = r->spans.n;
   _sl_spans_append (&r->spans, start, dur);
   r->name[i] = name;
@@ -183,6 +224,8 @@ typedef struct {
   SlTextCache *texts;         /* inline text -> interned string id */
   gint64   last_text_id;      /* the last textId and its interned string id */
   guint32  last_text_id_id;
+  guint64  rows;              /* rows read so far, of the table's expected rows */
+  guint64  rows_expected;
 } NvtxNames;
 
 /* The profile's id of text of @len bytes, interned (and made valid UTF-8). */
@@ -277,9 +320,10 @@ add_nvtx_mark (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nul
 /* A push/pop or start/end range: nested per thread later, so each kind
  * has its own array. */
 static void
-add_nvtx_range (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nulls, guint32 name)
+add_nvtx_range (SlLoader *loader, const NvtxNames *names, const gint64 *v, guint64 nulls, guint32 name)
 {
   SlThreadBuilder *b;
+  RangeArrays a;
   gint64 dur;
 
   if (_sl_is_null (nulls, N_END))
@@ -289,11 +333,13 @@ add_nvtx_range (SlLoader *loader, SlCpuChunk *chunk, const gint64 *v, guint64 nu
     }
   if (!_sl_loader_row_span (loader, v[N_START], v[N_END], _sl_is_null (nulls, N_START), &dur))
     return;
-  b = thread_builder (chunk, (guint64) v[N_TID]);
+  b = thread_builder (names->chunk, (guint64) v[N_TID]);
   if (v[N_TYPE] == NVTX_PUSHPOP)
-    append_range (&b->nvtx, &b->nvtx_cap, v[N_START], dur, name, (guint32) v[N_COLOR], nvtx_domain (v));
+    a = (RangeArrays) { &b->nvtx, &b->nvtx_cap, &b->nvtx_first_row };
   else
-    append_range (&b->startend, &b->startend_cap, v[N_START], dur, name, (guint32) v[N_COLOR], nvtx_domain (v));
+    a = (RangeArrays) { &b->startend, &b->startend_cap, &b->startend_first_row };
+  append_range (&a, names->rows, names->rows_expected, v[N_START], dur, name, (guint32) v[N_COLOR],
+                nvtx_domain (v));
 }
 
 static void
@@ -303,6 +349,7 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
   gboolean dangling = FALSE;
   guint32 name;
 
+  names->rows++;
   if (!is_loaded_nvtx_type (v[N_TYPE]))
     return;
   name = nvtx_name (loader, scan, v, nulls, names, &dangling);
@@ -323,7 +370,7 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
       add_nvtx_mark (loader, names->chunk, v, nulls, name);
       break;
     default: /* push/pop and start/end ranges */
-      add_nvtx_range (loader, names->chunk, v, nulls, name);
+      add_nvtx_range (loader, names, v, nulls, name);
       break;
     }
 }
@@ -331,7 +378,7 @@ add_nvtx_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 null
 static gboolean
 read_nvtx (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  NvtxNames names = { job->chunk, _sl_text_cache_new (), -1, SL_NONE };
+  NvtxNames names = { job->chunk, _sl_text_cache_new (), -1, SL_NONE, 0, (guint64) MAX (job->rows_expected, 0) };
   gboolean ok;
 
   ok = _sl_loader_read_rows (loader, scan, job->read, add_nvtx_row, &names, error);

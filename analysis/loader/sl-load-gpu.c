@@ -160,18 +160,43 @@ kernel_func (SlLoader *loader, SlGpuChunk *chunk, sqlite3_int64 short_id, sqlite
 
 enum { K_ROWID, K_START, K_END, K_DEVICE, K_CONTEXT, K_STREAM, K_PID, K_CORR, K_SHORT, K_DEMANGLED, K_N };
 
+/* A kernel job's state: its chunk, the previous row's stream, and the
+ * rows read so far of the part's expected rows (for the arrays' growth). */
+typedef struct {
+  SlGpuChunk      *chunk;
+  SlStreamBuilder *last;
+  guint64          rows;
+  guint64          rows_expected;
+} KernelRows;
+
+/* Grows a full stream's kernel arrays, once to about their final size
+ * when the rows read so far say what it is (see _sl_grow_capacity). */
 static void
-append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, guint32 func)
+grow_kernels (SlStreamBuilder *b, const KernelRows *rows)
+{
+  SlKernels *k = &b->stream.kernels;
+  guint cap;
+
+  if (b->kernel_cap == 0)
+    b->kernel_first_row = rows->rows;
+  cap = _sl_grow_capacity (b->kernel_cap, k->spans.n, b->kernel_first_row, rows->rows, rows->rows_expected);
+
+  k->spans.start = _sl_huge_renew_n (k->spans.start, cap);
+  k->spans.dur = _sl_huge_renew_n (k->spans.dur, cap);
+  k->func = _sl_huge_renew_n (k->func, cap);
+  b->kernel_corr = _sl_huge_renew_n (b->kernel_corr, cap);
+  k->rowid = _sl_huge_renew_n (k->rowid, cap);
+  b->kernel_cap = cap;
+}
+
+static void
+append_kernel (SlStreamBuilder *b, const KernelRows *rows, const gint64 *v, guint64 nulls, gint64 dur,
+               guint32 func)
 {
   SlKernels *k = &b->stream.kernels;
 
-  if (_sl_spans_grow (&k->spans, &b->kernel_cap))
-    {
-      k->func = _sl_huge_renew_n (k->func, b->kernel_cap);
-      b->kernel_corr = _sl_huge_renew_n (b->kernel_corr, b->kernel_cap);
-      k->rowid = _sl_huge_renew_n (k->rowid, b->kernel_cap);
-      _sl_huge_advise_spans (&k->spans, b->kernel_cap);
-    }
+  if (G_UNLIKELY (k->spans.n >= b->kernel_cap))
+    grow_kernels (b, rows);
   guint i = k->spans.n;
   _sl_spans_append (&k->spans, v[K_START], dur);
   k->func[i] = func;
@@ -180,12 +205,6 @@ append_kernel (SlStreamBuilder *b, const gint64 *v, guint64 nulls, gint64 dur, g
   k->rowid[i] = !_sl_is_null (nulls, K_ROWID) && v[K_ROWID] >= 0 && v[K_ROWID] < G_MAXUINT32
                 ? (guint32) v[K_ROWID] : SL_NONE;
 }
-
-/* A kernel job's state: its chunk and the previous row's stream. */
-typedef struct {
-  SlGpuChunk      *chunk;
-  SlStreamBuilder *last;
-} KernelRows;
 
 /* Kernels of one stream come in runs: the previous row's stream is
  * checked before the hash. */
@@ -201,6 +220,7 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
   guint32 func;
   gint64 dur;
 
+  rows->rows++;
   if (!_sl_loader_row_span (loader, v[K_START], v[K_END], _sl_either_null (nulls, K_START, K_END), &dur))
     return;
   func = kernel_func (loader, rows->chunk, _sl_is_null (nulls, K_SHORT) ? -1 : v[K_SHORT],
@@ -212,13 +232,13 @@ add_kernel_row (SlLoader *loader, SlTableScan *scan, const gint64 *v, guint64 nu
     }
   if (rows->last == NULL || !builder_is (rows->last, pid, device, context, stream))
     rows->last = stream_builder (rows->chunk, pid, device, context, stream);
-  append_kernel (rows->last, v, nulls, dur, func);
+  append_kernel (rows->last, rows, v, nulls, dur, func);
 }
 
 static gboolean
 read_kernels (SlLoader *loader, SlJob *job, SlTableScan *scan, GError **error)
 {
-  KernelRows rows = { job->chunk, NULL };
+  KernelRows rows = { job->chunk, NULL, 0, (guint64) MAX (job->rows_expected, 0) };
 
   return _sl_loader_read_rows (loader, scan, job->read, add_kernel_row, &rows, error);
 }

@@ -86,6 +86,7 @@ add_table_jobs (SlLoader *loader, sqlite3 *db, const SlTableRead *read, guint n_
   SlScanPlan *plan = _sl_scan_plan_new (db, _sl_source_fd (loader->source), read->table,
                                         read->columns, read->n_columns);
   guint n_parts = parts_of (read, plan, n_workers);
+  gint64 table_rows = _sl_schema_estimate_rows (loader, db, read->table);
 
   g_debug ("reading %s: %u part(s), %s", read->table, n_parts,
            _sl_scan_plan_n_leaves (plan) > 0 ? "page reader" : "SQLite");
@@ -96,6 +97,8 @@ add_table_jobs (SlLoader *loader, sqlite3 *db, const SlTableRead *read, guint n_
       job->plan = plan;
       job->part = part;
       job->n_parts = n_parts;
+      job->table_rows = table_rows;
+      job->rows_expected = part == 0 ? table_rows : table_rows / n_parts;
       job->chunk = new_chunk (loader, read->group);
       g_ptr_array_add (loader->jobs, job);
     }

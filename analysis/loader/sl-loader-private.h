@@ -6,6 +6,7 @@
 
 #include "sl-profile-private.h"
 #include "sl-profile-loader.h"
+#include "sl-grow.h"
 #include "sl-idmap.h"
 #include "sl-table-scan.h"
 #include "sl-source.h"
@@ -17,6 +18,7 @@ typedef struct {
   SlStream stream;
   guint32 *kernel_corr;    /* correlationIds while loading; see SlKernels */
   guint    kernel_cap;
+  guint64  kernel_first_row; /* the part's row of its first kernel, for growth */
   guint    memcpy_cap;
   guint    memset_cap;
 } SlStreamBuilder;
@@ -49,10 +51,13 @@ typedef struct {
   guint64    global_tid;
   SlApiCalls api;
   guint      api_cap;
+  guint64    api_first_row;  /* the part's row of its first call, for growth */
   SlNvtxRanges nvtx;
   guint      nvtx_cap;
+  guint64    nvtx_first_row;
   SlNvtxRanges startend;
   guint      startend_cap;
+  guint64    startend_first_row;
   SlNvtxMarks marks;
   guint      marks_cap;
   guint32    name;
@@ -94,6 +99,11 @@ struct _SlJob {
   guint              n_parts;
   gpointer           chunk;      /* SlGpuChunk* or SlCpuChunk* */
   gint64             rows;       /* rows read, for the progress */
+  gint64             table_rows; /* the table's estimated rows (0: unknown) */
+  /* The rows whose arrays this part's chunk ends up holding, for
+   * _sl_grow_capacity(): the first part's arrays are adopted by the merge
+   * and receive the later parts, so they are sized for the whole table. */
+  gint64             rows_expected;
 };
 
 struct _SlLoader {

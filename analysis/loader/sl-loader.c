@@ -271,7 +271,7 @@ estimate_job_rows (SlLoader *loader, sqlite3 *db)
     {
       const SlJob *job = g_ptr_array_index (loader->jobs, i);
       if (job->read->table != seen)
-        rows += _sl_schema_estimate_rows (loader, db, job->read->table);
+        rows += job->table_rows;
       seen = job->read->table;
     }
   return rows;
