@@ -95,11 +95,14 @@ gather (Scan *sc, const SlAttribution *attr, const Projection *pr)
   return stats;
 }
 
-/* Names by total descending, the first @top as rows. */
-static void
-fill_rows (SlNvtxSummary *self, const SlProfile *profile, const Scan *sc, const SlStats *stats, guint top)
+/* Names by total descending, the first @top as rows (also the scope
+ * index's NVTX part, sl-scope-nvtx.c). */
+void
+_sl_nvtx_summary_fill_rows (SlNvtxSummary *self, const SlStrings *strings, const SlNameKeys *keys,
+                            const SlStats *stats, const gint64 *gpu_total, const guint64 *gpu_n,
+                            guint top)
 {
-  g_autofree guint *order = sl_name_keys_rank (sc->naming.strings, &sc->keys, stats, NULL, &self->n_names);
+  g_autofree guint *order = sl_name_keys_rank (strings, keys, stats, NULL, &self->n_names);
 
   self->n_rows = sl_rank_keep (self->n_names, top);
   self->rows = g_new0 (SlNvtxRow, MAX (self->n_rows, 1));
@@ -109,12 +112,12 @@ fill_rows (SlNvtxSummary *self, const SlProfile *profile, const Scan *sc, const 
       SlNvtxRow *row = &self->rows[r];
       guint k = order[r];
 
-      row->name_id = g_array_index (sc->keys.ids, guint32, k);
-      row->name = g_strdup (sl_strings_get (sc->naming.strings, row->name_id));
+      row->name_id = g_array_index (keys->ids, guint32, k);
+      row->name = g_strdup (sl_strings_get (strings, row->name_id));
       row->stats = stats[k];
       row->time_pct = sl_percent (stats[k].total, self->total_ns);
-      row->gpu_total_ns = sc->gpu_total[k];
-      row->gpu_instances = sc->gpu_n[k];
+      row->gpu_total_ns = gpu_total[k];
+      row->gpu_instances = gpu_n[k];
     }
 }
 
@@ -144,7 +147,7 @@ compute (const SlProfile *profile, const SlFilter *filter, guint top, gboolean e
   sc.naming = sl_nvtx_naming (profile, exact_names);
   sl_name_keys_init (&sc.keys, sl_strings_count (sc.naming.strings));
   stats = gather (&sc, attr, &pr);
-  fill_rows (self, profile, &sc, stats, top);
+  _sl_nvtx_summary_fill_rows (self, sc.naming.strings, &sc.keys, stats, sc.gpu_total, sc.gpu_n, top);
 
   projection_clear (&pr);
   g_free (sc.gpu_total);

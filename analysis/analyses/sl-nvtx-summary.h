@@ -46,6 +46,12 @@ void           sl_nvtx_summary_free    (SlNvtxSummary *summary);
  *  "max_ns", "stddev_ns", "time_pct", "gpu_total_ns"}]} */
 JsonNode      *sl_nvtx_summary_to_json (const SlNvtxSummary *summary);
 
+/* Internal (the scope index shares it): ranks @keys by their @stats and
+ * fills @self's rows, the first @top (0: all), with their GPU totals. */
+void _sl_nvtx_summary_fill_rows (SlNvtxSummary *self, const SlStrings *strings,
+                                 const SlNameKeys *keys, const SlStats *stats,
+                                 const gint64 *gpu_total, const guint64 *gpu_n, guint top);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNvtxSummary, sl_nvtx_summary_free)
 
 G_END_DECLS

@@ -265,32 +265,15 @@ sums_exact (const Sums *su)
   return TRUE;
 }
 
-/* sl-nvtx-summary.c's fill_rows (): names by total descending, the first
- * @top as rows. */
+/* Names by total descending, the first @top as rows, as the analysis. */
 static SlNvtxSummary *
 summary_new (Sums *su, guint top)
 {
   SlNvtxSummary *self = g_new0 (SlNvtxSummary, 1);
   g_autofree SlStats *stats = g_new0 (SlStats, MAX (su->table.n_keys, 1));
-  g_autofree guint *order = NULL;
 
   sl_stats_table_finish (&su->table, stats);
-  order = sl_name_keys_rank (su->naming.strings, &su->keys, stats, NULL, &self->n_names);
-  self->n_rows = sl_rank_keep (self->n_names, top);
-  self->rows = g_new0 (SlNvtxRow, MAX (self->n_rows, 1));
-  sl_stats_sum_keys (stats, order, self->n_names, &self->total_ns, &self->instances);
-  for (guint r = 0; r < self->n_rows; r++)
-    {
-      SlNvtxRow *row = &self->rows[r];
-      guint k = order[r];
-
-      row->name_id = g_array_index (su->keys.ids, guint32, k);
-      row->name = g_strdup (sl_strings_get (su->naming.strings, row->name_id));
-      row->stats = stats[k];
-      row->time_pct = sl_percent (stats[k].total, self->total_ns);
-      row->gpu_total_ns = su->gpu_total[k];
-      row->gpu_instances = su->gpu_n[k];
-    }
+  _sl_nvtx_summary_fill_rows (self, su->naming.strings, &su->keys, stats, su->gpu_total, su->gpu_n, top);
   return self;
 }
 
