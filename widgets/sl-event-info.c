@@ -208,9 +208,35 @@ dim3_text (const gint64 v[3])
                           v[0], v[1], v[2]);
 }
 
+/* Only its address matters: sl_event_info_details_reading(). */
+static const SlKernelDetails details_reading = { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0, 0, NULL };
+
+const SlKernelDetails *
+sl_event_info_details_reading (void)
+{
+  return &details_reading;
+}
+
+static void
+add_launch_config_reading (GPtrArray *fields)
+{
+  /* Translators: a value not known yet: read from the file in the background */
+  const char *reading = _("reading…");
+
+  add (fields, _("Grid"), g_strdup (reading));
+  add (fields, _("Block"), g_strdup (reading));
+  add (fields, _("Registers/thread"), g_strdup (reading));
+  add (fields, _("Shared memory"), g_strdup (reading));
+}
+
 static void
 add_launch_config (GPtrArray *fields, const SlKernelDetails *det)
 {
+  if (det == &details_reading)
+    {
+      add_launch_config_reading (fields);
+      return;
+    }
   add (fields, _("Grid"), dim3_text (det->grid));
   add (fields, _("Block"), dim3_text (det->block));
   if (det->registers_per_thread >= 0)

@@ -31,6 +31,10 @@ GPtrArray *sl_event_info_fields        (SlTimelineModel       *model,
                                         const SlEventRef      *event,
                                         const SlKernelDetails *details,
                                         gboolean               loading);
+/* Details to pass to sl_event_info_fields() while a kernel's are being
+ * read: the launch configuration's rows say so, where they will be, so the
+ * rows below (the launching call's link) do not move when they arrive. */
+const SlKernelDetails *sl_event_info_details_reading (void);
 /* Pango markup for a tooltip: the name in bold, then a few fields. */
 char      *sl_event_info_tooltip       (SlTimelineModel       *model,
                                         const SlEventRef      *event,

@@ -36,13 +36,43 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SlDetailsPane, sl_details_pane, GTK_TYPE_BOX)
 
+/* Removes the rows from @first on. */
 static void
-clear_grid (SlDetailsPane *self)
+clear_rows_from (SlDetailsPane *self, int first)
 {
-  GtkWidget *child;
+  GtkWidget *child = gtk_widget_get_first_child (self->grid);
 
-  while ((child = gtk_widget_get_first_child (self->grid)))
-    gtk_grid_remove (GTK_GRID (self->grid), child);
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+      int row;
+
+      gtk_grid_query_child (GTK_GRID (self->grid), child, NULL, &row, NULL, NULL);
+      if (row >= first)
+        gtk_grid_remove (GTK_GRID (self->grid), child);
+      child = next;
+    }
+}
+
+static gboolean
+same_links (GArray *a, GArray *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return a->len == b->len && memcmp (a->data, b->data, (gsize) a->len * sizeof (SlEventRef)) == 0;
+}
+
+/* Whether row @row already shows @field: the same label, text and links. */
+static gboolean
+row_shows (SlDetailsPane *self, int row, const SlEventField *field)
+{
+  GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), 0, row);
+  GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (self->grid), 1, row);
+
+  return label != NULL && value != NULL &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), field->label) == 0 &&
+         g_strcmp0 (g_object_get_data (G_OBJECT (value), "sl-field-value"), field->value) == 0 &&
+         same_links (g_object_get_data (G_OBJECT (value), "sl-links"), field->links);
 }
 
 /* A copy of a wrapped name is the name: without its break opportunities. */
@@ -137,6 +167,7 @@ add_field (SlDetailsPane *self, const SlEventField *field, int row)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_yalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "dim-label");
+  g_object_set_data_full (G_OBJECT (value), "sl-field-value", g_strdup (field->value), g_free);
   gtk_label_set_xalign (GTK_LABEL (value), 0);
   gtk_label_set_selectable (GTK_LABEL (value), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (value), 40);
@@ -149,38 +180,45 @@ add_field (SlDetailsPane *self, const SlEventField *field, int row)
   gtk_grid_attach (GTK_GRID (self->grid), value, 1, row, 1, 1);
 }
 
-/* With the wall clock on: when the event started, in local time. */
+/* With the wall clock on: when the event started, in local time, appended
+ * to @fields. */
 static void
-add_time_of_day (SlDetailsPane *self, const SlEventRef *event, int row)
+add_time_of_day (SlDetailsPane *self, const SlEventRef *event, GPtrArray *fields)
 {
-  SlEventField field = { (char *) _("Time of day"), NULL, NULL, NULL };
+  SlEventField *field;
   gint64 start, end;
-  g_autofree char *value = NULL;
 
   if (self->wall_utc_ns == 0 ||
       !sl_timeline_model_event_span (sl_session_get_model (self->session), event, &start, &end))
     return;
-  value = sl_ruler_wall_clock_label (sl_sat_add (self->wall_utc_ns, sl_sat_sub (start, self->wall_origin_ns)), 1);
-  field.value = value;
-  add_field (self, &field, row);
+  field = g_new0 (SlEventField, 1);
+  field->label = g_strdup (_("Time of day"));
+  field->value = sl_ruler_wall_clock_label (sl_sat_add (self->wall_utc_ns, sl_sat_sub (start, self->wall_origin_ns)), 1);
+  g_ptr_array_add (fields, field);
 }
 
-/* Fills the grid with @event's fields, with @details when they are known. */
+/* Fills the grid with @event's fields, with @details when they are known.
+ * Rows that already show the same keep their widgets: a label under the
+ * pointer is not destroyed mid-click when the launch configuration comes
+ * in (GTK 4.8 then warns of broken active-state accounting). */
 static void
 show_event (SlDetailsPane *self, const SlEventRef *event, const SlKernelDetails *details)
 {
   g_autoptr(GPtrArray) fields = NULL;
+  guint kept = 0;
 
-  clear_grid (self);
   gtk_widget_set_visible (self->placeholder, event == NULL);
   if (event != NULL)
     {
       fields = sl_event_info_fields (sl_session_get_model (self->session), event, details,
                                      sl_session_get_loading (self->session));
-      for (guint i = 0; i < fields->len; i++)
-        add_field (self, g_ptr_array_index (fields, i), (int) i);
-      add_time_of_day (self, event, (int) fields->len);
+      add_time_of_day (self, event, fields);
+      while (kept < fields->len && row_shows (self, (int) kept, g_ptr_array_index (fields, kept)))
+        kept++;
     }
+  clear_rows_from (self, (int) kept);
+  for (guint i = kept; fields != NULL && i < fields->len; i++)
+    add_field (self, g_ptr_array_index (fields, i), (int) i);
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
@@ -196,11 +234,21 @@ details_read_cb (GObject      *source,
 {
   DetailsRequest *request = data;
   SlDetailsPane *self = request->pane;
-  g_autoptr(SlKernelDetails) details = sl_kernel_details_read_finish (result, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SlKernelDetails) details = sl_kernel_details_read_finish (result, &error);
   const SlEventRef *selected = self->session ? sl_session_get_selected_event (self->session) : NULL;
 
-  /* still the selected kernel: show it again, now with its launch configuration */
-  if (details != NULL && selected != NULL && memcmp (selected, &request->event, sizeof *selected) == 0)
+  /* a newer read of the same kernel is on its way (the model changed) */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_object_unref (request->pane);
+      g_free (request);
+      return;
+    }
+
+  /* still the selected kernel: show it again, now with its launch
+   * configuration, or without the rows saying it is being read */
+  if (selected != NULL && memcmp (selected, &request->event, sizeof *selected) == 0)
     show_event (self, selected, details);
   g_object_unref (request->pane);
   g_free (request);
@@ -225,9 +273,13 @@ selected_event_changed_cb (SlDetailsPane *self)
 
   g_cancellable_cancel (self->details_cancellable);
   g_clear_object (&self->details_cancellable);
-  show_event (self, event, NULL);
   if (event != NULL && event->kind == SL_EVENT_KERNEL)
-    read_details (self, event);
+    {
+      show_event (self, event, sl_event_info_details_reading ());
+      read_details (self, event);
+    }
+  else
+    show_event (self, event, NULL);
 }
 
 static void

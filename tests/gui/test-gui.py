@@ -349,6 +349,12 @@ def gpu_targets(s, name):
     return targets
 
 
+def launch_config_read(s):
+    """Whether the details pane shows a kernel's grid and block as read
+    (while they are being read, their rows say so)."""
+    return all(detail(s, label) not in (None, 'reading…') for label in ('Grid', 'Block'))
+
+
 def check_kernel_details(app, s, targets):
     """A kernel's launch configuration is read from the file in a worker and
     then shown in the details pane (the click itself never waits for it)."""
@@ -358,8 +364,11 @@ def check_kernel_details(app, s, targets):
                        and t['timeline']['selected']['kind'] == 'kernel', 3)
         if sel is None:
             continue
-        grid = app.wait(lambda t: 'Grid' in t['details'] and 'Block' in t['details'], 10)
+        grid = app.wait(lambda t: launch_config_read(t), 10)
         check(grid is not None, 'a kernel\'s grid and block arrive in the details pane')
+        if grid is not None:
+            check(re.fullmatch(r'\d+ × \d+ × \d+', detail(grid, 'Grid') or '') is not None,
+                  f'the grid is three numbers: {detail(grid, "Grid")}')
         return
     check(False, 'one of the coloured pixels is a kernel')
 
@@ -1305,9 +1314,17 @@ def test_links(tmp):
         if not check(sel is not None, 'links: a kernel is selected by a click'):
             return
         kernel = sel['timeline']['selected']
-        s = app.wait(lambda t: detail_link(t, 'Launched by') is not None, 10)
-        if not check(s is not None, 'links: the details pane has a "Launched by" link'):
+        first = app.wait(lambda t: detail_link(t, 'Launched by') is not None, 10)
+        if not check(first is not None, 'links: the details pane has a "Launched by" link'):
             return
+        # the launch configuration arrives from a worker: its rows wait
+        # above the link, so the link stays where the pointer aims
+        s = app.wait(lambda t: launch_config_read(t) and detail_link(t, 'Launched by') is not None, 10)
+        if not check(s is not None, 'links: the launch configuration is read'):
+            return
+        check(detail_link(s, 'Launched by') == detail_link(first, 'Launched by'),
+              f'links: the link did not move when the launch configuration came in: '
+              f'{detail_link(first, "Launched by")} -> {detail_link(s, "Launched by")}')
         want = detail(s, 'Launched by')
         link = detail_link(s, 'Launched by')
         xdo('mousemove', '--window', s['xid'], str(int(link['x'])), str(int(link['y'])), 'click', 1)

@@ -493,6 +493,19 @@ test_kernel_info (Fixture *f, gconstpointer data)
   /* g_format_size() joins number and unit with a no-break space */
   g_assert_cmpstr (field_value (full, "Shared memory", NULL), ==, "1.0\302\240KiB static, 0 bytes dynamic");
 
+  /* while they are read, rows say so where they will be: the link below stays put */
+  {
+    g_autoptr(GPtrArray) reading = sl_event_info_fields (f->model, &k0, sl_event_info_details_reading (), FALSE);
+    guint link_reading = 0, link_full = 0;
+
+    g_assert_cmpuint (reading->len, ==, full->len);
+    g_assert_cmpstr (field_value (reading, "Grid", NULL), ==, "reading…");
+    g_assert_cmpstr (field_value (reading, "Shared memory", NULL), ==, "reading…");
+    g_assert_cmpstr (field_value (reading, "Launched by", &link_reading), ==, "cudaLaunchKernel");
+    g_assert_cmpstr (field_value (full, "Launched by", &link_full), ==, "cudaLaunchKernel");
+    g_assert_cmpuint (link_reading, ==, link_full);
+  }
+
   /* unknown registers and shared memory (-1) are left out too */
   g_assert_cmpuint (partial->len, ==, plain->len + 2);
   g_assert_null (field_value (partial, "Shared memory", NULL));
