@@ -266,12 +266,15 @@ add_kernel (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gin
        g_strdup (f < p->n_funcs ? sl_timeline_color_label (model->func_color[f]) : NULL));
   add_times (fields, model, s, e, FALSE);
   add_stream (fields, st);
-  if (details != NULL)
-    add_launch_config (fields, details);
   /* a kernel's correlation id is its launching call's: unknown without the calls */
   if (p->parts & SL_PART_API)
     add (fields, _("Correlation ID"), sl_format_count (sl_kernels_corr (p, &st->kernels, ev->index)));
   add_launch (fields, model, st->kernels.api[ev->index], s, loading);
+  /* last: read from the file after the click, its rows (as many as the
+   * export knows, values that may wrap) move nothing above them, the
+   * "Launched by" and NVTX links under the pointer included */
+  if (details != NULL)
+    add_launch_config (fields, details);
 }
 
 static void

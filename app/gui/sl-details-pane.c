@@ -24,6 +24,12 @@ struct _SlDetailsPane {
 
   SlSession    *session;
   GCancellable *details_cancellable;
+  /* the launch configuration read last, and of which kernel: a new model of
+   * the same session (a staged load's next stage) keeps the file, so the
+   * same kernel shows it again without "reading…" rows replacing the link
+   * rows under the pointer */
+  SlEventRef       read_event;
+  SlKernelDetails *read_details;
   gint64        wall_utc_ns, wall_origin_ns;   /* 0: no time of day */
 };
 
@@ -249,7 +255,15 @@ details_read_cb (GObject      *source,
   /* still the selected kernel: show it again, now with its launch
    * configuration, or without the rows saying it is being read */
   if (selected != NULL && memcmp (selected, &request->event, sizeof *selected) == 0)
-    show_event (self, selected, details);
+    {
+      show_event (self, selected, details);
+      if (details != NULL)
+        {
+          g_clear_pointer (&self->read_details, sl_kernel_details_free);
+          self->read_details = g_steal_pointer (&details);
+          self->read_event = request->event;
+        }
+    }
   g_object_unref (request->pane);
   g_free (request);
 }
@@ -273,7 +287,10 @@ selected_event_changed_cb (SlDetailsPane *self)
 
   g_cancellable_cancel (self->details_cancellable);
   g_clear_object (&self->details_cancellable);
-  if (event != NULL && event->kind == SL_EVENT_KERNEL)
+  if (event != NULL && event->kind == SL_EVENT_KERNEL && self->read_details != NULL &&
+      memcmp (event, &self->read_event, sizeof *event) == 0)
+    show_event (self, event, self->read_details);
+  else if (event != NULL && event->kind == SL_EVENT_KERNEL)
     {
       show_event (self, event, sl_event_info_details_reading ());
       read_details (self, event);
@@ -311,6 +328,7 @@ sl_details_pane_set_session (SlDetailsPane *self,
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
+  g_clear_pointer (&self->read_details, sl_kernel_details_free);
   if (session != NULL)
     {
       g_signal_connect_object (session, "notify::selected-event", G_CALLBACK (selected_event_changed_cb),
@@ -415,6 +433,7 @@ sl_details_pane_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->read_details, sl_kernel_details_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), SL_TYPE_DETAILS_PANE);
   G_OBJECT_CLASS (sl_details_pane_parent_class)->dispose (object);
 }

@@ -483,11 +483,14 @@ test_kernel_info (Fixture *f, gconstpointer data)
   g_assert_null (field_value (plain, "Grid", NULL));
   g_assert_null (field_value (plain, "Registers/thread", NULL));
 
-  /* with them, four fields right after the stream */
+  /* with them, four fields at the end: every field before stays in place */
   g_assert_cmpuint (full->len, ==, plain->len + 4);
   g_assert_cmpstr (field_value (full, "Stream", &stream), ==, "7");
   g_assert_cmpstr (field_value (full, "Grid", &grid), ==, "120 × 2 × 1");
-  g_assert_cmpuint (grid, ==, stream + 1);
+  g_assert_cmpuint (grid, ==, plain->len);
+  for (guint i = 0; i < plain->len; i++)
+    g_assert_cmpstr (((SlEventField *) g_ptr_array_index (full, i))->label, ==,
+                     ((SlEventField *) g_ptr_array_index (plain, i))->label);
   g_assert_cmpstr (field_value (full, "Block", NULL), ==, "256 × 1 × 1");
   g_assert_cmpstr (field_value (full, "Registers/thread", NULL), ==, "64");
   /* g_format_size() joins number and unit with a no-break space */
@@ -506,8 +509,16 @@ test_kernel_info (Fixture *f, gconstpointer data)
     g_assert_cmpuint (link_reading, ==, link_full);
   }
 
-  /* unknown registers and shared memory (-1) are left out too */
+  /* unknown registers and shared memory (-1) are left out too, the link
+   * still where it was */
   g_assert_cmpuint (partial->len, ==, plain->len + 2);
+  {
+    guint link_plain = 0, link_partial = 0;
+
+    g_assert_nonnull (field_value (plain, "Launched by", &link_plain));
+    g_assert_nonnull (field_value (partial, "Launched by", &link_partial));
+    g_assert_cmpuint (link_plain, ==, link_partial);
+  }
   g_assert_null (field_value (partial, "Shared memory", NULL));
 
   g_assert_true (g_str_has_prefix (tip, "<b>plain_kernel</b>"));
