@@ -13,11 +13,14 @@
 /* Most instances a "Show in timeline" selects: F3 walks them one by one. */
 #define MAX_SHOWN 100000
 
-/* The width of the time axis: the canvas less the gutter. */
+/* The width of the time axis. */
 static double
 body_width (SlFlame *self)
 {
-  return MAX (gtk_widget_get_width (self->canvas) - (self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0), 1);
+  double gutter, width;
+
+  _sl_flame_axis (self, &gutter, &width);
+  return width;
 }
 
 static void
@@ -154,9 +157,10 @@ set_hover (SlFlame *self, const SlFlamePrim *prim)
 const SlFlamePrim *
 _sl_flame_hit (SlFlame *self, double x, double y)
 {
-  double gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
+  double gutter, width;
 
-  if (self->layout == NULL || x < gutter)
+  _sl_flame_axis (self, &gutter, &width);
+  if (self->layout == NULL || x < gutter || x > gutter + width)
     return NULL;
   return sl_flame_view_hit (self->prims, x - gutter, y);
 }

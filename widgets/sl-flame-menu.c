@@ -52,8 +52,11 @@ copy_activated (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 popup_at (SlFlame *self, const SlFlamePrim *prim)
 {
-  double gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
-  double x0 = gutter + MAX (prim->x0, 0), x1 = gutter + MIN (prim->x1, gtk_widget_get_width (self->canvas) - gutter);
+  double gutter, width, x0, x1;
+
+  _sl_flame_axis (self, &gutter, &width);
+  x0 = gutter + MAX (prim->x0, 0);
+  x1 = gutter + MIN (prim->x1, width);
   GdkRectangle at = { (int) ((x0 + x1) / 2), (int) ((prim->row + 0.5) * SL_FLAME_ROW_HEIGHT), 1, 1 };
   gboolean is_box = prim->kind == SL_FLAME_PRIM_BOX;
 

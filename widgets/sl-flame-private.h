@@ -9,14 +9,15 @@
 
 G_BEGIN_DECLS
 
-/* The stack's row labels take the width of the timeline's row headers
- * (sl-timeline-layout.c), so both share one time axis on screen. */
+/* The stack's row labels without a timeline to line up with: the width of
+ * the timeline's default row headers (sl-timeline-layout.c). */
 #define SL_FLAME_GUTTER 220.0
 
 struct _SlFlame {
   GtkWidget        parent_instance;
 
   SlSession       *session;
+  SlTimeline      *axis;         /* (weak) the stack's time axis lies under its rows' */
   SlFlameMode      mode;
   guint32          pid;          /* SL_NONE: every process */
 
@@ -67,6 +68,9 @@ struct _SlFlame {
 void  _sl_flame_queue_rebuild     (SlFlame *self);
 void  _sl_flame_changed           (SlFlame *self);   /* redraw, breadcrumb and probe */
 void  _sl_flame_viewport          (SlFlame *self, SlFlameViewport *vp);
+/* The time axis on the canvas: from x = gutter, width px wide (graph mode:
+ * the whole canvas). */
+void  _sl_flame_axis              (SlFlame *self, double *gutter, double *width);
 void  _sl_flame_update_probe      (SlFlame *self);
 
 /* sl-flame-header.c */

@@ -223,6 +223,75 @@ sl_flame_set_mode (SlFlame *self, SlFlameMode mode)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
 }
 
+static void
+axis_changed_cb (SlFlame *self)
+{
+  gtk_widget_queue_draw (self->canvas);
+}
+
+void
+sl_flame_set_time_axis (SlFlame    *self,
+                        SlTimeline *timeline)
+{
+  g_return_if_fail (SL_IS_FLAME (self));
+  g_return_if_fail (timeline == NULL || SL_IS_TIMELINE (timeline));
+
+  if (self->axis == timeline)
+    return;
+  if (self->axis != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->axis, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->axis), (gpointer *) &self->axis);
+    }
+  self->axis = timeline;
+  if (timeline != NULL)
+    {
+      g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *) &self->axis);
+      g_signal_connect_object (timeline, "notify::label-width", G_CALLBACK (axis_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  gtk_widget_queue_draw (self->canvas);
+}
+
+/* The timeline's rows' axis on the canvas, when both are shown and it lies
+ * inside the canvas: the label column's width (dragged, or narrowed in a
+ * small window) and the timeline's scrollbar move it. */
+static gboolean
+axis_from_timeline (SlFlame *self, double *gutter, double *width)
+{
+  double x = 0, w = 0;
+  int canvas_width = gtk_widget_get_width (self->canvas);
+  graphene_point_t at;
+
+  if (self->axis == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self->axis)) ||
+      !gtk_widget_get_mapped (self->canvas) || !sl_timeline_get_body_extent (self->axis, &x, &w) ||
+      !gtk_widget_compute_point (GTK_WIDGET (self->axis), self->canvas, &GRAPHENE_POINT_INIT (x, 0), &at))
+    return FALSE;
+  if (at.x < 0 || w < 1 || at.x + w > canvas_width + 0.5)
+    return FALSE;
+  *gutter = at.x;
+  *width = w;
+  return TRUE;
+}
+
+void
+_sl_flame_axis (SlFlame *self, double *gutter, double *width)
+{
+  int canvas_width = gtk_widget_get_width (self->canvas);
+
+  if (self->mode != SL_FLAME_MODE_STACK)
+    {
+      *gutter = 0;
+      *width = MAX (canvas_width, 1);
+      return;
+    }
+  /* the stack lines up with the timeline's body, right of its row headers */
+  if (axis_from_timeline (self, gutter, width))
+    return;
+  *gutter = MIN (SL_FLAME_GUTTER, canvas_width / 2.0);
+  *width = MAX (canvas_width - *gutter, 1);
+}
+
 /* ---- drawing ------------------------------------------------------------------- */
 
 void
@@ -232,9 +301,7 @@ _sl_flame_viewport (SlFlame *self, SlFlameViewport *vp)
 
   memset (vp, 0, sizeof *vp);
   vp->mode = self->mode;
-  /* the stack lines up with the timeline's body, right of its row headers */
-  vp->gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
-  vp->width = MAX (gtk_widget_get_width (self->canvas) - vp->gutter, 1);
+  _sl_flame_axis (self, &vp->gutter, &vp->width);
   vp->first_row = self->first_row;
   vp->n_rows = (guint) (gtk_widget_get_height (self->canvas) / SL_FLAME_ROW_HEIGHT) + 1;
   vp->t0 = visible ? visible->start : 0;
@@ -356,6 +423,17 @@ probe_geometry (SlFlame *self, JsonBuilder *b)
   json_builder_add_int_value (b, gtk_widget_get_width (self->canvas));
   json_builder_add_int_value (b, gtk_widget_get_height (self->canvas));
   json_builder_end_array (b);
+  {
+    double gutter, width;
+
+    /* the time axis: where x = the first visible instant, and its width */
+    _sl_flame_axis (self, &gutter, &width);
+    json_builder_set_member_name (b, "axis");
+    json_builder_begin_array (b);
+    json_builder_add_double_value (b, o.x + sx + gutter);
+    json_builder_add_double_value (b, width);
+    json_builder_end_array (b);
+  }
   probe_point (b, "stack_button", self->stack_button, sx, sy);
   probe_point (b, "flame_button", self->graph_button, sx, sy);
   probe_point (b, "show_button", self->show_button, sx, sy);
@@ -368,9 +446,9 @@ probe_geometry (SlFlame *self, JsonBuilder *b)
       if (p->kind != SL_FLAME_PRIM_BOX || (self->mode == SL_FLAME_MODE_GRAPH && p->node == self->zoom))
         continue;
       json_builder_begin_array (b);
-      double gutter = self->mode == SL_FLAME_MODE_STACK ? SL_FLAME_GUTTER : 0;
-      json_builder_add_double_value (b, o.x + sx + gutter + MAX (p->x0, 0) / 2
-                                        + MIN (p->x1, gtk_widget_get_width (self->canvas) - gutter) / 2);
+      double gutter, width;
+      _sl_flame_axis (self, &gutter, &width);
+      json_builder_add_double_value (b, o.x + sx + gutter + MAX (p->x0, 0) / 2 + MIN (p->x1, width) / 2);
       json_builder_add_double_value (b, o.y + sy + (p->row + 0.5) * SL_FLAME_ROW_HEIGHT);
       json_builder_end_array (b);
       n++;
@@ -496,6 +574,7 @@ sl_flame_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  sl_flame_set_time_axis (self, NULL);
   g_clear_pointer (&self->layout, sl_flame_layout_free);
   g_clear_pointer (&self->matched, g_free);
   _sl_flame_menu_dispose (self);

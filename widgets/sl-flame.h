@@ -8,6 +8,7 @@
 
 #include "sl-flame-layout.h"
 #include "sl-session.h"
+#include "sl-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,9 @@ void         sl_flame_set_session (SlFlame     *self,
 SlFlameMode  sl_flame_get_mode    (SlFlame     *self);
 void         sl_flame_set_mode    (SlFlame     *self,
                                    SlFlameMode  mode);
+/* The stack mode draws its time axis exactly under @timeline's (nullable:
+ * a gutter of the default label width and the whole width after it). */
+void         sl_flame_set_time_axis (SlFlame    *self,
+                                     SlTimeline *timeline);
 
 G_END_DECLS

@@ -1833,6 +1833,22 @@ sl_timeline_set_row_layout (SlTimeline        *self,
   invalidate (self);
 }
 
+gboolean
+sl_timeline_get_body_extent (SlTimeline *self,
+                             double     *x,
+                             double     *width)
+{
+  double s;
+
+  g_return_val_if_fail (SL_IS_TIMELINE (self), FALSE);
+  if (self->layout == NULL || !self->layout->sized)
+    return FALSE;
+  s = widget_scale (self);
+  *x = self->layout->header_width / s;
+  *width = sl_timeline_layout_body_width (self->layout) / s;
+  return TRUE;
+}
+
 int
 sl_timeline_get_label_width (SlTimeline *self)
 {

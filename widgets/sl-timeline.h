@@ -67,5 +67,11 @@ double            sl_timeline_get_last_frame_ms (SlTimeline       *self);
 /* The ruler's text as last drawn (see sl_timeline_renderer_dup_ruler_text). */
 char            **sl_timeline_dup_ruler_text    (SlTimeline       *self);
 const char       *sl_timeline_get_range_label   (SlTimeline       *self);
+/* Where the rows' time axis lies, in the widget's logical px: from @x, right
+ * of the label column, @width wide (the scrollbar excluded).  FALSE before
+ * the first layout. */
+gboolean          sl_timeline_get_body_extent   (SlTimeline       *self,
+                                                 double           *x,
+                                                 double           *width);
 
 G_END_DECLS

@@ -307,6 +307,7 @@ sl_window_init (SlWindow *self)
   _sl_window_set_page (self, "welcome");
   /* the flame stack lives in its slot from the start, so the probe sees it */
   gtk_box_append (GTK_BOX (self->flame_slot), sl_flame_new ());
+  sl_flame_set_time_axis (SL_FLAME (gtk_widget_get_first_child (self->flame_slot)), SL_TIMELINE (self->timeline));
   _sl_window_rows_init (self);
   _sl_window_export_init (self);
   self->probe = _sl_window_probe_new (self);

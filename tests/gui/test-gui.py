@@ -851,6 +851,38 @@ def flame_pixels(app, s, name):
     return colored_pixels(img, x + 1, min(x + w, img[0]) - 1, y + 1, min(y + h, img[1]) - 1)
 
 
+def flame_axis_aligned(s):
+    """(the stack's time axis, the timeline's rows' axis) in window coordinates, and
+    whether they are the same: from the label column's edge to the scrollbar."""
+    tl, sc = timeline_geometry(s)
+    body = (tl['x'] + tl['header_width'] / sc, (tl['width'] - tl['header_width']) / sc)
+    axis = s['flame']['axis']
+    return axis, body, abs(axis[0] - body[0]) <= 1 and abs(axis[1] - body[1]) <= 1
+
+
+def check_flame_axis_follows(app):
+    """In stack mode the axis is the timeline's, also after the label column is
+    dragged wider (a fixed gutter was off by the scrollbar, and by any drag)."""
+    s = app.settle()
+    axis, body, same = flame_axis_aligned(s)
+    check(s['flame']['mode'] == 'stack' and same, f"flame: the stack's time axis is the timeline's: {axis} vs {body}")
+    tl, sc = timeline_geometry(s)
+    x = int(tl['x'] + tl['header_width'] / sc)
+    y = int(tl['y'] + (tl['body_y'] + 30) / sc)
+    start, before = tl['label_width'], axis[0]
+    drag(s, x, y, x + 80, y)
+    # the column takes the asked width once the timeline has room for it (F9
+    # hides the side panel)
+    app.wait(lambda t: t['timeline']['label_width'] >= start + 79, 10)
+    xdo('key', '--window', s['xid'], 'F9')
+    w = app.wait(lambda t: t['timeline']['header_width'] / t['timeline']['scale'] >= start + 79
+                 and flame_axis_aligned(t)[2], 10)
+    axis, body, same = flame_axis_aligned(w or app.state())
+    check(w is not None and axis[0] >= before - (s['timeline']['x'] - (w or s)['timeline']['x']) + 79,
+          f"flame: with the label column 80 px wider the stack's axis moves with it: {axis} vs {body}")
+    xdo('key', '--window', s['xid'], 'F9')
+
+
 def test_flame(tmp):
     app = App(tmp, REAL)
     try:
@@ -915,6 +947,7 @@ def test_flame(tmp):
                 ratio = visible_span(w) / visible_span(before) if w else 0
                 check(w is not None and abs(ratio / 2 - 1) < 0.01,
                       f'flame: a Ctrl+wheel notch over the stack doubles the span, as in the timeline (got {ratio:.3f})')
+        check_flame_axis_follows(app)
     finally:
         app.close()
 
