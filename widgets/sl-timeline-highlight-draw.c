@@ -8,6 +8,7 @@
 #include "sl-timeline-highlight.h"
 #include "sl-timeline-render-private.h"
 
+#include <gio/gio.h>
 #include <math.h>
 
 /* How much of the background the veil lets through, of 256. */
@@ -18,6 +19,8 @@
 #define OUTLINE_LIGHT 0xd0157fu
 #define OUTLINE_DARK  0xff5ac8u
 
+static void forget_index_build (SlTimelineRenderer *self);
+
 void
 sl_timeline_renderer_set_highlight (SlTimelineRenderer *self,
                                     SlHighlight        *highlight)
@@ -25,17 +28,121 @@ sl_timeline_renderer_set_highlight (SlTimelineRenderer *self,
   g_return_if_fail (self != NULL);
   if (self->highlight == highlight)
     return;
+  forget_index_build (self);
   g_clear_pointer (&self->highlight, sl_highlight_unref);
   if (highlight != NULL)
     self->highlight = sl_highlight_ref (highlight);
 }
 
+/* Fewer events than this are indexed in the frame (a few ms at most). */
+#define INDEX_IN_FRAME 50000
+
+/* An index being built in a worker; the renderer forgets it (renderer =
+ * NULL) when it no longer wants it. */
+typedef struct _SlIndexBuild {
+  SlTimelineRenderer *renderer;
+  SlTimelineModel    *model;
+  SlHighlight        *highlight;
+} SlIndexBuild;
+
+static void
+index_build_free (SlIndexBuild *build)
+{
+  sl_timeline_model_unref (build->model);
+  sl_highlight_unref (build->highlight);
+  g_free (build);
+}
+
+static void
+index_build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  SlIndexBuild *build = data;
+
+  g_task_return_pointer (task, sl_highlight_index_new (build->model, build->highlight),
+                         (GDestroyNotify) sl_highlight_index_free);
+}
+
+static void
+index_built_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SlIndexBuild *build = g_task_get_task_data (G_TASK (result));
+  SlHighlightIndex *index = g_task_propagate_pointer (G_TASK (result), NULL);
+  SlTimelineRenderer *self = build->renderer;
+
+  if (self == NULL)
+    {
+      sl_highlight_index_free (index);
+      return;
+    }
+  self->index_build = NULL;
+  g_clear_pointer (&self->highlight_index, sl_highlight_index_free);
+  self->highlight_index = index;
+  self->index_ready (self->index_ready_data);
+}
+
+static void
+forget_index_build (SlTimelineRenderer *self)
+{
+  if (self->index_build != NULL)
+    self->index_build->renderer = NULL;
+  self->index_build = NULL;
+}
+
+/* Starts building @highlight's index for @model, unless that one is
+ * being built already. */
+static void
+build_index_async (SlTimelineRenderer *self, SlTimelineModel *model, SlHighlight *highlight)
+{
+  g_autoptr(GTask) task = NULL;
+  SlIndexBuild *build;
+
+  if (self->index_build != NULL && self->index_build->model == model && self->index_build->highlight == highlight)
+    return;
+  forget_index_build (self);
+  build = g_new0 (SlIndexBuild, 1);
+  build->renderer = self;
+  build->model = sl_timeline_model_ref (model);
+  build->highlight = sl_highlight_ref (highlight);
+  self->index_build = build;
+  task = g_task_new (NULL, NULL, index_built_cb, NULL);
+  g_task_set_task_data (task, build, (GDestroyNotify) index_build_free);
+  g_task_run_in_thread (task, index_build_thread);
+}
+
+void
+sl_timeline_renderer_set_highlight_ready (SlTimelineRenderer *self,
+                                          void              (*ready) (gpointer data),
+                                          gpointer            data)
+{
+  g_return_if_fail (self != NULL);
+  self->index_ready = ready;
+  self->index_ready_data = data;
+}
+
 void
 _sl_timeline_highlight_clear (SlTimelineRenderer *self)
 {
+  forget_index_build (self);
   g_clear_pointer (&self->highlight, sl_highlight_unref);
   g_clear_pointer (&self->highlight_index, sl_highlight_index_free);
   g_clear_pointer (&self->highlight_spans, g_array_unref);
+}
+
+/* Whether the frame has @rd's highlight indexed for @model (building it
+ * now, or starting a worker on it). */
+static gboolean
+ensure_index (SlTimelineRenderer *rd, SlTimelineModel *model)
+{
+  if (sl_highlight_index_is_for (rd->highlight_index, model, rd->highlight))
+    return TRUE;
+  if (rd->index_ready != NULL && sl_highlight_get_n (rd->highlight) >= INDEX_IN_FRAME)
+    {
+      build_index_async (rd, model, rd->highlight);
+      return FALSE;
+    }
+  g_clear_pointer (&rd->highlight_index, sl_highlight_index_free);
+  rd->highlight_index = sl_highlight_index_new (model, rd->highlight);
+  return TRUE;
 }
 
 static inline guint32
@@ -148,11 +255,8 @@ _sl_timeline_highlight_write (SlFrame *f)
 
   if (rd->highlight == NULL || sl_highlight_get_n (rd->highlight) == 0)
     return;
-  if (!sl_highlight_index_is_for (rd->highlight_index, l->model, rd->highlight))
-    {
-      g_clear_pointer (&rd->highlight_index, sl_highlight_index_free);
-      rd->highlight_index = sl_highlight_index_new (l->model, rd->highlight);
-    }
+  if (!ensure_index (rd, l->model))
+    return;
   if (rd->highlight_spans == NULL)
     rd->highlight_spans = g_array_new (FALSE, FALSE, sizeof (SlHighlightSpan));
   dim = sl_highlight_get_dim_others (rd->highlight);

@@ -39,6 +39,10 @@ struct _SlTimelineRenderer {
   SlHighlight      *highlight;
   SlHighlightIndex *highlight_index;     /* built on the first frame that shows it */
   GArray           *highlight_spans;     /* SlHighlightSpan: one row's, scratch */
+  /* with a ready callback, big indexes are built in a worker */
+  void            (*index_ready) (gpointer data);
+  gpointer          index_ready_data;
+  struct _SlIndexBuild *index_build;     /* the one being built, NULL: none */
 };
 
 /* One frame being drawn. */

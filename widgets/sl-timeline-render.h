@@ -45,6 +45,16 @@ void                sl_timeline_renderer_draw    (SlTimelineRenderer    *rendere
 void                sl_timeline_renderer_set_highlight (SlTimelineRenderer *renderer,
                                                         SlHighlight        *highlight);
 
+/* With @ready, the per-row index of a highlight of many events is built in
+ * a worker thread, not in the first frame that shows it (a search of
+ * millions of kernels took ~50-80 ms of the main loop): frames until it is
+ * ready draw no highlight, then @ready (@data) is called on the thread
+ * default main context, to draw again.  Without (the default, for drawing
+ * offscreen), the frame builds it. */
+void                sl_timeline_renderer_set_highlight_ready (SlTimelineRenderer *renderer,
+                                                              void              (*ready) (gpointer data),
+                                                              gpointer            data);
+
 /* The ruler's text in the last frame: its tick labels left to right, then
  * a note when there is no time to measure. */
 char              **sl_timeline_renderer_dup_ruler_text (SlTimelineRenderer *renderer);

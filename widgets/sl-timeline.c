@@ -1447,6 +1447,8 @@ sl_timeline_class_init (SlTimelineClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+static void highlight_index_ready_cb (gpointer data);
+
 static void
 sl_timeline_init (SlTimeline *self)
 {
@@ -1458,6 +1460,7 @@ sl_timeline_init (SlTimeline *self)
   self->label_width = SL_TIMELINE_LABEL_WIDTH_DEFAULT;
   self->launched = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->renderer = sl_timeline_renderer_new ();
+  sl_timeline_renderer_set_highlight_ready (self->renderer, highlight_index_ready_cb, self);
   self->bookmark_signals = g_signal_group_new (SL_TYPE_BOOKMARK_STORE);
   g_signal_group_connect_swapped (self->bookmark_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
@@ -1585,6 +1588,16 @@ selected_event_changed_cb (SlTimeline *self)
   self->selected = event ? *event : none;
   update_link (self);
   reveal_selected (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* A big highlight's index came from its worker: the frame shows it now. */
+static void
+highlight_index_ready_cb (gpointer data)
+{
+  SlTimeline *self = data;
+
+  self->dirty = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

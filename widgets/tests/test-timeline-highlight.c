@@ -18,14 +18,13 @@
  * kernel 100 is a long one, [1000, 1800); the profile is 1000..2000 ns.
  * Rows: 0 the GPU, 1 the stream. */
 static SlProfile *
-profile_new (void)
+profile_new_n (guint n)
 {
   SlProfile *p = _sl_profile_new ("test");
   SlStream *st;
-  guint n = 101;
 
   p->start_ns = 1000;
-  p->end_ns = 2000;
+  p->end_ns = 1000 + 10 * (gint64) (n - 1);
   p->n_funcs = 1;
   p->funcs = g_new0 (SlKernelFunc, 1);
   p->funcs[0].short_name = p->funcs[0].demangled_name = _sl_strings_intern (p->strings, "k");
@@ -55,6 +54,12 @@ profile_new (void)
   _sl_profile_adopt_gpu_data (p, _sl_profile_arena (p));
   _sl_profile_adopt_own (p);
   return p;
+}
+
+static SlProfile *
+profile_new (void)
+{
+  return profile_new_n (101);
 }
 
 typedef struct {
@@ -248,6 +253,112 @@ test_draw (Fixture *f, gconstpointer data)
   cairo_surface_destroy (lit);
 }
 
+static void
+ready_cb (gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* The whole frame of @r for @h (NULL: none) in a new image. */
+static cairo_surface_t *
+frame_of (SlTimelineRenderer *r, SlTimelineLayout *layout, SlHighlight *h, const SlTimelineStyle *style)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, HEADER + 100, 400);
+
+  sl_timeline_renderer_set_highlight (r, h);
+  sl_timeline_renderer_draw (r, layout, style, s, NULL);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static gboolean
+same_pixels (cairo_surface_t *a, cairo_surface_t *b)
+{
+  return memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                 (gsize) cairo_image_surface_get_stride (a) * cairo_image_surface_get_height (a)) == 0;
+}
+
+/* Every @step-th short kernel of the big profile. */
+static SlHighlight *
+every_nth (SlTimelineModel *model, guint n, guint step)
+{
+  g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
+
+  for (guint i = 1; i < n; i += step)
+    g_array_append_val (refs, ((SlEventRef) { SL_EVENT_KERNEL, 0, i }));
+  return sl_highlight_new (model, (const SlEventRef *) (void *) refs->data, refs->len, "test", TRUE);
+}
+
+/* With a ready callback a highlight of many events is indexed in a worker:
+ * frames before it is ready show no highlight, the callback comes once,
+ * and the frame after equals one indexed in the frame; a highlight
+ * replaced while its index is built never shows. */
+static void
+test_async_index (void)
+{
+  const guint n = 180001;   /* every third: 60 000 events, over INDEX_IN_FRAME */
+  g_autoptr(SlProfile) profile = profile_new_n (n);
+  g_autoptr(SlTimelineModel) model = sl_timeline_model_new (profile, NULL);
+  SlTimelineLayout *layout = sl_timeline_layout_new (model);
+  g_autoptr(SlHighlight) half = every_nth (model, n, 2);
+  g_autoptr(SlHighlight) third = every_nth (model, n, 3);
+  g_autoptr(SlTimelineRenderer) sync = sl_timeline_renderer_new ();
+  g_autoptr(SlTimelineRenderer) async = sl_timeline_renderer_new ();
+  cairo_surface_t *plain, *want_half, *want_third, *got;
+  SlTimelineStyle style;
+  guint ready = 0;
+
+  sl_timeline_style_init (&style, FALSE, 1);
+  sl_timeline_layout_set_size (layout, HEADER + 100, 400);
+  sl_timeline_layout_set_view (layout, 1000 + 10 * 5000, 1);   /* 100 ns: 10 kernels */
+  plain = frame_of (sync, layout, NULL, &style);
+  want_half = frame_of (sync, layout, half, &style);
+  want_third = frame_of (sync, layout, third, &style);
+  g_assert_false (same_pixels (plain, want_half));
+  g_assert_false (same_pixels (want_half, want_third));
+
+  sl_timeline_renderer_set_highlight_ready (async, ready_cb, &ready);
+  got = frame_of (async, layout, half, &style);
+  g_assert_true (same_pixels (got, plain));
+  cairo_surface_destroy (got);
+  /* replaced before its index is in: only the new one's comes */
+  got = frame_of (async, layout, third, &style);
+  g_assert_true (same_pixels (got, plain));
+  cairo_surface_destroy (got);
+  while (ready == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (ready, ==, 1);
+  got = frame_of (async, layout, third, &style);
+  g_assert_true (same_pixels (got, want_third));
+  cairo_surface_destroy (got);
+  /* the old build's result, if it comes late, changes nothing */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (ready, ==, 1);
+
+  /* a small highlight is indexed in the frame, as without the callback */
+  {
+    static const int ks[] = { 5000, 5003 };
+    g_autofree SlEventRef *refs = g_new0 (SlEventRef, 2);
+    g_autoptr(SlHighlight) few = NULL;
+    cairo_surface_t *want_few;
+
+    for (guint i = 0; i < 2; i++)
+      refs[i] = (SlEventRef) { SL_EVENT_KERNEL, 0, (guint) (ks[i] + 1) };
+    few = sl_highlight_new (model, refs, 2, "few", TRUE);
+    want_few = frame_of (sync, layout, few, &style);
+    got = frame_of (async, layout, few, &style);
+    g_assert_true (same_pixels (got, want_few));
+    g_assert_false (same_pixels (got, plain));
+    cairo_surface_destroy (got);
+    cairo_surface_destroy (want_few);
+  }
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (want_half);
+  cairo_surface_destroy (want_third);
+  sl_timeline_layout_free (layout);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -257,5 +368,6 @@ main (int argc, char **argv)
   g_test_add ("/widgets/highlight/window", Fixture, NULL, setup, test_window, teardown);
   g_test_add ("/widgets/highlight/collapsed", Fixture, NULL, setup, test_collapsed, teardown);
   g_test_add ("/widgets/highlight/draw", Fixture, NULL, setup, test_draw, teardown);
+  g_test_add_func ("/widgets/highlight/async-index", test_async_index);
   return g_test_run ();
 }
