@@ -35,9 +35,7 @@ guint8 *
 sl_flame_view_match (const SlFlameLayout *layout, const SlHighlight *highlight)
 {
   guint8 *matched = g_new0 (guint8, MAX (layout->n_nodes, 1));
-  /* the path of each event is found by name from the root; enough of a
-   * huge highlight to light its paths, without stalling the main loop */
-  guint n = MIN (sl_highlight_get_n (highlight), 200000u);
+  guint n = sl_highlight_get_n (highlight);
 
   for (guint i = 0; i < n; i++)
     {

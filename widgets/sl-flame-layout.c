@@ -25,10 +25,15 @@ _sl_flame_range_key (SlFlameLayout *self, const SlNvtxNaming *naming, guint32 na
   gpointer v;
   guint32 key;
 
+  g_mutex_lock (&self->key_lock);
   if (g_hash_table_lookup_extended (self->range_key, GUINT_TO_POINTER (name_id + 1), NULL, &v))
-    return GPOINTER_TO_UINT (v);
-  key = text_key (self->key_of_text, sl_nvtx_naming_get (naming, name_id));
-  g_hash_table_insert (self->range_key, GUINT_TO_POINTER (name_id + 1), GUINT_TO_POINTER (key));
+    key = GPOINTER_TO_UINT (v);
+  else
+    {
+      key = text_key (self->key_of_text, sl_nvtx_naming_get (naming, name_id));
+      g_hash_table_insert (self->range_key, GUINT_TO_POINTER (name_id + 1), GUINT_TO_POINTER (key));
+    }
+  g_mutex_unlock (&self->key_lock);
   return key;
 }
 
@@ -128,6 +133,9 @@ sl_flame_layout_new (SlTimelineModel *model, gboolean has_range, gint64 start, g
   const SlProfile *profile;
   Build b = { 0 };
 
+  /* first: an early return frees it */
+  self->ref_count = 1;
+  g_mutex_init (&self->key_lock);
   g_return_val_if_fail (model != NULL, NULL);
   profile = model->profile;
   self->model = sl_timeline_model_ref (model);
@@ -162,10 +170,17 @@ sl_flame_layout_new (SlTimelineModel *model, gboolean has_range, gint64 start, g
   return g_steal_pointer (&self);
 }
 
+SlFlameLayout *
+sl_flame_layout_ref (SlFlameLayout *self)
+{
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
 void
 sl_flame_layout_free (SlFlameLayout *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
   for (guint r = 0; r < self->n_rows; r++)
     g_free (self->rows[r].boxes);
@@ -174,6 +189,7 @@ sl_flame_layout_free (SlFlameLayout *self)
   g_free (self->func_key);
   g_clear_pointer (&self->range_key, g_hash_table_unref);
   g_clear_pointer (&self->key_of_text, g_hash_table_unref);
+  g_mutex_clear (&self->key_lock);
   g_clear_pointer (&self->tree, sl_tree_free);
   g_clear_pointer (&self->model, sl_timeline_model_unref);
   g_free (self);

@@ -86,6 +86,8 @@ typedef struct {
   guint32         *func_key;    /* per kernel function: SlFlameNode.key of its name */
   GHashTable      *range_key;   /* name id (+1) -> key, for highlights */
   GHashTable      *key_of_text; /* range name text -> key */
+  GMutex           key_lock;    /* both grow on lookups, from a highlight's worker too */
+  gint             ref_count;   /* a highlight's worker may hold it past its view */
   SlTree          *tree;        /* the NVTX tree walked, for a node's instances */
 } SlFlameLayout;
 
@@ -99,7 +101,9 @@ SlFlameLayout *sl_flame_layout_new      (SlTimelineModel *model,
                                          guint32          pid,
                                          gboolean         exact_names,
                                          GCancellable    *cancellable);
+/* Drops a reference (the layout comes with one); the last frees it. */
 void           sl_flame_layout_free     (SlFlameLayout   *layout);
+SlFlameLayout *sl_flame_layout_ref      (SlFlameLayout   *layout);
 
 /* The event a stack box stands for. */
 SlEventRef     sl_flame_box_event       (const SlFlameBox *box);

@@ -26,6 +26,7 @@ struct _SlFlame {
   guint            rebuild_id;
   gboolean         stale;        /* the layout waits until the widget is shown */   /* a pending rebuild (scope changes come in bursts) */
   guint8          *matched;      /* graph: per node, holds a highlighted event */
+  struct _SlFlameMatch *matching; /* a worker finding them (a big highlight), NULL: none */
 
   SlFlameRenderer *renderer;
   GArray          *prims;        /* SlFlamePrim of the last frame */

@@ -48,14 +48,84 @@ build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
     g_task_return_pointer (task, layout, (GDestroyNotify) sl_flame_layout_free);
 }
 
+/* A highlight of more events than this finds its nodes in a worker: each
+ * event's path is looked up by name (a search of millions of kernels took
+ * a few hundred ms). */
+#define MATCH_ON_MAIN 100000
+
+/* A worker's match; forgotten (flame = NULL) when no longer wanted. */
+typedef struct _SlFlameMatch {
+  SlFlame       *flame;
+  SlFlameLayout *layout;       /* a reference */
+  SlHighlight   *highlight;
+} SlFlameMatch;
+
+static void
+match_free (SlFlameMatch *m)
+{
+  sl_flame_layout_free (m->layout);
+  sl_highlight_unref (m->highlight);
+  g_free (m);
+}
+
+static void
+match_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  SlFlameMatch *m = data;
+
+  g_task_return_pointer (task, sl_flame_view_match (m->layout, m->highlight), g_free);
+}
+
+static void
+match_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SlFlameMatch *m = g_task_get_task_data (G_TASK (result));
+  guint8 *matched = g_task_propagate_pointer (G_TASK (result), NULL);
+  SlFlame *self = m->flame;
+
+  if (self == NULL)
+    {
+      g_free (matched);
+      return;
+    }
+  self->matching = NULL;
+  g_free (self->matched);
+  self->matched = matched;
+  gtk_widget_queue_draw (self->canvas);
+}
+
+static void
+forget_match (SlFlame *self)
+{
+  if (self->matching != NULL)
+    self->matching->flame = NULL;
+  self->matching = NULL;
+}
+
 static void
 recompute_matched (SlFlame *self)
 {
   SlHighlight *hl = self->session ? sl_session_get_highlight (self->session) : NULL;
+  g_autoptr(GTask) task = NULL;
+  SlFlameMatch *m;
 
+  forget_match (self);
   g_clear_pointer (&self->matched, g_free);
-  if (self->layout != NULL && hl != NULL && sl_highlight_get_n (hl) > 0)
-    self->matched = sl_flame_view_match (self->layout, hl);
+  if (self->layout == NULL || hl == NULL || sl_highlight_get_n (hl) == 0)
+    return;
+  if (sl_highlight_get_n (hl) <= MATCH_ON_MAIN)
+    {
+      self->matched = sl_flame_view_match (self->layout, hl);
+      return;
+    }
+  m = g_new0 (SlFlameMatch, 1);
+  m->flame = self;
+  m->layout = sl_flame_layout_ref (self->layout);
+  m->highlight = sl_highlight_ref (hl);
+  self->matching = m;
+  task = g_task_new (NULL, NULL, match_done_cb, NULL);
+  g_task_set_task_data (task, m, (GDestroyNotify) match_free);
+  g_task_run_in_thread (task, match_thread);
 }
 
 static void
@@ -87,6 +157,7 @@ start_build (SlFlame *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  forget_match (self);
   g_clear_pointer (&self->layout, sl_flame_layout_free);
   g_clear_pointer (&self->matched, g_free);
   /* hidden, it costs nothing: the walk runs over every kernel in scope */
@@ -308,6 +379,9 @@ _sl_flame_viewport (SlFlame *self, SlFlameViewport *vp)
   vp->t1 = visible ? visible->end : 1;
   vp->zoom = self->zoom;
   vp->highlight = self->session ? sl_session_get_highlight (self->session) : NULL;
+  /* the graph dims by node: nothing until a worker has found the nodes */
+  if (self->matching != NULL && self->mode == SL_FLAME_MODE_GRAPH)
+    vp->highlight = NULL;
   vp->matched = self->matched;
 }
 
@@ -575,6 +649,7 @@ sl_flame_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   sl_flame_set_time_axis (self, NULL);
+  forget_match (self);
   g_clear_pointer (&self->layout, sl_flame_layout_free);
   g_clear_pointer (&self->matched, g_free);
   _sl_flame_menu_dispose (self);

@@ -309,6 +309,37 @@ test_instances (void)
     }
 }
 
+/* A highlight of every kernel lights every kernel node and its path, also
+ * those whose kernels come after the first 200 000 (a cap once did not). */
+static void
+test_match_all (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("flame-big", "--kernels 260000 --iterations 13 --nvtx-depth 3 "
+                                            "--streams 2 --processes 1 --threads 1 --seed 9");
+  g_autoptr(SlProfile) profile = sl_test_load (f->path);
+  g_autoptr(SlTimelineModel) model = sl_timeline_model_new (profile, NULL);
+  g_autoptr(SlFlameLayout) layout = sl_flame_layout_new (model, FALSE, 0, 0, SL_NONE, FALSE, NULL);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
+  g_autoptr(SlHighlight) hl = NULL;
+  g_autofree guint8 *matched = NULL;
+  guint kernel_nodes = 0;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    for (guint i = 0; i < profile->streams[s].kernels.spans.n; i++)
+      g_array_append_val (all, ((SlEventRef) { SL_EVENT_KERNEL, s, i }));
+  g_assert_cmpuint (all->len, >, 250000);
+  hl = sl_highlight_new (model, (SlEventRef *) (void *) all->data, all->len, "all", TRUE);
+  matched = sl_flame_view_match (layout, hl);
+  for (guint id = 1; id < layout->n_nodes; id++)
+    if (layout->nodes[id].kind == SL_FLAME_KERNEL)
+      {
+        kernel_nodes++;
+        for (guint32 a = id; a != SL_NONE; a = layout->nodes[a].parent)
+          g_assert_true (matched[a]);
+      }
+  g_assert_cmpuint (kernel_nodes, >, 13);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,6 +348,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/widgets/flame/generated", test_generated);
   g_test_add_func ("/widgets/flame/instances", test_instances);
+  g_test_add_func ("/widgets/flame/match-all", test_match_all);
   g_test_add_func ("/widgets/flame/real-profiles", test_real_profiles);
   g_test_add_func ("/widgets/flame/one-process", test_one_process);
   status = g_test_run ();
