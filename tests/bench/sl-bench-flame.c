@@ -3,6 +3,7 @@
  * drawn offscreen by the widget's own renderer (1920x400). */
 #include "sl-bench-flame.h"
 #include "sl-flame-render.h"
+#include "sl-flame-view.h"
 
 #include <stdlib.h>
 
@@ -44,6 +45,21 @@ frame_ms (SlFlameRenderer *r, const SlFlameLayout *layout, const SlFlameViewport
   return ms[N_FRAMES / 2];
 }
 
+/* The flame graph's nodes of the "gemm" search's highlight (found in a
+ * worker by the widget when it is big): "match_gemm" ms. */
+static double
+match_ms (SlTimelineModel *model, const SlFlameLayout *layout, guint *n)
+{
+  g_autoptr(SlHighlight) hl = sl_bench_search_highlight (model, "gemm");
+  g_autofree guint8 *matched = NULL;
+  gint64 t0;
+
+  *n = sl_highlight_get_n (hl);
+  t0 = g_get_monotonic_time ();
+  matched = sl_flame_view_match (layout, hl);
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
 void
 bench_flame (SlProfile *profile, JsonBuilder *b)
 {
@@ -79,5 +95,14 @@ bench_flame (SlProfile *profile, JsonBuilder *b)
   json_builder_add_int_value (b, layout->n_nodes);
   json_builder_set_member_name (b, "rows");
   json_builder_add_int_value (b, layout->n_rows);
+  {
+    guint n = 0;
+    double ms = match_ms (model, layout, &n);
+
+    json_builder_set_member_name (b, "match_gemm");
+    json_builder_add_double_value (b, ms);
+    json_builder_set_member_name (b, "match_gemm_events");
+    json_builder_add_int_value (b, n);
+  }
   json_builder_end_object (b);
 }

@@ -17,6 +17,7 @@
 #include "sl-timeline-render.h"
 #include "sl-timeline-highlight.h"
 #include "sl-int.h"
+#include "sl-bench-flame.h"
 #endif
 
 void sl_bench_search (SlProfile *profile, JsonBuilder *builder);
@@ -106,8 +107,8 @@ sweep_ms (SlTimelineRenderer *r, SlTimelineLayout *l, const SlTimelineStyle *sty
 }
 
 /* A search's matches as the search page highlights them. */
-static SlHighlight *
-search_highlight (SlTimelineModel *model, const char *pattern)
+SlHighlight *
+sl_bench_search_highlight (SlTimelineModel *model, const char *pattern)
 {
   static const SlEventKind kinds[] = { SL_EVENT_KERNEL, SL_EVENT_API, SL_EVENT_NVTX, SL_EVENT_NVTX_STARTEND };
   g_autoptr(SlNameSearch) s = sl_name_search_compute (model->profile, NULL, pattern, NULL, NULL);
@@ -123,7 +124,7 @@ search_highlight (SlTimelineModel *model, const char *pattern)
 static void
 bench_highlight_index (SlTimelineModel *model, JsonBuilder *b)
 {
-  g_autoptr(SlHighlight) h = search_highlight (model, "gemm");
+  g_autoptr(SlHighlight) h = sl_bench_search_highlight (model, "gemm");
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr(SlHighlightIndex) index = sl_highlight_index_new (model, h);
 
