@@ -75,6 +75,10 @@ activate_stack (SlFlame *self, const SlFlamePrim *prim)
     }
   g_array_append_val (self->stack_crumbs, *visible);
   sl_session_navigate_to (self->session, &to);
+  /* one selection for every view: the details pane and the timeline show
+   * the clicked range or kernel too (part of the same history step) */
+  if (prim->kind == SL_FLAME_PRIM_BOX)
+    sl_session_set_selected_event (self->session, &ev);
 }
 
 void

@@ -30,6 +30,8 @@ struct _SlFlame {
 
   SlFlameRenderer *renderer;
   GArray          *prims;        /* SlFlamePrim of the last frame */
+  const SlFlameLayout *prims_layout; /* the layout and mode that frame drew */
+  SlFlameMode      prims_mode;
   SlFlameRenderStats stats;
   guint            first_row;
   guint32          zoom;         /* graph: the node shown as the whole width */

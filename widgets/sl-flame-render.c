@@ -189,6 +189,21 @@ sl_flame_renderer_draw (SlFlameRenderer *self, cairo_t *cr, const SlFlameLayout 
   for (guint i = 0; i < prims->len; i++)
     draw_prim (self, cr, layout, vp, style, &g_array_index (prims, SlFlamePrim, i), root_label, stats);
   stats->n_prims = prims->len;
+  for (guint i = 0; i < prims->len; i++)
+    {
+      const SlFlamePrim *p = &g_array_index (prims, SlFlamePrim, i);
+      double x, w;
+
+      if (!p->selected)
+        continue;
+      /* the session's selection, as the timeline outlines it */
+      x = floor (p->x0);
+      w = MAX (3.0, round (p->x1) - x);
+      set_rgb (cr, style->accent);
+      cairo_set_line_width (cr, 2.0);
+      cairo_rectangle (cr, x + 1, p->row * SL_FLAME_ROW_HEIGHT + 1, w - 2, SL_FLAME_ROW_HEIGHT - 3);
+      cairo_stroke (cr);
+    }
   if (hovered != NULL)
     {
       double x = floor (hovered->x0), w = MAX (1.0, round (hovered->x1) - x);

@@ -3,18 +3,28 @@
 #include "sl-flame-view.h"
 
 #include <math.h>
+#include <string.h>
 
 /* A hard cap on primitives per frame, whatever the layout holds. */
 #define MAX_PRIMS 20000
 
-static void
+/* Appends a primitive; FALSE when the frame has its fill. */
+static gboolean
 emit (GArray *prims, SlFlamePrimKind kind, double x0, double x1, guint row, guint8 color,
       gboolean dim, guint32 count, guint32 node, guint32 box)
 {
-  SlFlamePrim p = { (float) x0, (float) x1, row, kind, color, dim, count, node, box };
+  SlFlamePrim p = { (float) x0, (float) x1, row, kind, color, dim, FALSE, count, node, box };
 
-  if (prims->len < MAX_PRIMS)
-    g_array_append_val (prims, p);
+  if (prims->len >= MAX_PRIMS)
+    return FALSE;
+  g_array_append_val (prims, p);
+  return TRUE;
+}
+
+static void
+mark_last_selected (GArray *prims)
+{
+  g_array_index (prims, SlFlamePrim, prims->len - 1).selected = TRUE;
 }
 
 /* ---- stack ---------------------------------------------------------------- */
@@ -112,13 +122,13 @@ stack_row (const StackFrame *f, guint r, guint screen_row)
           continue;
         }
       gboolean dim = FALSE;
+      SlEventRef ev = sl_flame_box_event (b);
       if (hl != NULL && sl_highlight_get_n (hl) > 0)
-        {
-          SlEventRef ev = sl_flame_box_event (b);
-          dim = !sl_highlight_contains (hl, f->layout->model, &ev);
-        }
-      emit (f->prims, SL_FLAME_PRIM_BOX, MAX (x0, -1.0), MIN (x1, f->vp->width + 1), screen_row,
-            sl_flame_layout_box_color (f->layout, b), dim, 1, r, i);
+        dim = !sl_highlight_contains (hl, f->layout->model, &ev);
+      if (emit (f->prims, SL_FLAME_PRIM_BOX, MAX (x0, -1.0), MIN (x1, f->vp->width + 1), screen_row,
+                sl_flame_layout_box_color (f->layout, b), dim, 1, r, i)
+          && f->vp->has_selected && memcmp (&ev, &f->vp->selected, sizeof ev) == 0)
+        mark_last_selected (f->prims);
       i++;
     }
 }
@@ -153,8 +163,12 @@ graph_box (const GraphFrame *f, guint32 id, guint depth)
   double x0 = (n->offset - f->origin) * f->scale;
 
   if (depth >= f->vp->first_row)
-    emit (f->prims, SL_FLAME_PRIM_BOX, x0, x0 + n->total_gpu * f->scale, depth - f->vp->first_row, n->color,
-          f->dimming && !(f->vp->matched && f->vp->matched[id]), 1, id, 0);
+    {
+      if (emit (f->prims, SL_FLAME_PRIM_BOX, x0, x0 + n->total_gpu * f->scale, depth - f->vp->first_row,
+                n->color, f->dimming && !(f->vp->matched && f->vp->matched[id]), 1, id, 0)
+          && id == f->vp->selected_node)
+        mark_last_selected (f->prims);
+    }
 }
 
 static void

@@ -25,6 +25,7 @@ typedef struct {
   guint8  kind;           /* SlFlamePrimKind */
   guint8  color;          /* palette index */
   guint8  dim;            /* not in the session's highlight */
+  guint8  selected;       /* the session's selected event (stack) or its node (graph) */
   guint32 count;          /* MORE: nodes merged */
   guint32 node;           /* graph: node id; stack: the layout's row */
   guint32 box;            /* stack: box index in the row (MORE: the first) */
@@ -40,6 +41,9 @@ typedef struct {
   guint32            zoom;        /* graph: the node shown as the whole width */
   const SlHighlight *highlight;   /* nullable: dims what is not in it */
   const guint8      *matched;     /* graph, nullable: per node, holds a highlighted event */
+  gboolean           has_selected;
+  SlEventRef         selected;    /* stack: the session's selected event, outlined */
+  guint32            selected_node; /* graph: the node holding it, SL_NONE: none */
 } SlFlameViewport;
 
 /* Primitives of one frame into @prims (SlFlamePrim, cleared first). */

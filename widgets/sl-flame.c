@@ -141,6 +141,7 @@ build_done (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   g_clear_pointer (&self->layout, sl_flame_layout_free);
+  self->prims_layout = NULL;
   self->layout = layout;
   self->zoom = 0;
   self->first_row = 0;
@@ -159,6 +160,7 @@ start_build (SlFlame *self)
   g_clear_object (&self->cancellable);
   forget_match (self);
   g_clear_pointer (&self->layout, sl_flame_layout_free);
+  self->prims_layout = NULL;
   g_clear_pointer (&self->matched, g_free);
   /* hidden, it costs nothing: the walk runs over every kernel in scope */
   self->stale = self->session != NULL && !gtk_widget_get_mapped (GTK_WIDGET (self));
@@ -226,6 +228,14 @@ highlight_changed_cb (SlFlame *self)
   gtk_widget_queue_draw (self->canvas);
 }
 
+/* The session's selection is outlined here too. */
+static void
+selected_event_changed_cb (SlFlame *self)
+{
+  gtk_widget_queue_draw (self->canvas);
+  _sl_flame_update_probe (self);
+}
+
 static void
 model_changed_cb (SlFlame *self)
 {
@@ -243,6 +253,7 @@ connect_session (SlFlame *self)
   g_signal_connect_swapped (self->session, "notify::bookmark-range", G_CALLBACK (scope_changed_cb), self);
   g_signal_connect_swapped (self->session, "notify::visible-range", G_CALLBACK (visible_changed_cb), self);
   g_signal_connect_swapped (self->session, "notify::highlight", G_CALLBACK (highlight_changed_cb), self);
+  g_signal_connect_swapped (self->session, "notify::selected-event", G_CALLBACK (selected_event_changed_cb), self);
 }
 
 SlSession *
@@ -383,6 +394,14 @@ _sl_flame_viewport (SlFlame *self, SlFlameViewport *vp)
   if (self->matching != NULL && self->mode == SL_FLAME_MODE_GRAPH)
     vp->highlight = NULL;
   vp->matched = self->matched;
+  vp->selected_node = SL_NONE;
+  if (self->session != NULL && sl_session_get_selected_event (self->session) != NULL)
+    {
+      vp->has_selected = TRUE;
+      vp->selected = *sl_session_get_selected_event (self->session);
+      if (self->layout != NULL && self->mode == SL_FLAME_MODE_GRAPH)
+        vp->selected_node = sl_flame_layout_find_event (self->layout, &vp->selected);
+    }
 }
 
 static gboolean
@@ -413,6 +432,8 @@ draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data
   sl_flame_renderer_draw (self->renderer, cr, self->layout, &vp, &style, height,
                           _("All GPU work"), self->prims, self->has_hover ? &self->hover : NULL,
                           &self->stats);
+  self->prims_layout = self->layout;
+  self->prims_mode = self->mode;
   _sl_flame_update_probe (self);
 }
 
@@ -471,6 +492,22 @@ probe_point (JsonBuilder *b, const char *member, GtkWidget *widget, double sx, d
       json_builder_add_double_value (b, p.x + sx);
       json_builder_add_double_value (b, p.y + sy);
     }
+  json_builder_end_array (b);
+}
+
+/* "outlined": the names of the boxes drawn as the session's selection. */
+static void
+probe_outlined (SlFlame *self, JsonBuilder *b)
+{
+  json_builder_set_member_name (b, "outlined");
+  json_builder_begin_array (b);
+  /* the last frame's primitives index its layout's nodes or rows */
+  for (guint i = 0; self->prims_layout == self->layout && self->prims_mode == self->mode && i < self->prims->len; i++)
+    if (g_array_index (self->prims, SlFlamePrim, i).selected)
+      {
+        g_autofree char *name = _sl_flame_prim_name (self, &g_array_index (self->prims, SlFlamePrim, i));
+        json_builder_add_string_value (b, name ? name : "");
+      }
   json_builder_end_array (b);
 }
 
@@ -571,6 +608,7 @@ probe_json (SlFlame *self)
       json_builder_add_null_value (b);
   }
   probe_geometry (self, b);
+  probe_outlined (self, b);
   json_builder_set_member_name (b, "selected");
   if (self->selected)
     json_builder_add_string_value (b, self->selected);
@@ -651,6 +689,7 @@ sl_flame_dispose (GObject *object)
   sl_flame_set_time_axis (self, NULL);
   forget_match (self);
   g_clear_pointer (&self->layout, sl_flame_layout_free);
+  self->prims_layout = NULL;
   g_clear_pointer (&self->matched, g_free);
   _sl_flame_menu_dispose (self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)

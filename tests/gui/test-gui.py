@@ -921,6 +921,10 @@ def test_flame(tmp):
                 xdo('mousemove', '--window', z['xid'], *map(int, z['flame']['show_button']), 'click', 1)
                 sel = app.wait(lambda t: t['timeline']['selected'] is not None, 10)
                 check(sel is not None, 'flame: Show in Timeline selects an instance in the timeline')
+                # the event selected in the timeline is outlined in the graph: its node
+                o = sel and app.wait(lambda t: z['flame']['selected'] in t['flame']['outlined'], 10)
+                check(o is not None, f"flame: the graph outlines the node of the selected event "
+                                     f"({z['flame']['selected']}): {(o or sel or {}).get('flame', {}).get('outlined')}")
                 check_flame_menu(app, app.settle())
 
         # stack mode: a click zooms the shared visible range to the node
@@ -936,6 +940,13 @@ def test_flame(tmp):
             z = app.wait(lambda t: t['flame']['depth'] > st['flame']['depth']
                          and t['timeline']['px_ns'] < px_ns * 0.9, 10)
             check(z is not None, 'flame: clicking a stack node zooms the timeline to it (breadcrumb deeper)')
+            # one selection: the clicked node is the timeline's and the details pane's
+            # selected event, and the stack outlines it
+            z = z and app.wait(lambda t: t['timeline']['selected'] is not None and t['flame']['outlined'], 10)
+            check(z is not None and z['timeline']['selected']['name'] == z['flame']['selected']
+                  and z['flame']['selected'] in z['flame']['outlined'] and z.get('details'),
+                  f"flame: the clicked node is the selected event everywhere: "
+                  f"{z and z['timeline']['selected']} / {z and z['flame']['outlined']}")
             # Ctrl+wheel over the stack zooms by the timeline's step (2x a notch)
             z = app.settle()
             if z['flame']['boxes']:
