@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-tree-agg.c: the NVTX tree with identical paths merged. */
 #include "sl-tree-agg.h"
+#include "sl-attribution.h"
 #include "sl-json.h"
+#include "sl-nvtx-name.h"
 
 #include <string.h>
 
@@ -310,6 +312,83 @@ sl_tree_agg_unref (SlTreeAgg *self)
   g_free (self->nodes);
   g_string_chunk_free (self->names);
   g_free (self);
+}
+
+/* Above the roots, as a parent. */
+#define TOP (SL_NONE - 1)
+
+static guint
+child_named (const SlTreeAgg *self, guint parent, SlTreeKind kind, const char *name)
+{
+  guint first = parent == TOP ? 0 : self->nodes[parent].first_child;
+  guint n = parent == TOP ? self->n_roots : self->nodes[parent].n_children;
+
+  for (guint c = first; name != NULL && c < first + n; c++)
+    if (self->nodes[c].kind == kind && strcmp (self->nodes[c].name, name) == 0)
+      return c;
+  return SL_NONE;
+}
+
+/* The node of range @index of @thread by the names of its ranges from the
+ * outermost (TOP for no range). */
+static guint
+range_node (const SlTreeAgg *self, const SlProfile *profile, const SlNvtxNaming *naming, guint32 thread,
+            guint32 index)
+{
+  const SlNvtxRanges *r = &profile->threads[thread].nvtx;
+  guint parent;
+
+  if (index == SL_NONE)
+    return TOP;
+  parent = range_node (self, profile, naming, thread, r->parent[index]);
+  if (parent == SL_NONE)
+    return SL_NONE;
+  return child_named (self, parent, SL_TREE_RANGE, sl_nvtx_naming_get (naming, r->name[index]));
+}
+
+static gboolean
+holds_instance (const SlTreeAgg *self, guint node, guint32 owner, guint32 index)
+{
+  guint64 packed = ((guint64) owner << 32) | index;
+  const GArray *inst = self->instances[node];
+
+  for (guint i = 0; i < inst->len; i++)
+    if (g_array_index (inst, guint64, i) == packed)
+      return TRUE;
+  return FALSE;
+}
+
+guint
+sl_tree_agg_find (const SlTreeAgg *self, const SlProfile *profile, SlTreeKind kind, guint32 owner,
+                  guint32 index)
+{
+  SlNvtxNaming naming;
+  guint node = SL_NONE;
+
+  g_return_val_if_fail (self != NULL && profile != NULL, SL_NONE);
+  naming = sl_nvtx_naming (profile, self->exact_names);
+  if (kind == SL_TREE_RANGE && owner < profile->n_threads && index < profile->threads[owner].nvtx.spans.n)
+    node = range_node (self, profile, &naming, owner, index);
+  else if (kind == SL_TREE_KERNEL && owner < profile->n_streams && index < profile->streams[owner].kernels.spans.n)
+    {
+      const SlAttribution *attr = sl_attribution_get (profile);
+      const char *name = sl_profile_kernel_name (profile, profile->streams[owner].kernels.func[index], FALSE);
+      guint32 r = attr->kernel_range[attr->kernel_base[owner] + index];
+      guint parent = TOP, local = 0;
+
+      if (r != SL_NONE)
+        {
+          guint32 thread = sl_attribution_range_thread (attr, r, &local);
+
+          parent = range_node (self, profile, &naming, thread, local);
+        }
+      if (parent != SL_NONE)
+        node = child_named (self, parent, SL_TREE_KERNEL, name);
+      /* a kernel whose range's thread the filter left out sits at the top */
+      if ((node == SL_NONE || !holds_instance (self, node, owner, index)) && parent != TOP)
+        node = child_named (self, TOP, SL_TREE_KERNEL, name);
+    }
+  return node != SL_NONE && node != TOP && holds_instance (self, node, owner, index) ? node : SL_NONE;
 }
 
 gboolean

@@ -61,6 +61,13 @@ const guint64       *sl_tree_agg_get_instances  (const SlTreeAgg *self, guint i,
  * is {"kind": "range"|"kernel", "name", "instances", "cpu_ns", "gpu_ns",
  * "kernels", "kernel_ns", "children": [...]}. */
 JsonNode            *sl_tree_agg_to_json        (const SlTreeAgg *self);
+/* The node one of whose instances is push/pop range @index of thread
+ * @owner (@kind SL_TREE_RANGE) or kernel @index of stream @owner
+ * (SL_TREE_KERNEL) of @profile, the profile the aggregate was computed on:
+ * its path of names from the root, then the instance checked; SL_NONE when
+ * the aggregate (its scope) does not hold it. */
+guint                sl_tree_agg_find           (const SlTreeAgg *self, const SlProfile *profile,
+                                                 SlTreeKind kind, guint32 owner, guint32 index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTreeAgg, sl_tree_agg_unref)
 

@@ -69,6 +69,7 @@ struct _SlTreePage {
   SlTreeAgg          *agg;
   SlTimelineModel    *agg_model;
   gboolean            swapping;       /* models being replaced: no selection reactions */
+  gboolean            revealing;      /* another view's selection shown: no highlight */
   guint               bulk;           /* rows opening in bulk: the sorted chain detached */
   gpointer            bulk_selected;  /* (owned) the selected row, selected again after */
 
@@ -111,6 +112,10 @@ void        _sl_tree_page_reexpand      (SlTreePage *self, GHashTable *paths);
 /* sl-tree-page-select.c */
 void        _sl_tree_page_selected_cb   (SlTreePage *self);
 void        _sl_tree_page_activate_cb   (SlTreePage *self, guint position);
+/* The session's selected kernel or range, selected here too: its row's
+ * ancestors opened, the row selected and scrolled to (the highlight is
+ * left as it is). */
+void        _sl_tree_page_reveal_selected (SlTreePage *self);
 
 /* sl-tree-page.c */
 void        _sl_tree_page_changed       (SlTreePage *self);

@@ -158,9 +158,88 @@ _sl_tree_page_selected_cb (SlTreePage *self)
       self->selected_path = node_path (item);
       self->selected_name = g_strdup (item->kind == SL_TREE_ITEM_NODE ? item->label
                                       : sl_tree_agg_get_node (item->agg, item->node)->name);
-      highlight_item (self, item);
+      if (!self->revealing)
+        highlight_item (self, item);
     }
   _sl_tree_page_changed (self);
+}
+
+/* ---- another view's selection, shown here -------------------------------- */
+
+/* The row of @node with its ancestors opened. (transfer full) (nullable) */
+static GtkTreeListRow *
+open_to (SlTreePage *self, guint node)
+{
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint));
+  GtkTreeListRow *row = NULL;
+
+  for (guint n = node; n != SL_NONE; n = sl_tree_agg_get_node (self->agg, n)->parent)
+    g_array_prepend_val (chain, n);
+  row = gtk_tree_list_model_get_child_row (self->tree_model, g_array_index (chain, guint, 0));
+  for (guint i = 1; row != NULL && i < chain->len; i++)
+    {
+      const SlTreeAggNode *parent = sl_tree_agg_get_node (self->agg, g_array_index (chain, guint, i - 1));
+      GtkTreeListRow *child;
+
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      child = gtk_tree_list_row_get_child_row (row, g_array_index (chain, guint, i) - parent->first_child);
+      g_object_unref (row);
+      row = child;
+    }
+  return row;
+}
+
+/* Where @row is in the sorted, filtered rows, or GTK_INVALID_LIST_POSITION. */
+static guint
+position_of (SlTreePage *self, GtkTreeListRow *row)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) at = g_list_model_get_item (rows, i);
+
+      if (at == G_OBJECT (row))
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* GTK 4.8's column view scrolls by its inner list view's action. */
+static void
+scroll_to (SlTreePage *self, guint position)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (self->view); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      gtk_widget_activate_action (c, "list.scroll-to-item", "u", position);
+}
+
+void
+_sl_tree_page_reveal_selected (SlTreePage *self)
+{
+  const SlEventRef *ev = self->session ? sl_session_get_selected_event (self->session) : NULL;
+  g_autoptr(SlTreeItem) current = NULL;
+  g_autoptr(GtkTreeListRow) row = NULL;
+  guint node, position;
+
+  if (ev == NULL || (ev->kind != SL_EVENT_KERNEL && ev->kind != SL_EVENT_NVTX) || self->agg == NULL
+      || self->agg_model != sl_session_get_model (self->session))
+    return;
+  node = sl_tree_agg_find (self->agg, self->agg_model->profile,
+                           ev->kind == SL_EVENT_KERNEL ? SL_TREE_KERNEL : SL_TREE_RANGE, ev->owner, ev->index);
+  current = selected_item (self);
+  /* the page's own row (or an instance row of it) chose this event */
+  if (node == SL_NONE || (current != NULL && current->node == node))
+    return;
+  row = open_to (self, node);
+  position = row != NULL ? position_of (self, row) : GTK_INVALID_LIST_POSITION;
+  if (position == GTK_INVALID_LIST_POSITION)
+    return;
+  self->revealing = TRUE;
+  gtk_single_selection_set_selected (self->selection, position);
+  self->revealing = FALSE;
+  scroll_to (self, position);
 }
 
 /* Enter (or a double click): the next instance of the row; its first when

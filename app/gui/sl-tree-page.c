@@ -272,6 +272,7 @@ set_session (SlTreePage *self, SlSession *session)
       for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
         g_signal_connect (session, ranges[i], G_CALLBACK (range_changed_cb), self);
       g_signal_connect (session, "notify::highlight", G_CALLBACK (highlight_changed_cb), self);
+      g_signal_connect_swapped (session, "notify::selected-event", G_CALLBACK (_sl_tree_page_reveal_selected), self);
       schedule (self, 0);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);

@@ -2624,6 +2624,52 @@ def check_flame_menu(app, z):
               'flame menu: Zoom Into zooms into the node (breadcrumb deeper)')
 
 
+def sql_kernel_nvtx_path(profile, correlation_id):
+    """The push/pop ranges of the launching thread holding the start of kernel
+    @correlation_id's launching call, outermost first, by SQL."""
+    db = sqlite3.connect(f'file:{profile}?mode=ro', uri=True)
+    try:
+        api = db.execute('SELECT start, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId = ?',
+                         (correlation_id,)).fetchone()
+        rows = db.execute('SELECT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId '
+                          'WHERE n.eventType = 59 AND n.globalTid = ? AND n.start <= ? AND ? < n."end" '
+                          'ORDER BY n.start, n."end" DESC', (api[1], api[0], api[0])).fetchall()
+        return [r[0] for r in rows]
+    finally:
+        db.close()
+
+
+def test_tree_follows(tmp):
+    """Issue 11 item 8: a kernel selected in the timeline is selected in the NVTX page too,
+    under the path SQL gives its launching call, without the page replacing the
+    highlight or moving the view."""
+    profile = generate(tmp)
+    app = App(tmp, profile, env={'XDG_STATE_HOME': os.path.join(tmp, 'state')})
+    try:
+        s = app.wait(tree_ready, 60)
+        if not check(s is not None, 'tree follows: the NVTX page computed its tree'):
+            return
+        sel = select_kernel(app, app.settle(), 'tree-follows')
+        if not check(sel is not None, 'tree follows: a kernel is selected in the timeline'):
+            return
+        kernel = sel['timeline']['selected']
+        t = app.wait(lambda n: tree_state(n).get('selected_path') and
+                     tree_state(n)['selected_path'][-1] == kernel['name'], 10)
+        if not check(t is not None, f"tree follows: the page selects the kernel's row ({kernel['name']}): "
+                                    f"{tree_state(app.state()).get('selected_path')}"):
+            return
+        t = app.wait(lambda n: detail(n, 'Correlation ID') is not None, 10) or t
+        want = sql_kernel_nvtx_path(profile, int(detail(t, 'Correlation ID').replace(',', '').replace('\u202f', '')))
+        check(tree_state(t)['selected_path'] == want + [kernel['name']],
+              f"tree follows: the row's path is the SQL path of its launching call: "
+              f"{tree_state(t)['selected_path']} vs {want + [kernel['name']]}")
+        check(tree_state(t)['highlighted'] == 0 and t['timeline']['visible'] == sel['timeline']['visible'],
+              'tree follows: the page neither highlights nor moves the view for it')
+        screenshot(t['xid'], os.path.join(OUT, 'tree-follows.png'))
+    finally:
+        app.close()
+
+
 def test_tree_width(tmp):
     """The NVTX page's name column takes the width remembered in ui.ini (written here, as a drag would)."""
     state = os.path.join(tmp, 'state', 'sightline')
@@ -3082,6 +3128,7 @@ def main():
                  test_summary,
                  test_flame,
                  test_tree,
+                 test_tree_follows,
                  test_rough_edges,
                  test_links,
                  test_row_control,
