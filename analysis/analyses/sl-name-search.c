@@ -247,32 +247,80 @@ compare_hits_cb (const void *a, const void *b)
   return compare_hits (a, b);
 }
 
-/* @in sorted into @out: buckets of equal width over the hits' times, about
- * two hits each; a crowded bucket (a burst) falls back on qsort. */
+/* Buckets [0, n_buckets) of @v[0, n) by time (bucket of t: (t - tmin) >>
+ * shift), each sorted: counted, placed into @out, then sorted in place;
+ * a crowded bucket (a burst) falls back on qsort.  @pos: n_buckets + 1. */
 static void
-sort_hits (const SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit *out)
+bucket_sort (const SlNameHit *v, guint n, gint64 tmin, guint shift, guint n_buckets, guint *pos,
+             SlNameHit *out)
 {
-  guint n_buckets = 1, shift = 0, lo = 0;
-  g_autofree guint *pos = NULL;
+  guint lo = 0;
 
-  while (n_buckets < n / 2 && n_buckets < (1u << 30))
-    n_buckets *= 2;
-  /* unsigned: the difference of any two times fits */
-  while (n > 0 && (((guint64) tmax - (guint64) tmin) >> shift) >= n_buckets)
-    shift++;
-  pos = g_new0 (guint, n_buckets + 1);
+  memset (pos, 0, (n_buckets + 1) * sizeof *pos);
   for (guint i = 0; i < n; i++)
-    pos[(((guint64) in[i].start - (guint64) tmin) >> shift) + 1]++;
+    pos[(((guint64) v[i].start - (guint64) tmin) >> shift) + 1]++;
   for (guint b = 0; b < n_buckets; b++)
     pos[b + 1] += pos[b];
   for (guint i = 0; i < n; i++)
-    out[pos[((guint64) in[i].start - (guint64) tmin) >> shift]++] = in[i];
+    out[pos[((guint64) v[i].start - (guint64) tmin) >> shift]++] = v[i];
   /* pos[b] is now where bucket b ends */
   for (guint b = 0; b < n_buckets; lo = pos[b++])
     if (pos[b] - lo > 32)
       qsort (out + lo, pos[b] - lo, sizeof (SlNameHit), compare_hits_cb);
     else
       insertion_sort (out + lo, pos[b] - lo);
+}
+
+/* Coarse buckets of a big sort: the first pass writes into this many places
+ * at once, where one bucket per two hits wrote each hit to a cache line of
+ * its own across ~50 MB (most of the search at 10 M kernels). */
+#define COARSE_BITS 8
+#define FINE_MIN (1u << 12)
+
+/* @in sorted into @out by time, then kind, owner and index: buckets of
+ * equal width, about two hits each.  Big sets go in two passes: by the
+ * top COARSE_BITS of the bucket into @out, then each coarse bucket (a few
+ * hundred kB) by its fine buckets into @in and back, in cache. */
+void
+_sl_name_hits_sort (SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit *out)
+{
+  guint n_buckets = 1, bits = 0, shift = 0;
+  g_autofree guint *pos = NULL;
+
+  while (n_buckets < n / 2 && n_buckets < (1u << 30))
+    {
+      n_buckets *= 2;
+      bits++;
+    }
+  /* unsigned: the difference of any two times fits */
+  while (n > 0 && (((guint64) tmax - (guint64) tmin) >> shift) >= n_buckets)
+    shift++;
+  if (n_buckets < FINE_MIN << COARSE_BITS)
+    {
+      pos = g_new (guint, n_buckets + 1);
+      bucket_sort (in, n, tmin, shift, n_buckets, pos, out);
+      return;
+    }
+  {
+    guint coarse = 1u << COARSE_BITS, fine = n_buckets >> COARSE_BITS, coarse_shift = shift + bits - COARSE_BITS;
+    guint cpos[(1u << COARSE_BITS) + 1] = { 0 };
+    guint lo = 0;
+
+    pos = g_new (guint, fine + 1);
+    for (guint i = 0; i < n; i++)
+      cpos[(((guint64) in[i].start - (guint64) tmin) >> coarse_shift) + 1]++;
+    for (guint b = 0; b < coarse; b++)
+      cpos[b + 1] += cpos[b];
+    for (guint i = 0; i < n; i++)
+      out[cpos[((guint64) in[i].start - (guint64) tmin) >> coarse_shift]++] = in[i];
+    for (guint b = 0; b < coarse; lo = cpos[b++])
+      {
+        gint64 base = (gint64) ((guint64) tmin + ((guint64) b << coarse_shift));
+
+        bucket_sort (out + lo, cpos[b] - lo, base, shift, fine, pos, in + lo);
+        memcpy (out + lo, in + lo, (gsize) (cpos[b] - lo) * sizeof (SlNameHit));
+      }
+  }
 }
 
 /* Groups by total time; each hit's group renumbered; order[] filled by a
@@ -361,7 +409,7 @@ sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const 
   self->hits = try_alloc_hits (c.n_hits);
   if (self->hits == NULL)
     self->hits = g_new (SlNameHit, MAX (c.n_hits, 1));
-  sort_hits (c.hits, c.n_hits, c.tmin, c.tmax, self->hits);
+  _sl_name_hits_sort (c.hits, c.n_hits, c.tmin, c.tmax, self->hits);
   finish_groups (self, &c);
   collect_clear (&c);
   return g_steal_pointer (&self);

@@ -74,4 +74,13 @@ const char   *sl_name_search_group_name (const SlProfile   *profile,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNameSearch, sl_name_search_free)
 
+/* Internal, for tests: @in (n hits, starts within [@tmin, @tmax]; its
+ * contents are used as scratch) sorted into @out by start, kind, owner and
+ * index. */
+void          _sl_name_hits_sort     (SlNameHit       *in,
+                                      guint            n,
+                                      gint64           tmin,
+                                      gint64           tmax,
+                                      SlNameHit       *out);
+
 G_END_DECLS
