@@ -171,6 +171,61 @@ collect_kernels (Collect *c, GCancellable *cancellable)
     }
 }
 
+/* Which string ids name API calls and NVTX ranges: a pattern none of those
+ * names match skips the 10 M calls of a big profile instead of looking
+ * each one's name up (a fifth of a search for a kernel name). */
+enum { USE_API = 1, USE_RANGE = 2, USE_STARTEND = 4 };
+
+typedef struct {
+  guint32  n;
+  guint8  *use;          /* per string id: USE_* bits */
+} NameUse;
+
+static void
+name_use_free (NameUse *u)
+{
+  g_free (u->use);
+  g_free (u);
+}
+
+static void
+mark_names (NameUse *u, const guint32 *names, guint n, guint8 bit)
+{
+  for (guint i = 0; i < n; i++)
+    if (names[i] < u->n)
+      u->use[names[i]] |= bit;
+}
+
+static gpointer
+name_use_build (const SlProfile *profile)
+{
+  NameUse *u = g_new0 (NameUse, 1);
+
+  u->n = sl_strings_count (profile->strings);
+  u->use = g_new0 (guint8, MAX (u->n, 1));
+  mark_names (u, profile->api.name, profile->api.spans.n, USE_API);
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      mark_names (u, profile->threads[t].nvtx.name, profile->threads[t].nvtx.spans.n, USE_RANGE);
+      mark_names (u, profile->threads[t].nvtx_startend.name, profile->threads[t].nvtx_startend.spans.n,
+                  USE_STARTEND);
+    }
+  return u;
+}
+
+/* Whether any name of events of kind @bit matches. */
+static gboolean
+any_name_matches (Collect *c, guint8 bit)
+{
+  const NameUse *u = sl_profile_get_derived (c->profile, "sl-name-search-use", name_use_build,
+                                             (GDestroyNotify) name_use_free);
+
+  for (guint32 id = 0; id < u->n; id++)
+    if ((u->use[id] & bit) && sl_name_match_id (c->match, id))
+      return TRUE;
+  return FALSE;
+}
+
 /* A thread's push/pop (or start/end) ranges. */
 static void
 collect_ranges (Collect *c, guint t, gboolean startend)
@@ -391,13 +446,21 @@ sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const 
   if (c.hits == NULL)
     c.cap = 0;
   collect_kernels (&c, cancellable);
-  for (guint t = 0; t < profile->n_threads && !g_cancellable_is_cancelled (cancellable); t++)
-    if (sl_filter_match_thread (filter, profile, t))
-      {
-        collect_api (&c, t);
-        collect_ranges (&c, t, FALSE);
-        collect_ranges (&c, t, TRUE);
-      }
+  {
+    gboolean api = any_name_matches (&c, USE_API), ranges = any_name_matches (&c, USE_RANGE);
+    gboolean startend = any_name_matches (&c, USE_STARTEND);
+
+    for (guint t = 0; t < profile->n_threads && !g_cancellable_is_cancelled (cancellable); t++)
+      if (sl_filter_match_thread (filter, profile, t))
+        {
+          if (api)
+            collect_api (&c, t);
+          if (ranges)
+            collect_ranges (&c, t, FALSE);
+          if (startend)
+            collect_ranges (&c, t, TRUE);
+        }
+  }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       collect_clear (&c);
