@@ -332,12 +332,13 @@ bucket_sort (const SlNameHit *v, guint n, gint64 tmin, guint shift, guint n_buck
 #define COARSE_BITS 8
 #define FINE_MIN (1u << 12)
 
-/* @in sorted into @out by time, then kind, owner and index: buckets of
- * equal width, about two hits each.  Big sets go in two passes: by the
- * top COARSE_BITS of the bucket into @out, then each coarse bucket (a few
- * hundred kB) by its fine buckets into @in and back, in cache. */
+/* @v sorted in place by time, then kind, owner and index, with @scratch
+ * (room for @n): buckets of equal width, about two hits each.  Big sets go
+ * in two passes: by the top COARSE_BITS of the bucket into @scratch, then
+ * each coarse bucket (a few hundred kB) by its fine buckets back into @v,
+ * in cache. */
 void
-_sl_name_hits_sort (SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit *out)
+_sl_name_hits_sort (SlNameHit *v, guint n, gint64 tmin, gint64 tmax, SlNameHit *scratch)
 {
   guint n_buckets = 1, bits = 0, shift = 0;
   g_autofree guint *pos = NULL;
@@ -353,7 +354,8 @@ _sl_name_hits_sort (SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit 
   if (n_buckets < FINE_MIN << COARSE_BITS)
     {
       pos = g_new (guint, n_buckets + 1);
-      bucket_sort (in, n, tmin, shift, n_buckets, pos, out);
+      bucket_sort (v, n, tmin, shift, n_buckets, pos, scratch);
+      memcpy (v, scratch, (gsize) n * sizeof *v);
       return;
     }
   {
@@ -363,19 +365,66 @@ _sl_name_hits_sort (SlNameHit *in, guint n, gint64 tmin, gint64 tmax, SlNameHit 
 
     pos = g_new (guint, fine + 1);
     for (guint i = 0; i < n; i++)
-      cpos[(((guint64) in[i].start - (guint64) tmin) >> coarse_shift) + 1]++;
+      cpos[(((guint64) v[i].start - (guint64) tmin) >> coarse_shift) + 1]++;
     for (guint b = 0; b < coarse; b++)
       cpos[b + 1] += cpos[b];
     for (guint i = 0; i < n; i++)
-      out[cpos[((guint64) in[i].start - (guint64) tmin) >> coarse_shift]++] = in[i];
+      scratch[cpos[((guint64) v[i].start - (guint64) tmin) >> coarse_shift]++] = v[i];
     for (guint b = 0; b < coarse; lo = cpos[b++])
       {
         gint64 base = (gint64) ((guint64) tmin + ((guint64) b << coarse_shift));
 
-        bucket_sort (out + lo, cpos[b] - lo, base, shift, fine, pos, in + lo);
-        memcpy (out + lo, in + lo, (gsize) (cpos[b] - lo) * sizeof (SlNameHit));
+        bucket_sort (scratch + lo, cpos[b] - lo, base, shift, fine, pos, v + lo);
       }
   }
+}
+
+/* One sort's scratch is kept for the next search (typing a pattern runs a
+ * search per key): its ~50 MB at 10 M kernels need not be faulted in and
+ * cleared again.  Only big ones, and none of more than KEEP_MAX. */
+#define KEEP_MAX ((gsize) 128 << 20)
+G_LOCK_DEFINE_STATIC (spare);
+static SlNameHit *spare;
+static gsize      spare_n;
+
+static SlNameHit *
+take_scratch (gsize n, gsize *have)
+{
+  SlNameHit *s = NULL;
+
+  G_LOCK (spare);
+  if (spare != NULL && spare_n >= n)
+    {
+      s = g_steal_pointer (&spare);
+      *have = spare_n;
+    }
+  G_UNLOCK (spare);
+  if (s != NULL)
+    return s;
+  *have = MAX (n, 1);
+  s = try_alloc_hits (*have);
+  return s != NULL ? s : g_new (SlNameHit, *have);
+}
+
+static void
+give_scratch (SlNameHit *s, gsize n)
+{
+  gsize bytes = n * sizeof (SlNameHit);
+
+  if (bytes >= BIG_BUFFER && bytes <= KEEP_MAX)
+    {
+      G_LOCK (spare);
+      if (spare == NULL || spare_n < n)
+        {
+          SlNameHit *old = spare;
+
+          spare = g_steal_pointer (&s);
+          spare_n = n;
+          s = old;
+        }
+      G_UNLOCK (spare);
+    }
+  g_free (s);
 }
 
 /* Groups by total time; each hit's group renumbered; order[] filled by a
@@ -469,10 +518,20 @@ sl_name_search_compute (const SlProfile *profile, const SlFilter *filter, const 
   self = g_new0 (SlNameSearch, 1);
   self->pattern = g_strdup (pattern);
   self->n_hits = c.n_hits;
-  self->hits = try_alloc_hits (c.n_hits);
-  if (self->hits == NULL)
-    self->hits = g_new (SlNameHit, MAX (c.n_hits, 1));
-  _sl_name_hits_sort (c.hits, c.n_hits, c.tmin, c.tmax, self->hits);
+  {
+    gsize have = 0;
+    SlNameHit *scratch = take_scratch (c.n_hits, &have);
+
+    if (c.hits == NULL)
+      c.hits = g_new (SlNameHit, 1);
+    _sl_name_hits_sort (c.hits, c.n_hits, c.tmin, c.tmax, scratch);
+    give_scratch (scratch, have);
+  }
+  /* the hits stay where they were found (a reservation for every event
+   * shrinks to them: its pages past them were never touched) */
+  self->hits = g_steal_pointer (&c.hits);
+  if (c.cap > 2 * (gsize) c.n_hits + 1024)
+    self->hits = g_realloc (self->hits, MAX (c.n_hits, 1) * sizeof (SlNameHit));
   finish_groups (self, &c);
   collect_clear (&c);
   return g_steal_pointer (&self);

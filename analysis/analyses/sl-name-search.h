@@ -74,13 +74,12 @@ const char   *sl_name_search_group_name (const SlProfile   *profile,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlNameSearch, sl_name_search_free)
 
-/* Internal, for tests: @in (n hits, starts within [@tmin, @tmax]; its
- * contents are used as scratch) sorted into @out by start, kind, owner and
- * index. */
-void          _sl_name_hits_sort     (SlNameHit       *in,
+/* Internal, for tests: @v (@n hits, starts within [@tmin, @tmax]) sorted
+ * in place by start, kind, owner and index, with @scratch (room for @n). */
+void          _sl_name_hits_sort     (SlNameHit       *v,
                                       guint            n,
                                       gint64           tmin,
                                       gint64           tmax,
-                                      SlNameHit       *out);
+                                      SlNameHit       *scratch);
 
 G_END_DECLS

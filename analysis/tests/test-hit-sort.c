@@ -46,7 +46,7 @@ check (guint n, guint runs, gint64 t0, guint64 span, guint burst_every)
   g_autoptr(GRand) rand = g_rand_new_with_seed (n ^ runs);
   g_autofree SlNameHit *in = make_hits (n, runs, t0, span, burst_every, rand);
   g_autofree SlNameHit *want = g_memdup2 (in, (gsize) n * sizeof *in);
-  g_autofree SlNameHit *got = g_new (SlNameHit, MAX (n, 1));
+  g_autofree SlNameHit *scratch = g_new (SlNameHit, MAX (n, 1));
   gint64 tmin = G_MAXINT64, tmax = G_MININT64;
 
   for (guint i = 0; i < n; i++)
@@ -55,8 +55,8 @@ check (guint n, guint runs, gint64 t0, guint64 span, guint burst_every)
       tmax = MAX (tmax, in[i].start);
     }
   qsort (want, n, sizeof *want, by_order);
-  _sl_name_hits_sort (in, n, tmin, tmax, got);
-  g_assert_cmpmem (got, (gsize) n * sizeof *got, want, (gsize) n * sizeof *want);
+  _sl_name_hits_sort (in, n, tmin, tmax, scratch);
+  g_assert_cmpmem (in, (gsize) n * sizeof *in, want, (gsize) n * sizeof *want);
 }
 
 static void
