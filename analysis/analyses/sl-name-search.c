@@ -112,19 +112,32 @@ add_hit (Collect *c, SlNameHitKind kind, guint32 owner, guint32 index, guint32 g
   g->total_ns += sl_spans_dur (spans, index);
 }
 
+/* Kernels of streams [s0, s1) collected into @out (room for all of them):
+ * one part of the collection, run beside another on a big profile. */
+typedef struct {
+  const Collect  *c;
+  const guint32  *func_group;
+  guint           s0, s1;
+  SlNameHit      *out;
+  guint           n;            /* hits written */
+  guint          *count;        /* per group */
+  gint64         *total;
+  gint64          tmin, tmax;
+  GCancellable   *cancellable;
+  gboolean        counting;     /* only count the matches, into n */
+} KernelPart;
+
 /* The kernels of stream @s in [lo, hi): every kernel is written as a hit
  * and only a match (group > 0) advances, so the loop over millions has no
  * branch to mispredict; the groups' sums are then taken over the hits. */
 static void
-collect_stream (Collect *c, guint s, guint lo, guint hi, const guint32 *func_group)
+collect_stream (KernelPart *part, guint s, guint lo, guint hi)
 {
-  const SlKernels *k = &c->profile->streams[s].kernels;
-  SlNameGroup *groups = (SlNameGroup *) (void *) c->groups->data;
-  SlNameHit *hits;
-  guint n, first = c->n_hits;
+  const SlKernels *k = &part->c->profile->streams[s].kernels;
+  const guint32 *func_group = part->func_group;
+  SlNameHit *hits = part->out;
+  guint n, first = part->n;
 
-  reserve (c, hi - lo + 1);
-  hits = c->hits;
   n = first;
   for (guint i = lo; i < hi; i++)
     {
@@ -135,39 +148,161 @@ collect_stream (Collect *c, guint s, guint lo, guint hi, const guint32 *func_gro
     }
   for (guint j = first; j < n; j++)
     {
-      groups[hits[j].group].n++;
-      groups[hits[j].group].total_ns += sl_spans_dur (&k->spans, hits[j].index);
+      part->count[hits[j].group]++;
+      part->total[hits[j].group] += sl_spans_dur (&k->spans, hits[j].index);
     }
   /* a stream is sorted by start: its first and last hits bound it */
   if (n > first)
     {
-      c->tmin = MIN (c->tmin, hits[first].start);
-      c->tmax = MAX (c->tmax, hits[n - 1].start);
+      part->tmin = MIN (part->tmin, hits[first].start);
+      part->tmax = MAX (part->tmax, hits[n - 1].start);
     }
-  c->n_hits = n;
+  part->n = n;
+}
+
+/* The kernels of stream @s the filter keeps: [*lo, *hi); FALSE: none. */
+static gboolean
+stream_bounds (const Collect *c, guint s, guint *lo, guint *hi)
+{
+  const SlStream *st = &c->profile->streams[s];
+
+  if (!sl_filter_match_stream (c->filter, st))
+    return FALSE;
+  sl_filter_span_bounds (c->filter, &st->kernels.spans, 0, st->kernels.spans.n, lo, hi);
+  return *hi > *lo;
+}
+
+static void
+count_stream (KernelPart *part, guint s, guint lo, guint hi)
+{
+  const guint32 *func = part->c->profile->streams[s].kernels.func;
+  guint n = 0;
+
+  for (guint i = lo; i < hi; i++)
+    n += part->func_group[func[i]] != 0;
+  part->n += n;
+}
+
+static gpointer
+collect_part (gpointer data)
+{
+  KernelPart *part = data;
+  guint lo, hi;
+
+  for (guint s = part->s0; s < part->s1 && !g_cancellable_is_cancelled (part->cancellable); s++)
+    if (stream_bounds (part->c, s, &lo, &hi))
+      {
+        if (part->counting)
+          count_stream (part, s, lo, hi);
+        else
+          collect_stream (part, s, lo, hi);
+      }
+  return NULL;
+}
+
+/* Runs both parts, the second on a thread of its own. */
+static void
+run_parts (KernelPart *parts, guint n_parts)
+{
+  GThread *thread = n_parts > 1 ? g_thread_new ("sl-search", collect_part, &parts[1]) : NULL;
+
+  collect_part (&parts[0]);
+  if (thread != NULL)
+    g_thread_join (thread);
+}
+
+static guint64
+part_room (const Collect *c, guint s0, guint s1)
+{
+  guint64 room = 0;
+  guint lo, hi;
+
+  for (guint s = s0; s < s1; s++)
+    if (stream_bounds (c, s, &lo, &hi))
+      room += hi - lo;
+  return room;
+}
+
+/* The stream where about half of the kernels lie before. */
+static guint
+middle_stream (const Collect *c, guint64 total)
+{
+  guint64 before = 0;
+
+  for (guint s = 0; s < c->profile->n_streams; s++)
+    {
+      before += c->profile->streams[s].kernels.spans.n;
+      if (2 * before >= total)
+        return s + 1;
+    }
+  return c->profile->n_streams;
+}
+
+/* Two cores from this many kernels on (a thread costs ~0.1 ms); tests
+ * lower it to run both parts on small profiles. */
+static guint64 parallel_kernels = 1000000;
+
+void
+_sl_name_search_set_parallel_kernels (guint64 kernels)
+{
+  parallel_kernels = kernels;
 }
 
 /* Kernels match by short or demangled name: a group (by short name) or
- * none per function, then one look-up per kernel. */
+ * none per function, then one look-up per kernel, the streams in two parts
+ * on two cores when there are many: the first part's matches are counted
+ * first, so the second writes its hits right after them (after one slot:
+ * the first part's loop writes one past its last match), touching no more
+ * memory than the hits.  Their order does not matter: they are sorted. */
 static void
 collect_kernels (Collect *c, GCancellable *cancellable)
 {
   const SlProfile *p = c->profile;
   g_autofree guint32 *func_group = g_new (guint32, MAX (p->n_funcs, 1));
+  guint64 total = part_room (c, 0, p->n_streams);
+  KernelPart parts[2];
+  guint mid, n_parts;
+  SlNameGroup *groups;
 
   for (guint f = 0; f < p->n_funcs; f++)
     func_group[f] = sl_name_match_id (c->match, p->funcs[f].short_name)
                     || sl_name_match_id (c->match, p->funcs[f].demangled_name)
                     ? group_for (c, SL_NAME_GROUP_KERNEL, p->funcs[f].short_name) : 0;
-  for (guint s = 0; s < p->n_streams && !g_cancellable_is_cancelled (cancellable); s++)
+  if (total == 0)
+    return;
+  reserve (c, (guint) MIN (total + 1, G_MAXUINT - c->n_hits));
+  mid = total >= parallel_kernels && g_get_num_processors () > 1 ? middle_stream (c, total) : p->n_streams;
+  n_parts = mid < p->n_streams ? 2 : 1;
+  for (guint i = 0; i < n_parts; i++)
+    parts[i] = (KernelPart) { c, func_group, i == 0 ? 0 : mid, i == 0 ? mid : p->n_streams,
+                              c->hits + c->n_hits, 0,
+                              g_new0 (guint, c->groups->len), g_new0 (gint64, c->groups->len),
+                              G_MAXINT64, G_MININT64, cancellable, n_parts > 1 };
+  if (n_parts > 1)
     {
-      const SlKernels *k = &p->streams[s].kernels;
-      guint lo, hi;
-
-      if (!sl_filter_match_stream (c->filter, &p->streams[s]))
-        continue;
-      sl_filter_span_bounds (c->filter, &k->spans, 0, k->spans.n, &lo, &hi);
-      collect_stream (c, s, lo, hi, func_group);
+      parts[0].n = 0;
+      collect_part (&parts[0]);
+      parts[1].out += parts[0].n + 1;
+      parts[0].n = 0;
+      parts[0].counting = parts[1].counting = FALSE;
+    }
+  run_parts (parts, n_parts);
+  /* the slot between the parts takes the second's last hit */
+  if (n_parts > 1 && parts[1].n > 0)
+    parts[1].out[-1] = parts[1].out[parts[1].n - 1];
+  groups = (SlNameGroup *) (void *) c->groups->data;
+  for (guint i = 0; i < n_parts; i++)
+    {
+      c->n_hits += parts[i].n;
+      c->tmin = MIN (c->tmin, parts[i].tmin);
+      c->tmax = MAX (c->tmax, parts[i].tmax);
+      for (guint g = 0; g < c->groups->len; g++)
+        {
+          groups[g].n += parts[i].count[g];
+          groups[g].total_ns += parts[i].total[g];
+        }
+      g_free (parts[i].count);
+      g_free (parts[i].total);
     }
 }
 

@@ -82,4 +82,8 @@ void          _sl_name_hits_sort     (SlNameHit       *v,
                                       gint64           tmax,
                                       SlNameHit       *scratch);
 
+/* Internal, for tests: the kernels from which the collection runs in two
+ * parts on two cores (default 1 000 000). */
+void          _sl_name_search_set_parallel_kernels (guint64 kernels);
+
 G_END_DECLS
