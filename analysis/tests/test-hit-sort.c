@@ -26,7 +26,7 @@ by_order (const void *pa, const void *pb)
 static SlNameHit *
 make_hits (guint n, guint runs, gint64 t0, guint64 span, guint burst_every, GRand *rand)
 {
-  SlNameHit *v = g_new (SlNameHit, n);
+  SlNameHit *v = g_new (SlNameHit, MAX (n, 1));
 
   for (guint i = 0; i < n; i++)
     {
@@ -45,7 +45,7 @@ check (guint n, guint runs, gint64 t0, guint64 span, guint burst_every)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (n ^ runs);
   g_autofree SlNameHit *in = make_hits (n, runs, t0, span, burst_every, rand);
-  g_autofree SlNameHit *want = g_memdup2 (in, (gsize) n * sizeof *in);
+  g_autofree SlNameHit *want = g_memdup2 (in, (gsize) MAX (n, 1) * sizeof *in);
   g_autofree SlNameHit *scratch = g_new (SlNameHit, MAX (n, 1));
   gint64 tmin = G_MAXINT64, tmax = G_MININT64;
 
