@@ -21,9 +21,13 @@ struct _SlTree {
   gboolean            *thread_ok;
   /* per global range: 1 when a kernel of the filter hangs in its subtree */
   guint8              *holds;
-  /* kernels per range (CSR over global range ids), packed stream << 32 | index */
+  /* kernels per range (CSR over global range ids), packed stream << 32 | index;
+   * @kernels is filled on the first look at a range that holds any, since a
+   * tree shown to a few levels ("tree --depth 3") rarely reaches one */
   guint               *first;       /* n_ranges + 1 */
   guint64             *kernels;
+  gsize                kernels_filled;
+  gboolean             all_threads;
   GArray              *roots;       /* SlTreeNode, by start */
 };
 
@@ -197,7 +201,8 @@ scan_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gb
           else if (cursor == NULL)
             {
               self->first[r + 1]++;
-              mark_path (self, r);
+              if (filter != NULL && filter->has_range)
+                mark_path (self, r);
             }
           else
             self->kernels[cursor[r]++] = pack (s, i);
@@ -205,21 +210,35 @@ scan_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gb
     }
 }
 
-/* Kernels per innermost range: count, prefix sums, fill. */
+/* Kernels per innermost range: count and prefix sums (the ranges holding a
+ * kernel are marked only when a time range needs to know). */
 static void
-index_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gboolean all_threads)
+count_kernels (SlTree *self, const SlProfile *profile, const SlFilter *filter, gboolean all_threads)
 {
   guint n_ranges = self->attr->n_ranges;
-  g_autofree guint *cursor = NULL;
 
   self->first = g_new0 (guint, n_ranges + 1);
   self->holds = g_new0 (guint8, MAX (n_ranges, 1));
   scan_kernels (self, profile, filter, all_threads, NULL);
   for (guint r = 0; r < n_ranges; r++)
     self->first[r + 1] += self->first[r];
+}
+
+/* Files each kernel under its range, once, whichever thread asks first
+ * (the flame stack walks trees in workers). */
+static void
+fill_kernels (const SlTree *tree)
+{
+  SlTree *self = (SlTree *) tree;
+  guint n_ranges = self->attr->n_ranges;
+  g_autofree guint *cursor = NULL;
+
+  if (!g_once_init_enter (&self->kernels_filled))
+    return;
   self->kernels = g_new (guint64, MAX (self->first[n_ranges], 1));
   cursor = g_memdup2 (self->first, (n_ranges + 1) * sizeof (guint));
-  scan_kernels (self, profile, filter, all_threads, cursor);
+  scan_kernels (self, self->profile, self->filter, self->all_threads, cursor);
+  g_once_init_leave (&self->kernels_filled, 1);
 }
 
 static void
@@ -260,8 +279,9 @@ sl_tree_compute_names (const SlProfile *profile, const SlFilter *filter, gboolea
   sl_attribution_project (profile, filter, &self->gpu_start, &self->gpu_end,
                           &self->se_start, &self->se_end, &self->owned);
   all_threads = match_threads (self, profile, filter);
+  self->all_threads = all_threads;
   self->roots = g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
-  index_kernels (self, profile, filter, all_threads);
+  count_kernels (self, profile, filter, all_threads);
   add_root_ranges (self, profile);
   sort_nodes (profile, self->roots);
   return self;
@@ -333,6 +353,8 @@ sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
             g_array_append_val (out, child);
           }
     }
+  if (self->first[global + 1] > self->first[global])
+    fill_kernels (self);
   for (guint i = self->first[global]; i < self->first[global + 1]; i++)
     {
       SlTreeNode child = { SL_TREE_KERNEL, (guint32) (self->kernels[i] >> 32),

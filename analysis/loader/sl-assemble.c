@@ -543,10 +543,10 @@ adopt_first_api (ThreadWork *work, SlApiCalls *api)
   if (i == work->builders->len)
     return FALSE;
   b = g_ptr_array_index (work->builders, i);
-  api->spans.start = _sl_huge_renew_n (g_steal_pointer (&b->api.spans.start), total);
-  api->spans.dur = _sl_huge_renew_n (g_steal_pointer (&b->api.spans.dur), total);
-  api->name = _sl_huge_renew_n (g_steal_pointer (&b->api.name), total);
-  api->corr = _sl_huge_renew_n (g_steal_pointer (&b->api.corr), total);
+  api->spans.start = _sl_huge_renew_final_n (g_steal_pointer (&b->api.spans.start), total);
+  api->spans.dur = _sl_huge_renew_final_n (g_steal_pointer (&b->api.spans.dur), total);
+  api->name = _sl_huge_renew_final_n (g_steal_pointer (&b->api.name), total);
+  api->corr = _sl_huge_renew_final_n (g_steal_pointer (&b->api.corr), total);
   work->adopted = i;
   return TRUE;
 }

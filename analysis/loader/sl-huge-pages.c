@@ -48,8 +48,13 @@ _sl_huge_advise (gpointer block, gsize bytes)
 #endif
 }
 
-gpointer
-_sl_huge_new (gsize n, gsize size)
+/* A block of @bytes on a 2 MB boundary.  Advised whole when it may grow
+ * (a mapping advised in parts is split, and mremap cannot move it), else
+ * only its full 2 MB stretches: the last one would otherwise be faulted as
+ * a whole huge page however little of it the array uses (at 1 M calls, the
+ * API arrays' tails left ~0.7 MB of zeros resident). */
+static gpointer
+huge_alloc (gsize n, gsize size, gboolean may_grow)
 {
   gsize bytes;
   void *block = NULL;
@@ -60,8 +65,19 @@ _sl_huge_new (gsize n, gsize size)
     return g_malloc (bytes);
   if (posix_memalign (&block, SL_HUGE_PAGE, bytes) != 0)
     g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, bytes);
-  _sl_huge_advise (block, bytes);
+  if (may_grow)
+    _sl_huge_advise (block, bytes);
+#ifdef MADV_HUGEPAGE
+  else
+    madvise (block, bytes & ~(SL_HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
   return block;
+}
+
+gpointer
+_sl_huge_new (gsize n, gsize size)
+{
+  return huge_alloc (n, size, FALSE);
 }
 
 gpointer
@@ -84,7 +100,42 @@ _sl_huge_renew (gpointer block, gsize n, gsize size)
       _sl_huge_advise (moved, bytes);
       return moved;
     }
-  moved = _sl_huge_new (n, size);
+  moved = huge_alloc (n, size, TRUE);
+  memcpy (moved, block, MIN (old, bytes));
+  g_free (block);
+  return moved;
+}
+
+gpointer
+_sl_huge_renew_final (gpointer block, gsize n, gsize size)
+{
+  gsize bytes, old = 0;
+  gpointer moved;
+
+  if (!g_size_checked_mul (&bytes, n, size))
+    g_error ("%s: overflow allocating %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT " bytes", G_STRLOC, n, size);
+#ifdef __GLIBC__
+  old = block != NULL ? malloc_usable_size (block) : 0;
+#endif
+  if (bytes < SL_HUGE_PAGE || old == 0 || old >= SL_HUGE_PAGE)
+    {
+      moved = _sl_huge_renew (block, n, size);
+#ifdef MADV_NOHUGEPAGE
+      /* the tail past the last full 2 MB stretch, not faulted yet unless
+       * the old block reached it, in 4 kB pages */
+      if (bytes >= SL_HUGE_PAGE)
+        {
+          gsize page = (gsize) sysconf (_SC_PAGESIZE);
+          guintptr tail = ((guintptr) moved + bytes) & ~(guintptr) (SL_HUGE_PAGE - 1);
+          guintptr end = ((guintptr) moved + MAX (bytes, malloc_usable_size (moved)) + page - 1) & ~(guintptr) (page - 1);
+
+          if (tail > (guintptr) moved + old && end > tail)
+            madvise ((void *) tail, end - tail, MADV_NOHUGEPAGE);
+        }
+#endif
+      return moved;
+    }
+  moved = huge_alloc (n, size, FALSE);
   memcpy (moved, block, MIN (old, bytes));
   g_free (block);
   return moved;

@@ -25,8 +25,9 @@ void      _sl_huge_pages_setup  (void);
 void      _sl_huge_advise       (gpointer block,
                                  gsize    bytes);
 /* g_new (@n × @size) for an array written once whole: a big one starts on
- * a 2 MB boundary, so all its full 2 MB stretches get huge pages.  Free
- * with g_free(). */
+ * a 2 MB boundary, so all its full 2 MB stretches get huge pages, and the
+ * rest 4 kB pages (a huge page faulted for a few bytes is resident whole).
+ * Free with g_free(). */
 gpointer  _sl_huge_new          (gsize    n,
                                  gsize    size);
 
@@ -36,6 +37,13 @@ gpointer  _sl_huge_new          (gsize    n,
 gpointer  _sl_huge_renew        (gpointer block,
                                  gsize    n,
                                  gsize    size);
+/* _sl_huge_renew() to an array's final size: it will not grow again, so
+ * the last, partial 2 MB stretch gets 4 kB pages (as _sl_huge_new()). */
+gpointer  _sl_huge_renew_final  (gpointer block,
+                                 gsize    n,
+                                 gsize    size);
+#define _sl_huge_renew_final_n(array, n) \
+  ((__typeof__ (array)) _sl_huge_renew_final ((array), (n), sizeof *(array)))
 #define _sl_huge_renew_n(array, n) \
   ((__typeof__ (array)) _sl_huge_renew ((array), (n), sizeof *(array)))
 
