@@ -80,30 +80,107 @@ sl_overlap_device_set (SlOverlapDevice *dev, guint32 device, gint64 all_ns, gint
   dev->overlap_pct = sl_percent (dev->overlap_ns, dev->nccl_ns);
 }
 
+/* GPU @g's unions into @dev; FALSE when it ran no kernel of the filter. */
+static gboolean
+measure_gpu (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl, guint g,
+             SlOverlapDevice *dev)
+{
+  const SlGpu *gpu = &profile->gpus[g];
+  SlMerge merge;
+  SlUnion all, nccl, compute;
+
+  if (!sl_filter_match_device (filter, gpu->device))
+    return FALSE;
+  sl_merge_init (&merge);
+  add_kernel_sources (&merge, profile, filter, gpu);
+  sl_merge_start (&merge);
+  measure_unions (&merge, profile, is_nccl, &all, &nccl, &compute);
+  sl_merge_clear (&merge);
+  if (all.n_intervals == 0)
+    return FALSE;
+  sl_overlap_device_set (dev, gpu->device, sl_union_total (&all), sl_union_total (&nccl),
+                         sl_union_total (&compute));
+  return TRUE;
+}
+
+/* GPUs [first, last) into their slots of @devices, marking @measured. */
+typedef struct {
+  const SlProfile *profile;
+  const SlFilter  *filter;
+  const guint8    *is_nccl;
+  guint            first, last;
+  SlOverlapDevice *devices;
+  gboolean        *measured;
+} GpuPart;
+
+static gpointer
+measure_part (gpointer data)
+{
+  GpuPart *part = data;
+
+  for (guint g = part->first; g < part->last; g++)
+    part->measured[g] = measure_gpu (part->profile, part->filter, part->is_nccl, g, &part->devices[g]);
+  return NULL;
+}
+
+static guint64
+gpu_kernels (const SlProfile *profile, guint g)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < profile->gpus[g].n_streams; i++)
+    n += profile->streams[profile->gpus[g].streams[i]].kernels.spans.n;
+  return n;
+}
+
+/* Where the GPUs split into two halves of about as many kernels; 0 (one
+ * part) below parallel_kernels, on one core or one GPU: the devices are
+ * independent, so on a big profile the second core halves the time (a
+ * thread costs ~0.1 ms). */
+static guint64 parallel_kernels = 500000;
+
+void
+_sl_overlap_set_parallel_kernels (guint64 kernels)
+{
+  parallel_kernels = kernels;
+}
+
+static guint
+split_gpus (const SlProfile *profile)
+{
+  guint64 total = 0, so_far = 0;
+  guint g = 0;
+
+  for (guint i = 0; i < profile->n_gpus; i++)
+    total += gpu_kernels (profile, i);
+  if (total < parallel_kernels || profile->n_gpus < 2 || g_get_num_processors () < 2)
+    return 0;
+  while (g + 1 < profile->n_gpus && (so_far += gpu_kernels (profile, g)) < total / 2)
+    g++;
+  return g + 1;
+}
+
 SlOverlap *
 sl_overlap_compute (const SlProfile *profile, const SlFilter *filter)
 {
   SlOverlap *self = g_new0 (SlOverlap, 1);
   g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
+  g_autofree SlOverlapDevice *slots = g_new0 (SlOverlapDevice, MAX (profile->n_gpus, 1));
+  g_autofree gboolean *measured = g_new0 (gboolean, MAX (profile->n_gpus, 1));
+  guint mid = split_gpus (profile);
+  GpuPart parts[2] = {
+    { profile, filter, is_nccl, 0, mid > 0 ? mid : profile->n_gpus, slots, measured },
+    { profile, filter, is_nccl, mid, profile->n_gpus, slots, measured },
+  };
+  GThread *other = mid > 0 ? g_thread_new ("sl-overlap", measure_part, &parts[1]) : NULL;
 
+  measure_part (&parts[0]);
+  if (other != NULL)
+    g_thread_join (other);
   self->devices = g_new0 (SlOverlapDevice, MAX (profile->n_gpus, 1));
   for (guint g = 0; g < profile->n_gpus; g++)
-    {
-      const SlGpu *gpu = &profile->gpus[g];
-      SlMerge merge;
-      SlUnion all, nccl, compute;
-
-      if (!sl_filter_match_device (filter, gpu->device))
-        continue;
-      sl_merge_init (&merge);
-      add_kernel_sources (&merge, profile, filter, gpu);
-      sl_merge_start (&merge);
-      measure_unions (&merge, profile, is_nccl, &all, &nccl, &compute);
-      sl_merge_clear (&merge);
-      if (all.n_intervals > 0)
-        sl_overlap_device_set (&self->devices[self->n_devices++], gpu->device, sl_union_total (&all),
-                               sl_union_total (&nccl), sl_union_total (&compute));
-    }
+    if (measured[g])
+      self->devices[self->n_devices++] = slots[g];
   return self;
 }
 

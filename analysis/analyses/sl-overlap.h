@@ -34,6 +34,9 @@ void       sl_overlap_device_set (SlOverlapDevice *dev, guint32 device, gint64 a
 /* {"devices": [{"device", "compute_ns", "nccl_ns", "overlap_ns",
  *  "compute_only_ns", "nccl_only_ns", "overlap_pct"}]} */
 JsonNode  *sl_overlap_to_json (const SlOverlap *overlap);
+/* The GPUs are measured in two parts on two cores from this many kernels
+ * (default 500 000); tests lower it to compare the parts with one pass. */
+void       _sl_overlap_set_parallel_kernels (guint64 kernels);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlOverlap, sl_overlap_free)
 
