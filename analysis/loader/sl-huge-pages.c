@@ -80,8 +80,26 @@ _sl_huge_new (gsize n, gsize size)
   return huge_alloc (n, size, FALSE);
 }
 
-gpointer
-_sl_huge_renew (gpointer block, gsize n, gsize size)
+/* The last, partial 2 MB stretch of a mapping @moved of @bytes that was
+ * @old bytes before growing, in 4 kB pages: not faulted yet unless the old
+ * block reached it. */
+static void
+small_pages_for_tail (gpointer moved, gsize bytes, gsize old)
+{
+#if defined(MADV_NOHUGEPAGE) && defined(__GLIBC__)
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr tail = ((guintptr) moved + bytes) & ~(guintptr) (SL_HUGE_PAGE - 1);
+  guintptr end = ((guintptr) moved + MAX (bytes, malloc_usable_size (moved)) + page - 1) & ~(guintptr) (page - 1);
+
+  if (tail > (guintptr) moved + old && end > tail)
+    madvise ((void *) tail, end - tail, MADV_NOHUGEPAGE);
+#else
+  (void) moved, (void) bytes, (void) old;
+#endif
+}
+
+static gpointer
+resize (gpointer block, gsize n, gsize size, gboolean final)
 {
   gsize bytes, old = 0;
   gpointer moved;
@@ -98,45 +116,24 @@ _sl_huge_renew (gpointer block, gsize n, gsize size)
     {
       moved = g_realloc (block, bytes);
       _sl_huge_advise (moved, bytes);
+      if (final)
+        small_pages_for_tail (moved, bytes, old);
       return moved;
     }
-  moved = huge_alloc (n, size, TRUE);
+  moved = huge_alloc (n, size, !final);
   memcpy (moved, block, MIN (old, bytes));
   g_free (block);
   return moved;
 }
 
 gpointer
+_sl_huge_renew (gpointer block, gsize n, gsize size)
+{
+  return resize (block, n, size, FALSE);
+}
+
+gpointer
 _sl_huge_renew_final (gpointer block, gsize n, gsize size)
 {
-  gsize bytes, old = 0;
-  gpointer moved;
-
-  if (!g_size_checked_mul (&bytes, n, size))
-    g_error ("%s: overflow allocating %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT " bytes", G_STRLOC, n, size);
-#ifdef __GLIBC__
-  old = block != NULL ? malloc_usable_size (block) : 0;
-#endif
-  if (bytes < SL_HUGE_PAGE || old == 0 || old >= SL_HUGE_PAGE)
-    {
-      moved = _sl_huge_renew (block, n, size);
-#ifdef MADV_NOHUGEPAGE
-      /* the tail past the last full 2 MB stretch, not faulted yet unless
-       * the old block reached it, in 4 kB pages */
-      if (bytes >= SL_HUGE_PAGE)
-        {
-          gsize page = (gsize) sysconf (_SC_PAGESIZE);
-          guintptr tail = ((guintptr) moved + bytes) & ~(guintptr) (SL_HUGE_PAGE - 1);
-          guintptr end = ((guintptr) moved + MAX (bytes, malloc_usable_size (moved)) + page - 1) & ~(guintptr) (page - 1);
-
-          if (tail > (guintptr) moved + old && end > tail)
-            madvise ((void *) tail, end - tail, MADV_NOHUGEPAGE);
-        }
-#endif
-      return moved;
-    }
-  moved = huge_alloc (n, size, FALSE);
-  memcpy (moved, block, MIN (old, bytes));
-  g_free (block);
-  return moved;
+  return resize (block, n, size, TRUE);
 }
