@@ -527,43 +527,120 @@ sl_gaps_compute (const SlProfile *profile, const SlFilter *filter, gint64 min_ga
   return sl_gaps_compute_full (profile, filter, min_gap_ns, top, FALSE);
 }
 
+/* Whether the filter keeps any stream of @gpu. */
+static gboolean
+gpu_in_filter (const SlProfile *profile, const SlFilter *filter, const SlGpu *gpu)
+{
+  if (!sl_filter_match_device (filter, gpu->device))
+    return FALSE;
+  for (guint i = 0; i < gpu->n_streams; i++)
+    if (sl_filter_match_stream (filter, &profile->streams[gpu->streams[i]]))
+      return TRUE;
+  return FALSE;
+}
+
+/* What one GPU gave: its gaps device and, with an overlap, its overlap
+ * device (only with kernels). */
+typedef struct {
+  SlGapsDevice    gaps;
+  SlOverlapDevice overlap;
+  gboolean        has_gaps, has_overlap;
+} GpuResult;
+
+/* GPUs [first, last), each into its slot of @results, with a Scan of its
+ * own (the devices are independent). */
+typedef struct {
+  const SlProfile     *profile;
+  const SlAttribution *attr;
+  const SlFilter      *filter;
+  Scan                 scan;
+  gboolean             with_overlap;
+  guint                first, last;
+  GpuResult           *results;
+} GapsPart;
+
+static void
+measure_gpu (GapsPart *part, guint g)
+{
+  const SlGpu *gpu = &part->profile->gpus[g];
+  GpuResult *r = &part->results[g];
+  Scan *sc = &part->scan;
+
+  if (!gpu_in_filter (part->profile, part->filter, gpu))
+    return;
+  if (!device_gaps (part->profile, part->attr, part->filter, gpu, sc, &r->gaps))
+    {
+      /* nothing of this device inside the window */
+      g_free (r->gaps.gaps);
+      memset (&r->gaps, 0, sizeof r->gaps);
+      return;
+    }
+  r->has_gaps = TRUE;
+  if (part->with_overlap && sc->counted.n_intervals > 0)   /* counted: the kernels' union */
+    {
+      sl_overlap_device_set (&r->overlap, gpu->device, sl_union_total (&sc->counted),
+                             sl_union_total (&sc->nccl), sl_union_total (&sc->compute));
+      r->has_overlap = TRUE;
+    }
+}
+
+static gpointer
+measure_part (gpointer data)
+{
+  GapsPart *part = data;
+
+  for (guint g = part->first; g < part->last; g++)
+    measure_gpu (part, g);
+  return NULL;
+}
+
+/* From this many kernels the GPUs are measured in two parts on two cores
+ * (sl_gpu_ops_split_gpus), as sl-overlap.c does. */
+static guint64 parallel_kernels = 500000;
+
+void
+_sl_gaps_set_parallel_kernels (guint64 kernels)
+{
+  parallel_kernels = kernels;
+}
+
 /* With @overlap (count_copies FALSE), also its devices: those with kernels. */
 static SlGaps *
 compute (const SlProfile *profile, const SlFilter *filter, gint64 min_gap_ns, guint top,
          gboolean count_copies, SlOverlap *overlap)
 {
   SlGaps *self = g_new0 (SlGaps, 1);
-  const SlAttribution *attr = sl_attribution_get (profile);
   g_autofree guint8 *is_nccl = overlap != NULL ? sl_nccl_func_mask (profile) : NULL;
-  Scan sc = { .count_copies = count_copies, .min_gap = MAX (min_gap_ns, 1), .top = top,
-              .profile = profile, .is_nccl = is_nccl };
+  g_autofree GpuResult *results = g_new0 (GpuResult, MAX (profile->n_gpus, 1));
+  guint mid = sl_gpu_ops_split_gpus (profile, parallel_kernels);
+  GapsPart parts[2] = { {
+    .profile = profile, .attr = sl_attribution_get (profile), .filter = filter,
+    .scan = { .count_copies = count_copies, .min_gap = MAX (min_gap_ns, 1), .top = top,
+              .profile = profile, .is_nccl = is_nccl },
+    .with_overlap = overlap != NULL, .first = 0, .last = mid > 0 ? mid : profile->n_gpus,
+    .results = results,
+  } };
+  GThread *other = NULL;
+
+  if (mid > 0)
+    {
+      parts[1] = parts[0];
+      parts[1].first = mid;
+      parts[1].last = profile->n_gpus;
+      other = g_thread_new ("sl-gaps", measure_part, &parts[1]);
+    }
+  measure_part (&parts[0]);
+  if (other != NULL)
+    g_thread_join (other);
 
   self->count_copies = count_copies;
   self->devices = g_new0 (SlGapsDevice, MAX (profile->n_gpus, 1));
   for (guint g = 0; g < profile->n_gpus; g++)
     {
-      const SlGpu *gpu = &profile->gpus[g];
-      SlGapsDevice *dev = &self->devices[self->n_devices];
-      gboolean used = FALSE;
-
-      if (!sl_filter_match_device (filter, gpu->device))
-        continue;
-      for (guint i = 0; i < gpu->n_streams && !used; i++)
-        used = sl_filter_match_stream (filter, &profile->streams[gpu->streams[i]]);
-      if (!used)
-        continue;
-      if (!device_gaps (profile, attr, filter, gpu, &sc, dev))
-        {
-          /* nothing of this device inside the window */
-          g_free (dev->gaps);
-          memset (dev, 0, sizeof *dev);
-          continue;
-        }
-      self->n_devices++;
-      if (overlap != NULL && sc.counted.n_intervals > 0)   /* counted: the kernels' union */
-        sl_overlap_device_set (&overlap->devices[overlap->n_devices++], gpu->device,
-                               sl_union_total (&sc.counted), sl_union_total (&sc.nccl),
-                               sl_union_total (&sc.compute));
+      if (results[g].has_gaps)
+        self->devices[self->n_devices++] = results[g].gaps;
+      if (results[g].has_overlap)
+        overlap->devices[overlap->n_devices++] = results[g].overlap;
     }
   return self;
 }

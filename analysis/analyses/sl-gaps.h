@@ -65,6 +65,10 @@ SlGaps   *sl_gaps_compute_full (const SlProfile *profile, const SlFilter *filter
 SlGaps   *sl_gaps_compute_with_overlap (const SlProfile *profile, const SlFilter *filter,
                                         gint64 min_gap_ns, guint top, SlOverlap **overlap);
 void      sl_gaps_free    (SlGaps *gaps);
+
+/* The GPUs are measured in two parts on two cores from this many kernels
+ * (default 500 000); tests lower it to compare the parts with one pass. */
+void      _sl_gaps_set_parallel_kernels (guint64 kernels);
 /* {"busy": "kernels"|"any", "devices": [{"device", "span_ns", "kernel_busy_ns",
  *  "copy_busy_ns", "busy_ns", "idle_ns", "utilization_pct", "any_busy_pct",
  *  "gaps": [{"start_ns", "end_ns", "dur_ns", "copy_ns", "before", "after",

@@ -18,6 +18,31 @@ sl_gpu_ops_add_stream (SlMerge *merge, const SlProfile *profile, guint32 stream,
     }
 }
 
+static guint64
+gpu_kernels (const SlProfile *profile, guint g)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < profile->gpus[g].n_streams; i++)
+    n += profile->streams[profile->gpus[g].streams[i]].kernels.spans.n;
+  return n;
+}
+
+guint
+sl_gpu_ops_split_gpus (const SlProfile *profile, guint64 min_kernels)
+{
+  guint64 total = 0, so_far = 0;
+  guint g = 0;
+
+  for (guint i = 0; i < profile->n_gpus; i++)
+    total += gpu_kernels (profile, i);
+  if (total < min_kernels || profile->n_gpus < 2 || g_get_num_processors () < 2)
+    return 0;
+  while (g + 1 < profile->n_gpus && (so_far += gpu_kernels (profile, g)) < total / 2)
+    g++;
+  return g + 1;
+}
+
 char *
 sl_gpu_op_name (const SlProfile *profile, guint32 stream, SlGpuOpType type, guint index)
 {

@@ -36,6 +36,12 @@ sl_gpu_op_type (guint tag)
 void     sl_gpu_ops_add_stream (SlMerge *merge, const SlProfile *profile, guint32 stream,
                                 const SlFilter *filter);
 
+/* Where the GPUs split into two parts of about as many kernels, for an
+ * analysis whose devices are independent to measure them on two cores:
+ * the first GPU of the second part, or 0 (one part) below @min_kernels
+ * kernels, with one GPU or on one core (a thread costs ~0.1 ms). */
+guint    sl_gpu_ops_split_gpus (const SlProfile *profile, guint64 min_kernels);
+
 /* The launching API call of each operation of the tagged source (SL_NONE: unknown). */
 static inline const guint32 *
 sl_gpu_op_api (const SlProfile *profile, guint tag)

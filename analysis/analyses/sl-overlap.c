@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-overlap.c: NCCL / compute overlap per device. */
 #include "sl-overlap.h"
+#include "sl-gpu-ops.h"
 #include "sl-intervals.h"
 #include "sl-json.h"
 #include "sl-nccl.h"
@@ -123,41 +124,15 @@ measure_part (gpointer data)
   return NULL;
 }
 
-static guint64
-gpu_kernels (const SlProfile *profile, guint g)
-{
-  guint64 n = 0;
-
-  for (guint i = 0; i < profile->gpus[g].n_streams; i++)
-    n += profile->streams[profile->gpus[g].streams[i]].kernels.spans.n;
-  return n;
-}
-
-/* Where the GPUs split into two halves of about as many kernels; 0 (one
- * part) below parallel_kernels, on one core or one GPU: the devices are
- * independent, so on a big profile the second core halves the time (a
- * thread costs ~0.1 ms). */
+/* From this many kernels the GPUs are measured in two parts on two cores
+ * (sl_gpu_ops_split_gpus): on a big profile the second core halves the
+ * time. */
 static guint64 parallel_kernels = 500000;
 
 void
 _sl_overlap_set_parallel_kernels (guint64 kernels)
 {
   parallel_kernels = kernels;
-}
-
-static guint
-split_gpus (const SlProfile *profile)
-{
-  guint64 total = 0, so_far = 0;
-  guint g = 0;
-
-  for (guint i = 0; i < profile->n_gpus; i++)
-    total += gpu_kernels (profile, i);
-  if (total < parallel_kernels || profile->n_gpus < 2 || g_get_num_processors () < 2)
-    return 0;
-  while (g + 1 < profile->n_gpus && (so_far += gpu_kernels (profile, g)) < total / 2)
-    g++;
-  return g + 1;
 }
 
 SlOverlap *
@@ -167,7 +142,7 @@ sl_overlap_compute (const SlProfile *profile, const SlFilter *filter)
   g_autofree guint8 *is_nccl = sl_nccl_func_mask (profile);
   g_autofree SlOverlapDevice *slots = g_new0 (SlOverlapDevice, MAX (profile->n_gpus, 1));
   g_autofree gboolean *measured = g_new0 (gboolean, MAX (profile->n_gpus, 1));
-  guint mid = split_gpus (profile);
+  guint mid = sl_gpu_ops_split_gpus (profile, parallel_kernels);
   GpuPart parts[2] = {
     { profile, filter, is_nccl, 0, mid > 0 ? mid : profile->n_gpus, slots, measured },
     { profile, filter, is_nccl, mid, profile->n_gpus, slots, measured },
