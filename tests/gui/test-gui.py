@@ -3089,6 +3089,11 @@ def test_summary_shown_later(tmp):
                      and t['panel']['summary']['histogram']['n'] > 0
                      and not t['panel']['summary']['histogram']['computing'], 30)
         if not check(s is not None, 'shown, the Summary page lists its kernels'):
+            t = app.state() or {}
+            p = t.get('panel', {})
+            h = p.get('summary', {}).get('histogram', {})
+            log(f"#   page {p.get('page')}, {len(p.get('summary', {}).get('kernel_links') or [])} links, "
+                f"histogram n {h.get('n')} computing {h.get('computing')}, tabs {p.get('tabs')}")
             return
         s = app.settle()
         summ = s['panel']['summary']['summary']
