@@ -117,6 +117,7 @@ struct _SlLoader {
   gpointer        progress_data;
   SlGpuReadyFunc  gpu_ready;     /* nullable: staged load */
   gpointer        gpu_ready_data;
+  guint           threads;        /* SlLoadOptions.threads */
   GHashTable     *tables;        /* table name -> GHashTable of column names */
   SlProfile      *profile;
 

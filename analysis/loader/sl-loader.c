@@ -64,12 +64,14 @@ _sl_loader_tick (SlLoader *loader, gint64 rows, GError **error)
 }
 
 static guint
-loader_threads (void)
+loader_threads (const SlLoader *loader)
 {
   const char *env = g_getenv ("SL_LOADER_THREADS");
 
   if (env != NULL)
     return (guint) CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 4);
+  if (loader->threads > 0)
+    return MIN (loader->threads, 4);
   return CLAMP (g_get_num_processors (), 1, 2);
 }
 
@@ -89,6 +91,7 @@ loader_init (SlLoader *loader, const char *path, const SlLoadOptions *options,
   loader->parts = options != NULL && options->parts != 0 ? options->parts : SL_PARTS_ALL;
   loader->gpu_ready = options != NULL ? options->gpu_ready : NULL;
   loader->gpu_ready_data = options != NULL ? options->gpu_ready_data : NULL;
+  loader->threads = options != NULL ? options->threads : 0;
   /* A private cancellable lets a failing worker stop the other one. */
   loader->cancellable = g_cancellable_new ();
   loader->progress = progress;
@@ -288,7 +291,7 @@ read_catalog (SlLoader *loader, GError **error)
 
   if (db == NULL)
     return FALSE;
-  ok = _sl_schema_read (loader, db, error) && _sl_load_jobs_plan (loader, db, loader_threads (), error);
+  ok = _sl_schema_read (loader, db, error) && _sl_load_jobs_plan (loader, db, loader_threads (loader), error);
   if (ok)
     {
       _sl_schema_read_meta (loader, db);
@@ -319,7 +322,7 @@ read_profile (SlLoader *loader, GError **error)
   if (loader->gpu_ready != NULL)
     loader->gpu_strings = _sl_strings_copy (loader->profile->strings);
   t0 = g_get_monotonic_time ();
-  if (!_sl_load_jobs_run (loader, loader_threads (), error))
+  if (!_sl_load_jobs_run (loader, loader_threads (loader), error))
     return FALSE;
   _sl_loader_phase (loader, "events", t0);
 

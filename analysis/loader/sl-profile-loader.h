@@ -25,6 +25,10 @@ typedef struct {
   SlParts         parts;          /* what to load; 0 means SL_PARTS_ALL */
   SlGpuReadyFunc  gpu_ready;      /* nullable */
   gpointer        gpu_ready_data;
+  /* Threads reading the big tables: 0 is one per core (at most two); a
+   * caller loading several profiles at once asks for one each.
+   * SL_LOADER_THREADS=N overrides both. */
+  guint           threads;
 } SlLoadOptions;
 
 /* sl_profile_load_with:

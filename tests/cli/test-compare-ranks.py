@@ -174,8 +174,47 @@ def test_far_apart(tmp):
     check(r.returncode == 0 and "not the ranks of one job" not in r.stderr, f"and not of sessions 5 s apart: {r.stderr!r}")
 
 
+def kernel_totals_sql(path):
+    """Per short name: kernel time, straight from SQL."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    rows = db.execute("SELECT s.value, sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                      "JOIN StringIds s ON s.id = k.shortName GROUP BY s.value").fetchall()
+    db.close()
+    return dict(rows)
+
+
+def test_loaded_together(tmp):
+    """compare loads its two profiles at once (one thread each): the first
+    file given stays profile A whichever load ends first, each profile's
+    numbers are its own (SQL), and a file that cannot be loaded is reported
+    as if they were loaded one after the other: the first failing one, once."""
+    big, small = os.path.join(tmp, "together-big.sqlite"), os.path.join(tmp, "together-small.sqlite")
+    gen(big, "--kernels", "200000", "--seed", "3")
+    gen(small, "--kernels", "500", "--seed", "4")
+    truth = {big: kernel_totals_sql(big), small: kernel_totals_sql(small)}
+    for a, b in ((big, small), (small, big)):
+        r = compare(a, b, "--json")
+        check(r.returncode in (0, 3), f"compare {os.path.basename(a)} {os.path.basename(b)}: exit {r.returncode}")
+        d = json.loads(r.stdout)
+        check([p["path"] for p in d["profiles"]] == [a, b], f"profiles in the order given: {d['profiles']}")
+        for side, path in ((0, a), (1, b)):
+            got = {k["name"]: k["total_ns"][side] for k in d["kernels"] if k["total_ns"][side]}
+            check(got == truth[path], f"profile {'AB'[side]} ({os.path.basename(path)}): its kernels are its own")
+    bad = os.path.join(tmp, "together-broken.sqlite")
+    open(bad, "w").write("not a profile")
+    missing = os.path.join(tmp, "together-missing.sqlite")
+    for args, named in (((bad, big), bad), ((big, bad), bad), ((missing, bad), missing), ((bad, missing), bad)):
+        r = compare(*args)
+        lines = [line for line in r.stderr.splitlines() if line.strip()]
+        check(r.returncode == 2, f"compare {[os.path.basename(x) for x in args]}: exit 2 (input), got {r.returncode}")
+        check(len(lines) == 1 and os.path.basename(named) in lines[0],
+              f"compare {[os.path.basename(x) for x in args]}: one message, naming {os.path.basename(named)}: {lines}")
+        check(r.stdout == "", "nothing printed on stdout")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sl-cmp-ranks-")
+    test_loaded_together(tmp)
     test_far_apart(tmp)
     test_rank_from_name(tmp)
     test_planted_pair(tmp)
