@@ -55,9 +55,9 @@ read_summary (const char *path, GError **error)
 }
 
 static SlRankSummary *
-summarize_profile (const char *path, guint top, GError **error)
+summarize_profile (const char *path, guint top, guint threads, GError **error)
 {
-  SlLoadOptions options = { .parts = SL_CLI_RANK_PARTS };
+  SlLoadOptions options = { .parts = SL_CLI_RANK_PARTS, .threads = threads };
   g_autoptr(SlProfile) profile = sl_profile_load_with (path, &options, NULL, NULL, NULL, error);
   SlSessionInfo info = { 0 };
   SlRankSummary *sum;
@@ -96,7 +96,8 @@ checked (const char *path, SlRankSummary *sum, GError **error)
 }
 
 SlRankSummary *
-sl_cli_rank_input_load (const char *path, guint top, GError **error)
+sl_cli_rank_input_load (const char *path, guint top, guint threads, GError **error)
 {
-  return is_json (path) ? read_summary (path, error) : checked (path, summarize_profile (path, top, error), error);
+  return is_json (path) ? read_summary (path, error)
+                        : checked (path, summarize_profile (path, top, threads, error), error);
 }

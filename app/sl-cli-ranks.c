@@ -13,6 +13,7 @@ enum { SL_CLI_PARTIAL = 4 };
 
 typedef struct {
   const char    *path;
+  guint          threads;   /* the loader's */
   SlRankSummary *sum;
   char          *error;
 } Job;
@@ -23,13 +24,14 @@ load_one (gpointer data, gpointer user_data)
   Job *job = data;
   g_autoptr(GError) error = NULL;
 
-  job->sum = sl_cli_rank_input_load (job->path, 20, &error);
+  job->sum = sl_cli_rank_input_load (job->path, 20, job->threads, &error);
   if (job->sum == NULL)
     job->error = g_strdup (error->message);
 }
 
-/* Loads every file, as many at once as there are cores: a profile's
- * load is mostly one thread's work. */
+/* Loads every file, as many at once as there are cores, each by one
+ * loader thread when several run at once (as compare's profiles: two
+ * loads of two threads each contend for the process's page faults). */
 static void
 load_all (Job *jobs, guint n)
 {
@@ -37,7 +39,10 @@ load_all (Job *jobs, guint n)
   GThreadPool *pool = g_thread_pool_new (load_one, NULL, (int) threads, TRUE, NULL);
 
   for (guint i = 0; i < n; i++)
-    g_thread_pool_push (pool, &jobs[i], NULL);
+    {
+      jobs[i].threads = threads > 1 ? 1 : 0;
+      g_thread_pool_push (pool, &jobs[i], NULL);
+    }
   g_thread_pool_free (pool, FALSE, TRUE);
 }
 

@@ -59,7 +59,7 @@ sl_cli_summarize (int argc, char **argv)
       sl_cli_error ("summarize", "%s", _("usage: sightline-cli summarize PROFILE [-o SUMMARY.json] [--top K]"));
       return SL_CLI_USAGE;
     }
-  sum = sl_cli_rank_input_load (argv[1], (guint) top, &error);
+  sum = sl_cli_rank_input_load (argv[1], (guint) top, 0, &error);
   if (sum == NULL || !write_json (sl_rank_summary_to_json (sum), out, &error))
     {
       sl_cli_error (NULL, "%s", error->message);
