@@ -87,7 +87,7 @@ print_ranks (const SlRanks *ranks)
     {
       const SlRanksRow *row = &ranks->rows[r];
       sl_cli_table_add (t, rank_text (row), sl_format_duration_precise (row->offset_ns),
-                        sl_format_duration_precise (row->step_median_ns),
+                        row->n_steps > 0 ? sl_format_duration_precise (row->step_median_ns) : g_strdup ("–"),
                         sl_format_duration_precise (row->nccl_wait_ns), g_strdup (row->path));
     }
   sl_cli_table_print (t, stdout);

@@ -62,6 +62,7 @@ fill_row (SlRanksRow *row, const SlRankSummary *sum, gint64 offset, guint n_iter
       row->nccl_wait_ns += st->nccl_wait_ns;
       durs[n++] = st->end_ns - st->start_ns;
     }
+  row->n_steps = n;
   row->step_median_ns = median_of (durs, n);
 }
 
@@ -156,7 +157,7 @@ add_row (JsonBuilder *b, const SlRanks *ranks, const SlRanksRow *row)
   sl_json_member_int_or_null (b, "rank", row->rank >= 0, row->rank);
   sl_json_member_string (b, "path", row->path);
   sl_json_member_int (b, "offset_ns", row->offset_ns);
-  sl_json_member_int (b, "step_median_ns", row->step_median_ns);
+  sl_json_member_int_or_null (b, "step_median_ns", row->n_steps > 0, row->step_median_ns);
   sl_json_member_int (b, "nccl_wait_ns", row->nccl_wait_ns);
   json_builder_set_member_name (b, "steps");
   json_builder_begin_array (b);

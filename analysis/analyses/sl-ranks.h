@@ -22,7 +22,8 @@ typedef struct {
   int          rank;       /* -1: unknown */
   const char  *path;       /* the summary's */
   gint64       offset_ns;  /* session start - earliest one + manual offset */
-  gint64       step_median_ns;   /* of its step durations (end - start) */
+  guint        n_steps;          /* 0: no iterations found, no median */
+  gint64       step_median_ns;   /* of its step durations (end - start); 0 without steps */
   gint64       nccl_wait_ns;     /* over its steps */
   SlRanksCell *cells;      /* n_iterations */
 } SlRanksRow;
@@ -43,7 +44,7 @@ typedef struct {
 /* @offsets_ns: nullable, one manual offset per summary (added to its clock). */
 SlRanks  *sl_ranks_compute (SlRankSummary *const *summaries, guint n, const gint64 *offsets_ns);
 void      sl_ranks_free    (SlRanks *ranks);
-/* {"ranks": [{"rank", "path", "offset_ns", "step_median_ns", "nccl_wait_ns",
+/* {"ranks": [{"rank", "path", "offset_ns", "step_median_ns" (null without steps), "nccl_wait_ns",
  *  "steps": [{"index", "start_ns", "end_ns", "dur_ns", "nccl_wait_ns"} | null]}],
  *  "iterations": [{"index", "median_end_ns", "straggler": {"rank", "path",
  *  "late_ns"} | null}]} */

@@ -29,7 +29,7 @@ summary_text (SlRanksWindow *self, SlRank *rank)
 
   if (row == NULL)
     return g_strdup (_("Summary only — click to load the profile"));
-  step = sl_locale_duration (row->step_median_ns);
+  step = row->n_steps > 0 ? sl_locale_duration (row->step_median_ns) : g_strdup ("–");
   wait = sl_locale_duration (row->nccl_wait_ns);
   return g_strdup_printf (_("Summary only — click to load the profile · %u steps · median step %s · NCCL wait %s"),
                           rank->summary->n_steps, step, wait);

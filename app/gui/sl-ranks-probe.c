@@ -227,7 +227,7 @@ add_heatmap (JsonBuilder *b, SlRanksWindow *self)
       sl_json_member_string (b, "path", ((SlRank *) self->table_ranks->pdata[r])->path);
       sl_json_member_string (b, "name", ((SlRank *) self->table_ranks->pdata[r])->name);
       add_row_label (b, self, r);
-      sl_json_member_int (b, "step_median_ns", t->rows[r].step_median_ns);
+      sl_json_member_int_or_null (b, "step_median_ns", t->rows[r].n_steps > 0, t->rows[r].step_median_ns);
       sl_json_member_int (b, "nccl_wait_ns", t->rows[r].nccl_wait_ns);
       json_builder_set_member_name (b, "cells");
       json_builder_begin_array (b);

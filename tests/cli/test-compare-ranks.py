@@ -212,8 +212,30 @@ def test_loaded_together(tmp):
         check(r.stdout == "", "nothing printed on stdout")
 
 
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "profiles")
+
+
+def test_ranks_without_steps(tmp):
+    """A rank whose profile has no iterations (nsysai-h100: no step ranges,
+    no kernel cadence, as `iterations` says) has no median step: null in
+    JSON and "–" in the table, not a 0 ns step beside a real rank's."""
+    quiet = os.path.join(REAL, "nsysai-h100-2gpu-1s.sqlite")
+    steps = os.path.join(tmp, "with-steps.sqlite")
+    gen(steps, "--seed", "8")
+    it = json.loads(subprocess.run([CLI, "iterations", "--json", quiet], capture_output=True, text=True).stdout)
+    check(it["full_steps"] == 0, f"nsysai-h100 has no full steps: {it['full_steps']}")
+    status, d, err = ranks(steps, quiet)
+    rows = {os.path.basename(r["path"]): r for r in d["ranks"]}
+    check(rows["nsysai-h100-2gpu-1s.sqlite"]["step_median_ns"] is None, f"no steps, no median: {rows}")
+    check((rows["with-steps.sqlite"]["step_median_ns"] or 0) > 0, f"the rank with steps has its median: {rows}")
+    text = subprocess.run([CLI, "ranks", steps, quiet], capture_output=True, text=True).stdout
+    line = next((x for x in text.splitlines() if x.endswith("nsysai-h100-2gpu-1s.sqlite")), "")
+    check(" – " in line and " 0 ns  " not in line.split("–")[0][-12:], f"the table shows – for its step: {line!r}")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sl-cmp-ranks-")
+    test_ranks_without_steps(tmp)
     test_loaded_together(tmp)
     test_far_apart(tmp)
     test_rank_from_name(tmp)
