@@ -69,6 +69,11 @@ void        sl_tree_get_info      (const SlTree *tree, const SlTreeNode *node, S
  * subtrees.  The one walk behind sl_tree_to_json() and the CLI's text tree. */
 void        sl_tree_walk          (const SlTree *tree, guint max_depth, gint64 min_dur_ns,
                                    SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data);
+/* The same over roots [@first_root, @first_root + @n_roots) only: walks of
+ * disjoint roots may run in threads at once. */
+void        sl_tree_walk_roots    (const SlTree *tree, guint first_root, guint n_roots,
+                                   guint max_depth, gint64 min_dur_ns,
+                                   SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data);
 /* The whole tree as {"exact_names": bool, "roots": [node...]}; a node is {"kind": "range"|"kernel",
  * "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "pid", "tid",
  * "children": [...]}, kernels add "device", "stream", "correlation_id".

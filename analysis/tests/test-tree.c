@@ -14,6 +14,7 @@ typedef struct {
   guint64    kernels;
   guint64    ranges;
   gboolean   check_sql;
+  guint64    ties;        /* children starting at the same instant */
 } Walk;
 
 static void
@@ -72,6 +73,22 @@ check_projection (Walk *w, const SlTreeNodeInfo *info)
   sqlite3_finalize (stmt);
 }
 
+/* Children starting at the same instant: a range before the kernels it
+ * launched, then by stream or thread, then by index: one order, whichever
+ * sort the tree used. */
+static void
+assert_tie_order (const SlTreeNode *a, const SlTreeNode *b)
+{
+  if (a->kind != b->kind)
+    {
+      g_assert_true (a->kind == SL_TREE_RANGE);
+      return;
+    }
+  g_assert_cmpuint (a->owner, <=, b->owner);
+  if (a->owner == b->owner)
+    g_assert_cmpuint (a->index, <, b->index);
+}
+
 static void
 walk (Walk *w, const SlTree *tree, const SlTreeNode *node, const SlTreeNodeInfo *parent)
 {
@@ -103,17 +120,23 @@ walk (Walk *w, const SlTree *tree, const SlTreeNode *node, const SlTreeNodeInfo 
       SlTreeNodeInfo ci;
       sl_tree_get_info (tree, child, &ci);
       g_assert_cmpint (ci.start_ns, >=, last);   /* children by start */
+      if (i > 0 && ci.start_ns == last)
+        {
+          assert_tie_order (child - 1, child);
+          w->ties++;
+        }
       last = ci.start_ns;
       walk (w, tree, child, &info);
     }
 }
 
-static void
+/* Returns the number of ties among siblings. */
+static guint64
 check_profile (const char *path, gboolean check_sql)
 {
   g_autoptr(SlProfile) profile = sl_test_load (path);
   g_autoptr(SlTree) tree = sl_tree_compute (profile, NULL);
-  Walk w = { sl_test_db_open (path), 0, 0, check_sql };
+  Walk w = { sl_test_db_open (path), 0, 0, check_sql, 0 };
 
   sl_test_db_prepare (w.db);
   for (guint i = 0; i < sl_tree_get_n_roots (tree); i++)
@@ -135,6 +158,7 @@ check_profile (const char *path, gboolean check_sql)
                           json_array_get_object_element (roots, i), "children")), ==, 0);
   }
   sqlite3_close (w.db);
+  return w.ties;
 }
 
 static void
@@ -142,6 +166,29 @@ test_generated (void)
 {
   const SlTestFixture *f = sl_test_fixture ("tree", TREE_ARGS);
   check_profile (f->path, TRUE);
+}
+
+/* One process driving four GPUs, its kernels moved onto a 1 ms grid: the
+ * kernels a range launched on several GPUs start at the same instant, and the
+ * tree orders them one way whatever the number of children (a few are
+ * sorted in place, many merged). */
+static void
+test_ties (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("tree-ties", "--gpus 4 --streams 2 --processes 1 --threads 2 "
+                                            "--iterations 2 --kernels 2000 --seed 5");
+  g_autofree char *dir = g_path_get_dirname (f->path);
+  g_autofree char *path = g_build_filename (dir, "ties.sqlite", NULL);
+  g_autofree char *bytes = NULL;
+  gsize size = 0;
+  sqlite3 *db = NULL;
+
+  g_assert_true (g_file_get_contents (f->path, &bytes, &size, NULL));
+  g_assert_true (g_file_set_contents (path, bytes, (gssize) size, NULL));
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  sl_test_db_exec (db, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = start - start % 1000000");
+  sqlite3_close (db);
+  g_assert_cmpuint (check_profile (path, TRUE), >, 100);
 }
 
 static void
@@ -293,6 +340,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/tree/generated", test_generated);
+  g_test_add_func ("/analysis/tree/ties", test_ties);
   g_test_add_func ("/analysis/tree/real", test_real);
   g_test_add_func ("/analysis/tree/filter", test_filter);
   g_test_add_func ("/analysis/search/real-and-generated", test_search);
