@@ -160,19 +160,31 @@ format_three_decimals (gint64 ns, Unit unit, char *buf, gsize size)
   buf[n] = '\0';
 }
 
-void
-sl_format_duration_precise_append (GString *out, gint64 ns)
+const char *
+sl_format_duration_precise_into (gint64 ns, char number[SL_FORMAT_DURATION_NUMBER_SIZE],
+                                 const char **unit_text)
 {
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
   Unit unit = duration_unit (ns);
 
+  G_STATIC_ASSERT (SL_FORMAT_DURATION_NUMBER_SIZE >= G_ASCII_DTOSTR_BUF_SIZE);
+  G_STATIC_ASSERT (SL_FORMAT_DURATION_NUMBER_SIZE >= SL_FORMAT_NUMBER_SIZE);
   if (unit == UNIT_NS)
     sl_format_count_into (ns, number);
   else
-    format_three_decimals (ns, unit, number, sizeof number);
-  g_string_append (out, number);
+    format_three_decimals (ns, unit, number, SL_FORMAT_DURATION_NUMBER_SIZE);
+  *unit_text = unit_name (unit);
+  return number;
+}
+
+void
+sl_format_duration_precise_append (GString *out, gint64 ns)
+{
+  char number[SL_FORMAT_DURATION_NUMBER_SIZE];
+  const char *unit;
+
+  g_string_append (out, sl_format_duration_precise_into (ns, number, &unit));
   g_string_append_c (out, ' ');
-  g_string_append (out, unit_name (unit));
+  g_string_append (out, unit);
 }
 
 char *

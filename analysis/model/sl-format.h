@@ -17,6 +17,12 @@ char       *sl_format_duration_precise (gint64 ns);
 /* The same, appended to @out without an allocation of its own. */
 void        sl_format_duration_precise_append (GString *out,
                                                gint64   ns);
+/* The same as its number, into @number, and its unit (a static,
+ * translated string): for output of millions of lines. */
+#define SL_FORMAT_DURATION_NUMBER_SIZE 40
+const char *sl_format_duration_precise_into (gint64       ns,
+                                             char         number[SL_FORMAT_DURATION_NUMBER_SIZE],
+                                             const char **unit);
 /* A point in time to the nanosecond: "1.715654320 s", "12.345 µs". */
 char       *sl_format_timestamp        (gint64 ns);
 /* @ns in the largest unit that still shows @precision_ns: "1.5 ms". */

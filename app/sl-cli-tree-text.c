@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sl-cli-tree-text.c: the text of `sightline-cli tree`.
+ *
+ * A full tree of a million kernels is a million lines (160 MB).  Walking the
+ * tree and formatting the lines each took about as long as loading the
+ * profile, so a big tree is walked in two halves of its roots at once and
+ * formatted in chunks by two workers, which write the chunks in turn: the
+ * same bytes as one pass, in a few megabytes more. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sl-cli-tree-text.h"
+
+/* One printed line.  The name stays where the tree keeps it (alive until
+ * printed), and counting the characters of the indentation or a string
+ * per line was most of the time. */
+typedef struct {
+  const char *name;        /* valid UTF-8: the model's names are */
+  guint32 name_bytes;
+  guint32 chars;           /* the indented label's width in characters */
+  guint32 indent;
+  gboolean is_kernel;
+  guint32 place;           /* kernels: their stream's index in the profile */
+  gboolean has_gpu;
+  gint64  dur;
+  gint64  gpu_dur;         /* GPU projection of a range */
+} Line;
+
+/* A kernel's "  [GPU 0 · stream 7]" after its name, formatted once per
+ * stream: it was formatted twice per kernel line (its width, then the
+ * line), a fifth of the full tree's time. */
+#define PLACE_SIZE 64
+typedef struct {
+  char    text[PLACE_SIZE];
+  guint32 len;
+  guint32 chars;
+} Place;
+
+/* Names by address (the tree hands out the same pointer for the same
+ * name), with their length and width: most lines repeat a few names. */
+#define NAME_SLOTS 4096
+typedef struct {
+  const char *name;
+  guint32 bytes;
+  guint32 chars;
+} NameSlot;
+
+/* The roots one walk takes, and the lines it collects. */
+typedef struct {
+  const SlTree *tree;
+  guint         first_root;
+  guint         n_roots;
+  guint         max_depth;
+  gint64        min_dur;
+  const Place  *places;    /* shared, read only */
+  NameSlot     *names;     /* NAME_SLOTS, its own */
+  GArray       *lines;     /* Line */
+} Part;
+
+/* Lines formatted and written as one piece. */
+typedef struct {
+  const Line *lines;
+  guint       n;
+} Chunk;
+
+/* The chunks in order, and whose turn it is to write. */
+typedef struct {
+  const Chunk *chunks;
+  guint        n_chunks;
+  guint        n_workers;
+  const Place *places;
+  guint        width;
+  GMutex       lock;
+  GCond        turn_changed;
+  guint        turn;       /* the chunk to write next */
+} Printer;
+
+typedef struct {
+  Printer *printer;
+  guint    first;          /* its chunks: first, first + n_workers, ... */
+} PrintWorker;
+
+/* Below this many kernels one core walks and formats: threads cost more
+ * than they save on small trees. */
+#define PARALLEL_KERNELS 100000
+#define CHUNK_LINES 8192
+
+/* SL_TREE_TEXT_SMALL_PARTS=1 (tests): two walks and chunks of a few lines
+ * whatever the size, so that small profiles take the parallel path. */
+static gboolean
+small_parts (void)
+{
+  return g_strcmp0 (g_getenv ("SL_TREE_TEXT_SMALL_PARTS"), "1") == 0;
+}
+
+static guint32
+utf8_chars (const char *text, gsize bytes)
+{
+  guint32 chars = 0;
+
+  for (gsize i = 0; i < bytes; i++)
+    chars += ((guchar) text[i] & 0xC0) != 0x80;
+  return chars;
+}
+
+static guint64
+count_kernels (const SlProfile *profile)
+{
+  guint64 n = 0;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    n += profile->streams[s].kernels.spans.n;
+  return n;
+}
+
+static Place *
+format_places (const SlProfile *profile)
+{
+  Place *places = g_new0 (Place, MAX (profile->n_streams, 1));
+  char number[SL_FORMAT_NUMBER_SIZE];
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      Place *p = &places[s];
+      char *end = g_stpcpy (p->text, "  [GPU ");
+
+      end = g_stpcpy (end, sl_format_count_into (profile->streams[s].device, number));
+      end = g_stpcpy (end, " · stream ");
+      end = g_stpcpy (end, sl_format_count_into (profile->streams[s].stream, number));
+      end = g_stpcpy (end, "]");
+      p->len = (guint32) (end - p->text);
+      p->chars = utf8_chars (p->text, p->len);
+    }
+  return places;
+}
+
+static const NameSlot *
+name_of (NameSlot *names, const char *name)
+{
+  NameSlot *slot = &names[((guintptr) name >> 3) % NAME_SLOTS];
+
+  if (slot->name != name)
+    {
+      slot->name = name;
+      slot->bytes = (guint32) strlen (name);
+      slot->chars = utf8_chars (name, slot->bytes);
+    }
+  return slot;
+}
+
+static void
+add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
+{
+  Part *part = data;
+  const NameSlot *name = name_of (part->names, info->name);
+  Line line = {
+    .name = info->name, .name_bytes = name->bytes,
+    .indent = (level - 1) * 2, .is_kernel = node->kind == SL_TREE_KERNEL,
+    .place = node->owner,
+    .has_gpu = node->kind == SL_TREE_RANGE && info->has_gpu,
+    .dur = info->end_ns - info->start_ns, .gpu_dur = info->gpu_end_ns - info->gpu_start_ns,
+  };
+
+  line.chars = line.indent + name->chars + (line.is_kernel ? part->places[node->owner].chars : 0);
+  g_array_append_val (part->lines, line);
+}
+
+static gpointer
+walk_part (gpointer data)
+{
+  Part *part = data;
+
+  sl_tree_walk_roots (part->tree, part->first_root, part->n_roots, part->max_depth, part->min_dur,
+                      add_line, NULL, part);
+  return NULL;
+}
+
+/* A duration as the line prints it: number, space, unit. */
+typedef struct {
+  char        number[SL_FORMAT_DURATION_NUMBER_SIZE];
+  const char *unit;
+  gsize       number_len;
+  gsize       unit_len;
+  gsize       len;
+} Duration;
+
+static void
+duration_of (Duration *d, gint64 ns)
+{
+  sl_format_duration_precise_into (ns, d->number, &d->unit);
+  d->number_len = strlen (d->number);
+  d->unit_len = strlen (d->unit);
+  d->len = d->number_len + 1 + d->unit_len;
+}
+
+static char *
+put (char *at, const char *text, gsize n)
+{
+  memcpy (at, text, n);
+  return at + n;
+}
+
+static char *
+put_spaces (char *at, gsize n)
+{
+  memset (at, ' ', n);
+  return at + n;
+}
+
+static char *
+put_duration (char *at, const Duration *d)
+{
+  at = put (at, d->number, d->number_len);
+  *at++ = ' ';
+  return put (at, d->unit, d->unit_len);
+}
+
+/* "<label><pad>  <duration right-aligned in 12 bytes>[  (GPU <d>)]\n", as
+ * printf ("%s%*s  %12s", ...) printed it.  The line's size is known before
+ * it is written, so it is written with one reservation: appending its
+ * pieces to a GString one by one was a fifth of a full tree's time. */
+static void
+append_line (GString *out, const Line *line, const Place *places, guint width)
+{
+  static const char gpu_open[] = "  (GPU ";
+  const Place *place = line->is_kernel ? &places[line->place] : NULL;
+  gsize place_len = place != NULL ? place->len : 0;
+  gsize pad = (line->chars < width ? width - line->chars : 0) + 2;
+  Duration dur, gpu;
+  gsize dur_pad, size, at;
+  char *p;
+
+  duration_of (&dur, line->dur);
+  dur_pad = dur.len < 12 ? 12 - dur.len : 0;
+  size = line->indent + line->name_bytes + place_len + pad + dur_pad + dur.len + 1;
+  if (line->has_gpu)
+    {
+      duration_of (&gpu, line->gpu_dur);
+      size += strlen (gpu_open) + gpu.len + 1;
+    }
+  at = out->len;
+  g_string_set_size (out, at + size);
+  p = out->str + at;
+  p = put_spaces (p, line->indent);
+  p = put (p, line->name, line->name_bytes);
+  if (place != NULL)
+    p = put (p, place->text, place->len);
+  p = put_spaces (p, pad + dur_pad);
+  p = put_duration (p, &dur);
+  if (line->has_gpu)
+    {
+      p = put (p, gpu_open, strlen (gpu_open));
+      p = put_duration (p, &gpu);
+      *p++ = ')';
+    }
+  *p++ = '\n';
+  g_assert (p == out->str + at + size);
+}
+
+/* Formats its chunks, each while the other worker's previous one is being
+ * written, and writes each when its turn comes. */
+static gpointer
+print_chunks (gpointer data)
+{
+  const PrintWorker *w = data;
+  Printer *p = w->printer;
+  g_autoptr(GString) out = g_string_sized_new ((1 << 20) + 4096);
+
+  for (guint c = w->first; c < p->n_chunks; c += p->n_workers)
+    {
+      const Chunk *chunk = &p->chunks[c];
+
+      g_string_truncate (out, 0);
+      for (guint i = 0; i < chunk->n; i++)
+        append_line (out, &chunk->lines[i], p->places, p->width);
+      g_mutex_lock (&p->lock);
+      while (p->turn != c)
+        g_cond_wait (&p->turn_changed, &p->lock);
+      g_mutex_unlock (&p->lock);
+      fwrite (out->str, 1, out->len, stdout);
+      g_mutex_lock (&p->lock);
+      p->turn++;
+      g_cond_broadcast (&p->turn_changed);
+      g_mutex_unlock (&p->lock);
+    }
+  return NULL;
+}
+
+/* The lines of @parts, in order, in chunks of @chunk_lines. */
+static GArray *
+chunk_lines (const Part *parts, guint n_parts, guint chunk_lines)
+{
+  GArray *chunks = g_array_new (FALSE, FALSE, sizeof (Chunk));
+
+  for (guint p = 0; p < n_parts; p++)
+    for (guint i = 0; i < parts[p].lines->len; i += chunk_lines)
+      {
+        Chunk c = { &g_array_index (parts[p].lines, Line, i), MIN (chunk_lines, parts[p].lines->len - i) };
+        g_array_append_val (chunks, c);
+      }
+  return chunks;
+}
+
+/* Labels padded to the widest (at most 110 characters), then the duration. */
+static void
+print_parts (const Part *parts, guint n_parts, const Place *places, guint n_workers, guint chunk_size)
+{
+  g_autoptr(GArray) chunks = chunk_lines (parts, n_parts, chunk_size);
+  Printer printer = { (const Chunk *) chunks->data, chunks->len, MAX (MIN (n_workers, chunks->len), 1),
+                      places, 0 };
+  PrintWorker workers[2] = { { &printer, 0 }, { &printer, 1 } };
+  GThread *other = NULL;
+
+  for (guint p = 0; p < n_parts; p++)
+    for (guint i = 0; i < parts[p].lines->len; i++)
+      printer.width = MAX (printer.width, g_array_index (parts[p].lines, Line, i).chars);
+  printer.width = MIN (printer.width, 110);
+  g_mutex_init (&printer.lock);
+  g_cond_init (&printer.turn_changed);
+  if (printer.n_workers > 1)
+    other = g_thread_new ("sl-tree-text", print_chunks, &workers[1]);
+  print_chunks (&workers[0]);
+  if (other != NULL)
+    g_thread_join (other);
+  g_mutex_clear (&printer.lock);
+  g_cond_clear (&printer.turn_changed);
+}
+
+guint
+sl_cli_tree_print_text (const SlProfile *profile, const SlTree *tree, guint max_depth, gint64 min_dur_ns)
+{
+  g_autofree Place *places = format_places (profile);
+  guint n_roots = sl_tree_get_n_roots (tree);
+  gboolean small = small_parts ();
+  gboolean big = small || count_kernels (profile) >= PARALLEL_KERNELS;
+  guint n_parts = big && n_roots >= 2 && g_get_num_processors () >= 2 ? 2 : 1;
+  Part parts[2];
+  GThread *other = NULL;
+  guint n_lines = 0;
+
+  /* the roots halved by count: roots are mostly iterations of one size */
+  for (guint p = 0; p < n_parts; p++)
+    {
+      guint first = n_roots * p / n_parts, end = n_roots * (p + 1) / n_parts;
+
+      parts[p] = (Part) { tree, first, end - first, max_depth, min_dur_ns, places,
+                          g_new0 (NameSlot, NAME_SLOTS), g_array_new (FALSE, FALSE, sizeof (Line)) };
+    }
+  if (n_parts > 1)
+    other = g_thread_new ("sl-tree-walk", walk_part, &parts[1]);
+  walk_part (&parts[0]);
+  if (other != NULL)
+    g_thread_join (other);
+
+  print_parts (parts, n_parts, places, big && g_get_num_processors () >= 2 ? 2 : 1,
+               small ? 7 : CHUNK_LINES);
+  for (guint p = 0; p < n_parts; p++)
+    {
+      n_lines += parts[p].lines->len;
+      g_free (parts[p].names);
+      g_array_unref (parts[p].lines);
+    }
+  return n_lines;
+}
