@@ -46,14 +46,20 @@ print_device (const SlGapsDevice *dev, gboolean count_copies, gboolean first)
   g_autofree char *busy = sl_format_duration_precise (dev->busy_ns);
   g_autofree char *idle = sl_format_duration_precise (dev->idle_ns);
 
+  /* the count in the plural its language needs ("1 gap", "2 gaps") */
+  g_autofree char *gaps = count_copies
+    ? g_strdup_printf (ngettext ("%" PRIu64 " gap", "%" PRIu64 " gaps", (gulong) dev->n_gaps), dev->n_gaps)
+    : g_strdup_printf (ngettext ("%" PRIu64 " gap in kernel activity", "%" PRIu64 " gaps in kernel activity",
+                                 (gulong) dev->n_gaps), dev->n_gaps);
+
   if (count_copies)
-    printf (_("%sGPU %u: span %s, busy with any GPU work %s (%.1f%%), idle %s, %" PRIu64 " gaps\n"),
-            first ? "" : "\n", dev->device, span, busy, dev->utilization_pct, idle, dev->n_gaps);
+    printf (_("%sGPU %u: span %s, busy with any GPU work %s (%.1f%%), idle %s, %s\n"),
+            first ? "" : "\n", dev->device, span, busy, dev->utilization_pct, idle, gaps);
   else
     printf (_("%sGPU %u: span %s, utilization %.1f%% (kernels %s), copies %s, any GPU work %s (%.1f%%), "
-              "idle %s, %" PRIu64 " gaps in kernel activity\n"),
+              "idle %s, %s\n"),
             first ? "" : "\n", dev->device, span, dev->utilization_pct, kernels, copies, busy,
-            dev->any_busy_pct, idle, dev->n_gaps);
+            dev->any_busy_pct, idle, gaps);
   if (dev->n_top > 0)
     print_top_gaps (dev);
 }

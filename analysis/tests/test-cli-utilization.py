@@ -122,6 +122,18 @@ with tempfile.TemporaryDirectory() as tmp:
     for path in profiles:
         check_gaps_against_sql(path, os.path.basename(path))
 
+    # the gap count in the plural it needs, with and without --count-copies
+    # (the mock RTX 3080 has one gap between its two kernels, the H100 many)
+    counts = set()
+    for extra, noun in (([], " in kernel activity"), (["--count-copies"], "")):
+        for path in profiles:
+            for line in (l for l in run("gaps", *extra, path).stdout.splitlines() if l.startswith("GPU ")):
+                n = int(line.rsplit(", ", 1)[1].split(" ")[0])
+                counts.add(n)
+                want = f", {n} gap{'' if n == 1 else 's'}{noun}"
+                check(line.endswith(want), f"gaps {extra} {os.path.basename(path)}: {line!r} does not end {want!r}")
+    check(1 in counts and any(n > 1 for n in counts), f"gap counts seen: {sorted(counts)[:10]}")
+
     # --range forms, against the planted start and SQL counts
     start = json.load(open(truth_path))["start_ns"]
     db = sqlite3.connect(f"file:{heavy}?mode=ro", uri=True)
