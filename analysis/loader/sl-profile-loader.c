@@ -54,6 +54,8 @@ struct _SlProfileLoader {
   double                raw_fraction;
   double                cpu_base;
 
+  guint                 threads;     /* SlLoadOptions.threads */
+
   gboolean              started;
 };
 
@@ -283,7 +285,7 @@ load_thread (gpointer data)
   GCancellable *cancellable = g_task_get_cancellable (task);
   LoadResult *result = g_new0 (LoadResult, 1);
   GError *error = NULL;
-  SlLoadOptions options = { 0 };
+  SlLoadOptions options = { .threads = self->threads };
 
   if (self->staged)
     {
@@ -426,6 +428,14 @@ sl_profile_loader_set_staged (SlProfileLoader *self,
     return;
   self->staged = !!staged;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STAGED]);
+}
+
+void
+sl_profile_loader_set_threads (SlProfileLoader *self, guint threads)
+{
+  g_return_if_fail (SL_IS_PROFILE_LOADER (self));
+  g_return_if_fail (!self->started);
+  self->threads = threads;
 }
 
 gboolean

@@ -99,6 +99,11 @@ void             sl_profile_loader_set_prepare  (SlProfileLoader      *self,
 void             sl_profile_loader_set_staged   (SlProfileLoader      *self,
                                                  gboolean              staged);
 gboolean         sl_profile_loader_get_staged   (SlProfileLoader      *self);
+/* Threads reading the big tables (SlLoadOptions.threads): 0, the default,
+ * is one per core; a caller loading several profiles at once asks for one
+ * each. */
+void             sl_profile_loader_set_threads  (SlProfileLoader      *self,
+                                                 guint                 threads);
 /* Loads in a new thread at a lower CPU priority (so that the main loop
  * gets a core the moment it has a frame to draw).  Call once per loader. */
 void             sl_profile_loader_load_async   (SlProfileLoader      *self,

@@ -26,6 +26,7 @@ typedef struct {
   char       *message_at_gpu_ready;
   GCancellable *cancel_on_gpu_ready;
   char       *open_gate;       /* created on "gpu-ready" */
+  guint       threads;         /* sl_profile_loader_set_threads(), 0: left alone */
 } Run;
 
 static void
@@ -107,6 +108,8 @@ run_load (Run *run, const char *path, gboolean prepare, GCancellable *cancellabl
       g_assert_true (sl_profile_loader_get_staged (loader));
       g_signal_connect (loader, "gpu-ready", G_CALLBACK (gpu_ready_cb), run);
     }
+  if (run->threads > 0)
+    sl_profile_loader_set_threads (loader, run->threads);
   sl_profile_loader_load_async (loader, cancellable, loaded_cb, run);
   g_main_loop_run (run->loop);
 }
@@ -382,10 +385,62 @@ test_kernel_details_row_marks (void)
 
 }
 
+/* The parts the loader read the kernel table in, from its debug line
+ * "reading CUPTI_ACTIVITY_KIND_KERNEL: N part(s), ..."; other messages go
+ * to GLib's writer. */
+static guint kernel_parts;
+
+static GLogWriterOutput
+count_parts_writer (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
+{
+  static const char prefix[] = "reading CUPTI_ACTIVITY_KIND_KERNEL: ";
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, "MESSAGE") == 0 && fields[i].length < 0
+        && g_str_has_prefix (fields[i].value, prefix))
+      {
+        kernel_parts = (guint) g_ascii_strtoull ((const char *) fields[i].value + strlen (prefix), NULL, 10);
+        return G_LOG_WRITER_HANDLED;
+      }
+  return g_log_writer_default (level, fields, n_fields, data);
+}
+
+/* A loader told to use one thread reads the kernel table in one part (a
+ * comparison loads its profiles at once, one core each); left alone it
+ * splits the table across the cores; both give the profile SQL counts. */
+static void
+test_threads (void)
+{
+  const SlTestFixture *f = sl_test_fixture ("threads", "--gpus 2 --kernels 40000 --iterations 4 --seed 8");
+  sqlite3 *db = sl_test_db_open (f->path);
+  gint64 want = sl_test_db_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+
+  sqlite3_close (db);
+  g_unsetenv ("SL_LOADER_THREADS");
+  for (guint threads = 0; threads <= 1; threads++)
+    {
+      Run run = { .threads = threads };
+      guint64 got = 0;
+
+      kernel_parts = 0;
+      run_load (&run, f->path, FALSE, NULL);
+      g_assert_no_error (run.error);
+      for (guint s = 0; s < run.profile->n_streams; s++)
+        got += run.profile->streams[s].kernels.spans.n;
+      g_assert_cmpint ((gint64) got, ==, want);
+      if (threads == 1)
+        g_assert_cmpuint (kernel_parts, ==, 1);
+      else if (g_get_num_processors () >= 2)
+        g_assert_cmpuint (kernel_parts, >=, 2);
+      run_clear (&run);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_log_set_writer_func (count_parts_writer, NULL, NULL);
   if (g_getenv ("SL_PROFILES_DIR") == NULL)
     {
       g_test_skip ("SL_PROFILES_DIR is not set");
@@ -396,6 +451,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/profile-loader/cancel", test_cancel);
   g_test_add_func ("/analysis/profile-loader/staged", test_staged);
   g_test_add_func ("/analysis/profile-loader/staged-cancel", test_staged_cancel);
+  g_test_add_func ("/analysis/profile-loader/threads", test_threads);
   g_test_add_func ("/analysis/kernel-details/async", test_kernel_details_async);
   g_test_add_func ("/analysis/kernel-details/row-marks", test_kernel_details_row_marks);
   return g_test_run ();
