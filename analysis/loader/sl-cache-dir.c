@@ -39,9 +39,11 @@ _sl_cache_parse_size (const char *text, guint64 fallback)
 
   if (text == NULL || !g_ascii_isdigit (*text))
     return fallback;
+  /* Only ERANGE means anything: g_ascii_strtoull() can leave a stray
+   * EAGAIN from its one-time locale set-up (see sl-fd-vfs.c). */
   errno = 0;
   value = g_ascii_strtoull (text, &end, 10);
-  if (errno != 0)
+  if (errno == ERANGE)
     return fallback;
   if (*end != '\0' && (unit = strchr (units, g_ascii_toupper (*end))) != NULL)
     {

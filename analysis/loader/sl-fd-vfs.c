@@ -127,18 +127,45 @@ static const sqlite3_io_methods fd_methods = {
 
 /* ---- the VFS --------------------------------------------------------------- */
 
+/* The descriptor's number from a name SQLite hands back, or -1.  Parsed
+ * here, not with g_ascii_string_to_unsigned(): that reads errno after
+ * g_ascii_strtoull(), whose first call in a process sets up a C locale
+ * behind a g_once; a thread waiting there can come back with errno EAGAIN,
+ * so a good name was refused ("unable to open database file") when two
+ * profiles began loading at the same moment (sightline-cli compare). */
+static int
+name_to_fd (const char *name)
+{
+  const char *digits;
+  gint64 fd = 0;
+
+  if (name == NULL || !g_str_has_prefix (name, NAME_PREFIX))
+    return -1;
+  digits = name + strlen (NAME_PREFIX);
+  if (*digits == '\0')
+    return -1;
+  for (const char *c = digits; *c != '\0'; c++)
+    {
+      if (!g_ascii_isdigit (*c))
+        return -1;
+      fd = fd * 10 + (*c - '0');
+      if (fd > G_MAXINT)
+        return -1;
+    }
+  return (int) fd;
+}
+
 static int
 vfs_open (sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, int *out_flags)
 {
   FdFile *f = (FdFile *) file;
-  guint64 fd = 0;
+  int fd = name_to_fd (name);
 
   /* Only the main database: journals, WAL and temporary files do not exist. */
   f->base.pMethods = NULL;
-  if (name == NULL || !(flags & SQLITE_OPEN_MAIN_DB) || !g_str_has_prefix (name, NAME_PREFIX) ||
-      !g_ascii_string_to_unsigned (name + strlen (NAME_PREFIX), 10, 0, G_MAXINT, &fd, NULL))
+  if (fd < 0 || !(flags & SQLITE_OPEN_MAIN_DB))
     return SQLITE_CANTOPEN;
-  f->fd = (int) fd;
+  f->fd = fd;
   f->base.pMethods = &fd_methods;
   if (out_flags != NULL)
     *out_flags = SQLITE_OPEN_READONLY;

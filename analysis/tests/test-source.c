@@ -223,12 +223,115 @@ test_staged (void)
   g_assert_cmpint (gpu->streams[0].kernels.spans.start[0], >, 0);
 }
 
+/* ---- loads at the same moment ----------------------------------------------- */
+
+#define AT_ONCE_THREADS 8
+#define AT_ONCE_ROUNDS 60
+#define AT_ONCE_FLAG "--loads-at-once"
+
+typedef struct {
+  const char *path;
+  gint       *waiting;
+  GError     *error;
+  guint64     kernels;
+} AtOnce;
+
+static gpointer
+load_at_once (gpointer data)
+{
+  AtOnce *job = data;
+  SlProfile *profile;
+
+  /* All threads start their loads together: what a load sets up the first
+   * time in a process is then set up by several at once. */
+  g_atomic_int_dec_and_test (job->waiting);
+  while (g_atomic_int_get (job->waiting) > 0)
+    ;
+  profile = sl_profile_load (job->path, NULL, NULL, NULL, &job->error);
+  if (profile != NULL)
+    job->kernels = profile->counts.kernels;
+  g_clear_pointer (&profile, sl_profile_unref);
+  return NULL;
+}
+
+/* This program started with AT_ONCE_FLAG PATH: loads PATH in
+ * AT_ONCE_THREADS threads at once, before anything else ran (g_test_init
+ * would set up GLib's C locale), and prints each load's kernel count or
+ * error.  Exit status 0 when every load succeeded. */
+static int
+loads_at_once_main (const char *path)
+{
+  AtOnce jobs[AT_ONCE_THREADS];
+  GThread *threads[AT_ONCE_THREADS];
+  gint waiting = AT_ONCE_THREADS;
+  int status = 0;
+
+  g_setenv ("SIGHTLINE_NO_CACHE", "1", TRUE);
+  for (guint i = 0; i < AT_ONCE_THREADS; i++)
+    {
+      jobs[i] = (AtOnce) { path, &waiting, NULL, 0 };
+      threads[i] = g_thread_new ("load", load_at_once, &jobs[i]);
+    }
+  for (guint i = 0; i < AT_ONCE_THREADS; i++)
+    {
+      g_thread_join (threads[i]);
+      if (jobs[i].error != NULL)
+        {
+          g_print ("error: %s\n", jobs[i].error->message);
+          g_clear_error (&jobs[i].error);
+          status = 1;
+        }
+      else
+        g_print ("%" G_GUINT64_FORMAT "\n", jobs[i].kernels);
+    }
+  return status;
+}
+
+/* Each round is a new process, where nothing was set up before its loads
+ * begin.  Failed (a few rounds in 60) while a load could refuse its own
+ * descriptor because another one started at the same instant. */
+static void
+test_loads_at_once (void)
+{
+  g_autofree char *path = sl_test_real_profile ("nsysai-mock-rtx3080.sqlite");
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  sqlite3 *db = sl_test_db_open (path);
+  g_autofree char *kernels = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                              sl_test_db_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+
+  sqlite3_close (db);
+  g_assert_nonnull (self);
+  for (guint round = 0; round < AT_ONCE_ROUNDS; round++)
+    {
+      const char *argv[] = { self, AT_ONCE_FLAG, path, NULL };
+      g_autofree char *out = NULL;
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) lines = NULL;
+      int wait_status = 0;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                   &out, NULL, &wait_status, &error));
+      g_assert_no_error (error);
+      lines = g_strsplit (g_strchomp (out), "\n", -1);
+      if (!g_spawn_check_wait_status (wait_status, NULL))
+        {
+          g_autofree char *all = g_strjoinv (" | ", lines);
+          g_error ("round %u of %u: %s", round + 1, AT_ONCE_ROUNDS, all);
+        }
+      g_assert_cmpuint (g_strv_length (lines), ==, AT_ONCE_THREADS);
+      for (guint i = 0; lines[i] != NULL; i++)
+        g_assert_cmpstr (lines[i], ==, kernels);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_autoptr(GError) error = NULL;
   int result;
 
+  if (argc == 3 && strcmp (argv[1], AT_ONCE_FLAG) == 0)
+    return loads_at_once_main (argv[2]);
   g_test_init (&argc, &argv, NULL);
   tmp_dir = g_dir_make_tmp ("sl-test-source-XXXXXX", &error);
   g_assert_no_error (error);
@@ -244,6 +347,7 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/source/written-while-loading", test_written_while_loading);
   g_test_add_func ("/analysis/source/details-after-replace", test_details_after_replace);
   g_test_add_func ("/analysis/source/staged", test_staged);
+  g_test_add_func ("/analysis/source/loads-at-once", test_loads_at_once);
   result = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", tmp_dir);
   if (system (cleanup) != 0)
