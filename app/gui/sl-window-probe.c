@@ -265,9 +265,11 @@ add_detail_links (JsonBuilder *b, SlWindow *window)
       graphene_point_t pt;
       int lx = 0, ly = 0;
 
-      /* the first link starts the text: a few pixels into its first line */
+      /* the first link starts the text: a few pixels into its first line;
+       * a label not laid out yet has no place to click (under a loaded
+       * machine the state was read between its mapping and its layout) */
       gtk_label_get_layout_offsets (GTK_LABEL (w), &lx, &ly);
-      if (!gtk_widget_get_mapped (w) ||
+      if (!gtk_widget_get_mapped (w) || gtk_widget_get_allocated_width (w) <= 0 ||
           !gtk_widget_compute_point (w, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (lx + 6, ly + 8), &pt))
         continue;
       json_builder_begin_object (b);
