@@ -39,8 +39,8 @@ _sl_cache_parse_size (const char *text, guint64 fallback)
 
   if (text == NULL || !g_ascii_isdigit (*text))
     return fallback;
-  /* Only ERANGE means anything: g_ascii_strtoull() can leave a stray
-   * EAGAIN from its one-time locale set-up (see sl-fd-vfs.c). */
+  /* Only ERANGE means anything: g_ascii_strtoull() was seen to leave a
+   * stray EAGAIN when threads first call it at once (see sl-fd-vfs.c). */
   errno = 0;
   value = g_ascii_strtoull (text, &end, 10);
   if (errno == ERANGE)

@@ -128,11 +128,12 @@ static const sqlite3_io_methods fd_methods = {
 /* ---- the VFS --------------------------------------------------------------- */
 
 /* The descriptor's number from a name SQLite hands back, or -1.  Parsed
- * here, not with g_ascii_string_to_unsigned(): that reads errno after
- * g_ascii_strtoull(), whose first call in a process sets up a C locale
- * behind a g_once; a thread waiting there can come back with errno EAGAIN,
- * so a good name was refused ("unable to open database file") when two
- * profiles began loading at the same moment (sightline-cli compare). */
+ * here, not with g_ascii_string_to_unsigned(), which rejects any errno but
+ * ERANGE after g_ascii_strtoull(): when two profiles began loading at the
+ * same moment (sightline-cli compare) it refused good names ("“3” is not an
+ * unsigned number", errno EAGAIN), so SQLite said "unable to open database
+ * file".  The likely source is g_ascii_strtoull()'s one-time C-locale set-up
+ * behind a g_once, on which the second thread waits. */
 static int
 name_to_fd (const char *name)
 {
