@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-api-summary.c: CPU time per CUDA API function. */
 #include "sl-api-summary.h"
+#include "sl-stats-split.h"
+
+/* The calls of the threads in the filter: per thread, its range. */
+typedef struct {
+  const SlProfile *profile;
+  const SlNameKeys *keys;
+  guint           *first, *last;
+  guint64          total;
+} Visit;
 
 /* Visits the calls [first, last) that are in the profile's scope, run by
  * run (all of them outside scoped subsets: one run, without asking
  * sl_profile_api_kept() about each call). */
 static void
-visit_kept (SlStatsTable *table, const SlProfile *profile, guint first, guint last, SlNameKeys *keys)
+visit_kept (SlStatsTable *table, const SlProfile *profile, guint first, guint last, const SlNameKeys *keys)
 {
   const SlApiCalls *api = &profile->api;
 
   if (!sl_profile_api_scoped (profile) && first < last)
     {
-      sl_stats_table_visit_spans (table, &api->spans, first, last, api->name, keys->key_of, keys->n_ids, keys);
+      sl_stats_table_visit_spans (table, &api->spans, first, last, api->name, keys->key_of, keys->n_ids, NULL);
       return;
     }
   while (first < last)
@@ -23,10 +32,48 @@ visit_kept (SlStatsTable *table, const SlProfile *profile, guint first, guint la
         end++;
       if (end > first)
         sl_stats_table_visit_spans (table, &api->spans, first, end, api->name,
-                                    keys->key_of, keys->n_ids, keys);
+                                    keys->key_of, keys->n_ids, NULL);
       first = end;
       while (first < last && !sl_profile_api_kept (profile, first))
         first++;
+    }
+}
+
+static void
+visit_part (SlStatsTable *table, guint part, guint n_parts, gpointer data)
+{
+  const Visit *v = data;
+  guint64 before = 0;
+
+  for (guint t = 0; t < v->profile->n_threads; t++)
+    {
+      guint first = v->first[t], last = v->last[t];
+
+      if (sl_stats_part_clip (before, v->total, part, n_parts, &first, &last))
+        visit_kept (table, v->profile, first, last, v->keys);
+      before += v->last[t] - v->first[t];
+    }
+}
+
+/* The ranges of the threads in the filter, and a key for every name among
+ * them (keys given before the passes, so that two parts can share them). */
+static void
+visit_init (Visit *v, const SlProfile *profile, const SlFilter *filter, SlNameKeys *keys)
+{
+  const SlApiCalls *api = &profile->api;
+
+  *v = (Visit) { profile, keys, g_new0 (guint, MAX (profile->n_threads, 1)),
+                 g_new0 (guint, MAX (profile->n_threads, 1)), 0 };
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlThread *thread = &profile->threads[t];
+
+      if (thread->api_count == 0 || !sl_filter_match_thread (filter, profile, t))
+        continue;
+      sl_filter_span_bounds (filter, &api->spans, thread->api_first,
+                             thread->api_first + thread->api_count, &v->first[t], &v->last[t]);
+      sl_name_keys_add_ids (keys, api->name + v->first[t], v->last[t] - v->first[t]);
+      v->total += v->last[t] - v->first[t];
     }
 }
 
@@ -34,33 +81,20 @@ static SlApiSummary *
 compute (const SlProfile *profile, const SlFilter *filter, guint top, gboolean medians)
 {
   SlApiSummary *self = g_new0 (SlApiSummary, 1);
-  const SlApiCalls *api = &profile->api;
-  g_autofree gboolean *thread_ok = NULL;
   SlNameKeys keys;
   SlStatsTable table;
+  Visit visit;
 
   sl_name_keys_init (&keys, sl_strings_count (profile->strings));
-  thread_ok = g_new0 (gboolean, MAX (profile->n_threads, 1));
-  for (guint t = 0; t < profile->n_threads; t++)
-    thread_ok[t] = sl_filter_match_thread (filter, profile, t);
-
-  /* Keys are assigned in the first pass, so the table grows as names appear. */
+  visit_init (&visit, profile, filter, &keys);
   if (medians)
-    sl_stats_table_init (&table, 64, TRUE);
+    sl_stats_table_init (&table, keys.ids->len, TRUE);
   else
-    sl_stats_table_init_sums (&table, 64);
+    sl_stats_table_init_sums (&table, keys.ids->len);
   while (sl_stats_table_pass (&table))
-    for (guint t = 0; t < profile->n_threads; t++)
-      {
-        const SlThread *thread = &profile->threads[t];
-        guint first, last;
-
-        if (!thread_ok[t] || thread->api_count == 0)
-          continue;
-        sl_filter_span_bounds (filter, &api->spans, thread->api_first,
-                               thread->api_first + thread->api_count, &first, &last);
-        visit_kept (&table, profile, first, last, &keys);
-      }
+    sl_stats_table_visit_split (&table, visit.total, visit_part, &visit);
+  g_free (visit.first);
+  g_free (visit.last);
 
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
                                     &self->n_names, &self->total_ns, &self->calls);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-kernel-summary.c: GPU time per kernel name. */
 #include "sl-kernel-summary.h"
+#include "sl-stats-split.h"
 
 #include <string.h>
 
@@ -30,6 +31,50 @@ sl_kernel_func_keys (const SlProfile *profile, SlNameStyle names, SlNameKeys *ke
   return func_key;
 }
 
+/* The kernels of the streams in the filter: per stream, its range. */
+typedef struct {
+  const SlProfile *profile;
+  const guint32   *func_key;
+  guint           *first, *last;
+  guint64          total;
+} Visit;
+
+static void
+visit_part (SlStatsTable *table, guint part, guint n_parts, gpointer data)
+{
+  const Visit *v = data;
+  const SlProfile *profile = v->profile;
+  guint64 before = 0;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      const SlKernels *k = &profile->streams[s].kernels;
+      guint first = v->first[s], last = v->last[s];
+
+      if (sl_stats_part_clip (before, v->total, part, n_parts, &first, &last))
+        sl_stats_table_visit_spans (table, &k->spans, first, last, k->func, v->func_key,
+                                    MAX (profile->n_funcs, 1), NULL);
+      before += v->last[s] - v->first[s];
+    }
+}
+
+static void
+visit_init (Visit *v, const SlProfile *profile, const SlFilter *filter, const guint32 *func_key)
+{
+  *v = (Visit) { profile, func_key, g_new0 (guint, MAX (profile->n_streams, 1)),
+                 g_new0 (guint, MAX (profile->n_streams, 1)), 0 };
+  for (guint s = 0; s < profile->n_streams; s++)
+    {
+      const SlStream *stream = &profile->streams[s];
+
+      if (!sl_filter_match_stream (filter, stream) || stream->kernels.spans.n == 0)
+        continue;
+      sl_filter_span_bounds (filter, &stream->kernels.spans, 0, stream->kernels.spans.n,
+                             &v->first[s], &v->last[s]);
+      v->total += v->last[s] - v->first[s];
+    }
+}
+
 static SlKernelSummary *
 compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, guint top,
          gboolean medians)
@@ -38,29 +83,20 @@ compute (const SlProfile *profile, const SlFilter *filter, SlNameStyle names, gu
   g_autofree guint32 *func_key = NULL;
   SlNameKeys keys;
   SlStatsTable table;
-  guint n_keys;
+  Visit visit;
 
   g_return_val_if_fail (profile != NULL, self);
 
   func_key = sl_kernel_func_keys (profile, names, &keys);
-  n_keys = keys.ids->len;
   if (medians)
-    sl_stats_table_init (&table, n_keys, TRUE);
+    sl_stats_table_init (&table, keys.ids->len, TRUE);
   else
-    sl_stats_table_init_sums (&table, n_keys);
+    sl_stats_table_init_sums (&table, keys.ids->len);
+  visit_init (&visit, profile, filter, func_key);
   while (sl_stats_table_pass (&table))
-    for (guint s = 0; s < profile->n_streams; s++)
-      {
-        const SlStream *stream = &profile->streams[s];
-        const SlKernels *k = &stream->kernels;
-        guint first, last;
-
-        if (!sl_filter_match_stream (filter, stream) || k->spans.n == 0)
-          continue;
-        sl_filter_span_bounds (filter, &k->spans, 0, k->spans.n, &first, &last);
-        sl_stats_table_visit_spans (&table, &k->spans, first, last, k->func, func_key,
-                                    MAX (profile->n_funcs, 1), NULL);
-      }
+    sl_stats_table_visit_split (&table, visit.total, visit_part, &visit);
+  g_free (visit.first);
+  g_free (visit.last);
 
   self->rows = sl_name_rows_finish (&table, &keys, profile->strings, top, &self->n_rows,
                                     &self->n_names, &self->total_ns, &self->instances);

@@ -6,11 +6,13 @@
 #include "sl-int.h"
 #include "sl-json.h"
 #include "sl-stats.h"
+#include "sl-stats-split.h"
 
 #include <string.h>
 
 #define WINDOW 32768   /* API calls per step of the walk (~400 KB of their arrays) */
 #define CHUNK  2048    /* delays handed to the statistics at a time */
+#define SPLIT_MIN_KERNELS (1 << 18)   /* fewer: a second thread costs more than it saves */
 
 typedef struct {
   const SlProfile *profile;
@@ -397,6 +399,112 @@ plain_finish (Walk *w, const Plain *p)
   w->launch_api_total = sl_sat_from_i128 (api_all);
 }
 
+/* Every stream's kernels from *@first[s] to @last[s] into @p, the streams
+ * side by side through windows of API indexes (see walk()). */
+static void
+plain_walk (Plain *p, const SlProfile *profile, guint *first, const guint *last)
+{
+  gboolean left = TRUE;
+
+  for (guint64 limit = WINDOW; left; limit += WINDOW)
+    {
+      left = FALSE;
+      for (guint s = 0; s < profile->n_streams; s++)
+        {
+          first[s] = plain_visit (p, &profile->streams[s].kernels, first[s], last[s], limit);
+          left |= first[s] < last[s];
+        }
+    }
+}
+
+/* A second part's figures: @k's band, nothing counted, a band buffer of
+ * its own. */
+static void
+plain_key_part (PlainKey *part, const PlainKey *k)
+{
+  gsize cap = MAX ((gsize) (k->end - k->band) / 2, 256);
+
+  *part = (PlainKey) { .lo = k->lo, .width = k->width, .band = g_new (gint64, cap) };
+  part->next = part->band;
+  part->end = part->band + cap;
+}
+
+/* @b's figures after @a's (the band's values in any order: they are selected). */
+static void
+plain_key_merge (Plain *into, PlainKey *a, PlainKey *b)
+{
+  gsize n = b->next - b->band;
+
+  a->counted += b->counted;
+  if (__builtin_add_overflow (a->total, b->total, &a->total))
+    into->overflow = TRUE;
+  a->api += b->api;
+  a->kernel += b->kernel;
+  plain_key_room (a, n);
+  memcpy (a->next, b->band, n * sizeof (gint64));
+  a->next += n;
+  g_free (b->band);
+}
+
+/* The second half of every stream's kernels, on a thread of its own. */
+typedef struct {
+  Plain            p;
+  const SlProfile *profile;
+  guint           *first;
+  const guint     *last;
+} PlainPart;
+
+static gpointer
+plain_part_run (gpointer data)
+{
+  PlainPart *part = data;
+
+  plain_walk (&part->p, part->profile, part->first, part->last);
+  return NULL;
+}
+
+/* plain_walk() in two halves at once: per stream, its first half of the
+ * kernels here and its second on another thread into figures of its own,
+ * then added to these.  The sums are exact either way (a partial sum that
+ * overflows is an overflow, as the whole's would be). */
+static void
+plain_walk_split (Plain *p, const SlProfile *profile, guint *first, const guint *last)
+{
+  guint n = MAX (profile->n_streams, 1);
+  g_autofree guint *mid = g_new (guint, n);
+  g_autofree guint *part_first = g_new (guint, n);
+  g_autofree PlainKey *part_keys = g_new (PlainKey, MAX (p->n_keys, 1));
+  PlainPart part = { *p, profile, part_first, last };
+  GThread *thread;
+
+  for (guint s = 0; s < profile->n_streams; s++)
+    mid[s] = part_first[s] = first[s] + (last[s] - first[s]) / 2;
+  for (guint key = 0; key < p->n_keys; key++)
+    plain_key_part (&part_keys[key], &p->keys[key]);
+  plain_key_part (&part.p.all, &p->all);
+  part.p.keys = part_keys;
+  part.p.func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
+  for (guint f = 0; f < profile->n_funcs; f++)
+    part.p.func_key[f] = part_keys + (p->func_key[f] - p->keys);
+  part.p.unlinked = 0;
+  part.p.overflow = FALSE;
+
+  thread = g_thread_try_new ("sl-launch-part", plain_part_run, &part, NULL);
+  plain_walk (p, profile, first, mid);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    plain_part_run (&part);
+  for (guint key = 0; key < p->n_keys; key++)
+    plain_key_merge (p, &p->keys[key], &part_keys[key]);
+  plain_key_merge (p, &p->all, &part.p.all);
+  p->unlinked += part.p.unlinked;
+  p->overflow |= part.p.overflow;
+  g_free (part.p.func_key);
+  for (guint s = 0; s < profile->n_streams; s++)
+    first[s] = last[s];
+}
+
 /* walk_bands() where plain_profile() holds: a kernel's work is a few
  * adds to its name's sums and two band updates, without the graph checks
  * nor the saturating adds.  FALSE when a name's summed delays would pass
@@ -409,7 +517,7 @@ walk_bands_plain (Walk *w)
   g_autofree PlainKey *keys = g_new (PlainKey, MAX (n_keys, 1));
   g_autofree PlainKey **func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
   Plain p = { profile->api.spans.start, profile->api.spans.dur, func_key, keys, n_keys, { 0 }, 0, FALSE };
-  gboolean left = TRUE;
+  guint64 kernels = 0;
 
   for (guint f = 0; f < profile->n_funcs; f++)
     func_key[f] = &keys[w->func_key[f]];
@@ -417,17 +525,12 @@ walk_bands_plain (Walk *w)
   for (guint key = 0; key < n_keys; key++)
     plain_key_from (&keys[key], &w->band->keys[key]);
   plain_key_from (&p.all, &w->band->keys[n_keys]);
-  for (guint64 limit = WINDOW; left; limit += WINDOW)
-    {
-      left = FALSE;
-      for (guint s = 0; s < profile->n_streams; s++)
-        {
-          guint end = w->last[s];
-
-          w->first[s] = plain_visit (&p, &profile->streams[s].kernels, w->first[s], end, limit);
-          left |= w->first[s] < end;
-        }
-    }
+  for (guint s = 0; s < profile->n_streams; s++)
+    kernels += w->last[s] - w->first[s];
+  if (sl_analysis_threads () > 1 && kernels >= SPLIT_MIN_KERNELS)
+    plain_walk_split (&p, profile, w->first, w->last);
+  else
+    plain_walk (&p, profile, w->first, w->last);
   plain_finish (w, &p);
   return !p.overflow;
 }

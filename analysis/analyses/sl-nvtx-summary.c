@@ -4,6 +4,7 @@
 #include "sl-attribution.h"
 #include "sl-int.h"
 #include "sl-nvtx-name.h"
+#include "sl-stats-split.h"
 #include "sl-json.h"
 
 typedef struct {
@@ -13,42 +14,85 @@ typedef struct {
   SlNvtxNaming     naming;     /* grouped or exact names */
   SlNameKeys       keys;
   SlStatsTable     table;
-  gint64          *gpu_total;
-  guint64         *gpu_n;
+  gint64          *gpu_total[SL_STATS_MAX_PARTS];   /* per part of a pass, merged after it */
+  guint64         *gpu_n[SL_STATS_MAX_PARTS];
   gboolean         medians;    /* FALSE: one statistics pass, median 0 */
+  int              pass;
+  guint64          n_ranges;   /* of the threads in the filter, both kinds */
+  const guint     *base[2];    /* per thread, its first range's projection */
+  const gint64    *gs[2], *ge[2];
 } Scan;
 
 enum { PASS_KEYS, PASS_STATS, PASS_SELECT };
 
+/* Part @part of @n_parts of the ranges of one kind, in the order of the
+ * threads; *@before counts the ranges of the kind and threads before. */
 static void
-scan (Scan *sc, gboolean startend, int pass, const guint *base, const gint64 *gs, const gint64 *ge)
+scan (Scan *sc, SlStatsTable *table, guint part, guint n_parts, gboolean startend, guint64 *before)
 {
   const SlProfile *profile = sc->profile;
+  const guint *base = sc->base[startend];
+  const gint64 *gs = sc->gs[startend], *ge = sc->ge[startend];
+  gint64 *gpu_total = sc->gpu_total[part];
+  guint64 *gpu_n = sc->gpu_n[part];
 
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlNvtxRanges *r = startend ? &profile->threads[t].nvtx_startend : &profile->threads[t].nvtx;
+      guint first = 0, last = r->spans.n;
 
       if (!sc->thread_ok[t] || r->spans.n == 0)
         continue;
-      for (guint i = 0; i < r->spans.n; i++)
+      if (!sl_stats_part_clip (*before, sc->n_ranges, part, n_parts, &first, &last))
         {
+          *before += r->spans.n;
+          continue;
+        }
+      *before += r->spans.n;
+      for (guint i = first; i < last; i++)
+        {
+          guint32 id;
           guint k;
 
           if (!sl_filter_match_time (sc->filter, r->spans.start[i])
               || (!startend && !sl_profile_range_kept (profile, t, i)))
             continue;
-          k = sl_name_keys_get (&sc->keys, sl_nvtx_naming_key (&sc->naming, r->name[i]));
-          if (pass == PASS_KEYS)
-            continue;
-          sl_stats_table_visit (&sc->table, k, sl_spans_dur (&r->spans, i));
-          if (pass == PASS_STATS && gs[base[t] + i] != SL_NO_GPU_START)
+          id = sl_nvtx_naming_key (&sc->naming, r->name[i]);
+          if (sc->pass == PASS_KEYS)
             {
-              sc->gpu_total[k] = sl_sat_add (sc->gpu_total[k], ge[base[t] + i] - gs[base[t] + i]);
-              sc->gpu_n[k]++;
+              sl_name_keys_get (&sc->keys, id);
+              continue;
+            }
+          k = sl_name_keys_lookup (&sc->keys, id);   /* read only: two parts share the keys */
+          sl_stats_table_visit (table, k, sl_spans_dur (&r->spans, i));
+          if (sc->pass == PASS_STATS && gs[base[t] + i] != SL_NO_GPU_START)
+            {
+              gpu_total[k] = sl_sat_add (gpu_total[k], ge[base[t] + i] - gs[base[t] + i]);
+              gpu_n[k]++;
             }
         }
     }
+}
+
+static void
+scan_part (SlStatsTable *table, guint part, guint n_parts, gpointer data)
+{
+  Scan *sc = data;
+  guint64 before = 0;
+
+  scan (sc, table, part, n_parts, FALSE, &before);
+  scan (sc, table, part, n_parts, TRUE, &before);
+}
+
+static void
+count_ranges (Scan *sc)
+{
+  const SlProfile *profile = sc->profile;
+
+  sc->n_ranges = 0;
+  for (guint t = 0; t < profile->n_threads; t++)
+    if (sc->thread_ok[t])
+      sc->n_ranges += profile->threads[t].nvtx.spans.n + profile->threads[t].nvtx_startend.spans.n;
 }
 
 /* GPU projections of push/pop (gs, ge) and start/end ranges (ses, see),
@@ -76,20 +120,33 @@ gather (Scan *sc, const SlAttribution *attr, const Projection *pr)
   guint n_keys;
   SlStats *stats;
 
-  scan (sc, FALSE, PASS_KEYS, NULL, NULL, NULL);
-  scan (sc, TRUE, PASS_KEYS, NULL, NULL, NULL);
+  count_ranges (sc);
+  sc->pass = PASS_KEYS;
+  scan_part (NULL, 0, 1, sc);
   n_keys = sc->keys.ids->len;
   if (sc->medians)
     sl_stats_table_init (&sc->table, n_keys, TRUE);
   else
     sl_stats_table_init_sums (&sc->table, n_keys);
-  sc->gpu_total = g_new0 (gint64, MAX (n_keys, 1));
-  sc->gpu_n = g_new0 (guint64, MAX (n_keys, 1));
-  for (int pass = PASS_STATS; sl_stats_table_pass (&sc->table); pass = PASS_SELECT)
+  for (guint p = 0; p < SL_STATS_MAX_PARTS; p++)
     {
-      scan (sc, FALSE, pass, attr->range_base, pr->gs, pr->ge);
-      scan (sc, TRUE, pass, attr->se_base, pr->ses, pr->see);
+      sc->gpu_total[p] = g_new0 (gint64, MAX (n_keys, 1));
+      sc->gpu_n[p] = g_new0 (guint64, MAX (n_keys, 1));
     }
+  sc->base[0] = attr->range_base;
+  sc->base[1] = attr->se_base;
+  sc->gs[0] = pr->gs;
+  sc->ge[0] = pr->ge;
+  sc->gs[1] = pr->ses;
+  sc->ge[1] = pr->see;
+  for (sc->pass = PASS_STATS; sl_stats_table_pass (&sc->table); sc->pass = PASS_SELECT)
+    sl_stats_table_visit_split (&sc->table, sc->n_ranges, scan_part, sc);
+  for (guint p = 1; p < SL_STATS_MAX_PARTS; p++)
+    for (guint k = 0; k < n_keys; k++)
+      {
+        sc->gpu_total[0][k] = sl_sat_add (sc->gpu_total[0][k], sc->gpu_total[p][k]);
+        sc->gpu_n[0][k] += sc->gpu_n[p][k];
+      }
   stats = g_new0 (SlStats, MAX (n_keys, 1));
   sl_stats_table_finish (&sc->table, stats);
   return stats;
@@ -147,11 +204,14 @@ compute (const SlProfile *profile, const SlFilter *filter, guint top, gboolean e
   sc.naming = sl_nvtx_naming (profile, exact_names);
   sl_name_keys_init (&sc.keys, sl_strings_count (sc.naming.strings));
   stats = gather (&sc, attr, &pr);
-  _sl_nvtx_summary_fill_rows (self, sc.naming.strings, &sc.keys, stats, sc.gpu_total, sc.gpu_n, top);
+  _sl_nvtx_summary_fill_rows (self, sc.naming.strings, &sc.keys, stats, sc.gpu_total[0], sc.gpu_n[0], top);
 
   projection_clear (&pr);
-  g_free (sc.gpu_total);
-  g_free (sc.gpu_n);
+  for (guint p = 0; p < SL_STATS_MAX_PARTS; p++)
+    {
+      g_free (sc.gpu_total[p]);
+      g_free (sc.gpu_n[p]);
+    }
   sl_stats_table_clear (&sc.table);
   sl_name_keys_clear (&sc.keys);
   return self;

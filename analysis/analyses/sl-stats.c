@@ -10,12 +10,54 @@
 #define SELECT_COLLECT (1 << 20) /* at most this many values left: collect them (a pass over
                                   * everything costs more than selecting among these) */
 #define FUSED_MAX_KEYS 256      /* log-scale histograms in the first pass up to this many keys */
-#define FUSED_BINS     4097
+#define FUSED_BINS     SL_STATS_FUSED_BINS
 
 typedef struct {
   guint  key;
   double p;
 } Request;
+
+/* The sum of squares of @b's values about @a's reference rather than @b's:
+ * sum (x - ra)^2 = S2 + 2 d S1 + n d^2 with d = rb - ra and S1 = sum (x - rb).
+ * Exact modulo 2^128, as the table keeps it; the wraps past 2^128 (sums of
+ * absurd spreads, which the long double standard deviation uses) from a
+ * long double estimate of the whole. */
+static void
+sumsq_merge (SlStatsAcc *a, const SlStatsAcc *b)
+{
+  __int128 s1 = _sl_stats_exact_sum (b->total, b->total_wraps) - (__int128) b->count * b->ref;
+  gint64 d = _sl_stats_dev (b->ref, a->ref);
+  unsigned __int128 ud = (unsigned __int128) (__int128) d;
+  unsigned __int128 shift = 2 * ud * (unsigned __int128) s1 + (unsigned __int128) b->count * ud * ud;
+  __int128 sum = (__int128) ((unsigned __int128) a->sumsq + (unsigned __int128) b->sumsq + shift);
+  long double whole = (long double) a->sumsq + (long double) a->sumsq_wraps * 0x1p128L
+                      + (long double) b->sumsq + (long double) b->sumsq_wraps * 0x1p128L
+                      + 2.0L * (long double) d * (long double) s1
+                      + (long double) b->count * (long double) d * (long double) d;
+  long double wraps = roundl ((whole - (long double) sum) / 0x1p128L);
+
+  a->sumsq = sum;
+  a->sumsq_wraps = wraps > 0 ? (guint32) MIN (wraps, (long double) G_MAXUINT32) : 0;
+}
+
+/* @b's sums into @a's, as if @a had seen @b's values after its own. */
+void
+_sl_stats_acc_merge (SlStatsAcc *a, const SlStatsAcc *b)
+{
+  if (b->count == 0)
+    return;
+  if (a->count == 0)
+    {
+      *a = *b;
+      return;
+    }
+  sumsq_merge (a, b);
+  a->count += b->count;
+  a->min = MIN (a->min, b->min);
+  a->max = MAX (a->max, b->max);
+  _sl_sum_add (&a->total, &a->total_wraps, b->total);
+  a->total_wraps += b->total_wraps;
+}
 
 void
 sl_stats_table_init (SlStatsTable *table, guint n_keys, gboolean medians)
@@ -42,6 +84,7 @@ sl_stats_table_grow (SlStatsTable *table, guint n_keys)
   guint old = table->n_keys;
 
   g_return_if_fail (table->phase <= 1);
+  g_return_if_fail (!table->is_part || n_keys <= old);
   if (n_keys <= old)
     return;
   table->acc = g_renew (SlStatsAcc, table->acc, n_keys);
@@ -411,20 +454,6 @@ grow_for (SlStatsTable *table, guint key)
   return key;
 }
 
-/* One value of key @k into the global collect buffer (see
- * plan_global_collect): stored always, kept when inside the key's window. */
-static inline gsize
-window_keep (const SlStatsWindow *win, guint32 *gkey, gint64 *gval, gsize g, gsize cap,
-             guint k, gint64 v)
-{
-  gkey[g] = k;
-  gval[g] = v;
-  g += (guint64) v - (guint64) win[k].lo < win[k].lim;
-  if (G_UNLIKELY (g > cap))
-    g = cap;             /* more values than the first pass saw: misuse */
-  return g;
-}
-
 /* First pass over spans: an id without a key gets one (with @keys) and the
  * table grows. */
 static void acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n);
@@ -475,17 +504,13 @@ acc_add_span_runs (SlStatsTable *table, const SlSpans *spans, guint first, guint
     }
 }
 
+/* First pass over spans, a value at a time. */
 static void
-acc_add_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
-               const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
+acc_add_spans_each (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+                    const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
 {
   const guint32 *dur = spans->dur;
 
-  if (names_in_runs (ids, first, last))
-    {
-      acc_add_span_runs (table, spans, first, last, ids, key_of, n_ids, keys);
-      return;
-    }
   for (guint i = first; i < last; i++)
     {
       guint32 id = MIN (ids[i], n_ids - 1);
@@ -502,6 +527,95 @@ acc_add_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint las
     }
 }
 
+#define SMALL_MAX_KEYS 4096   /* sums of acc_add_spans_small() for this many keys at most */
+
+/* A key's sums in acc_add_spans_small(): about 0, every value being below
+ * 2^32 (so its square fits 64 bits), fewer than 2^31 of them (so the sums
+ * do not wrap). */
+typedef struct {
+  guint32  count;
+  guint32  min;
+  guint32  max;
+  guint64  total;
+  unsigned __int128 sumsq;
+} SmallAcc;
+
+/* @s's sums into @a's (see sl_stats_acc_merge). */
+static void
+small_acc_merge (SlStatsAcc *a, const SmallAcc *s)
+{
+  SlStatsAcc b = { .count = s->count, .total = (gint64) s->total, .min = s->min, .max = s->max, .ref = 0,
+                   .sumsq = (__int128) s->sumsq };
+
+  if (s->count > 0)
+    _sl_stats_acc_merge (a, &b);
+}
+
+/* First pass over spans whose names alternate (the kernels of a stream),
+ * none of them 2^32 ns or longer: the sums need neither overflow tests nor
+ * 128-bit squares, nor a reference value (the first value of a key is no
+ * special case), so a value costs a few adds to its key's sums, in a table
+ * of their own that nothing else writes. */
+static void
+acc_add_spans_small (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+                     const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
+{
+  const guint32 *dur = spans->dur;
+  guint32 *fused = table->fused;
+  guint n_keys = table->n_keys;
+  SmallAcc *acc = g_new (SmallAcc, n_keys + 1);
+
+  for (guint k = 0; k <= n_keys; k++)
+    acc[k] = (SmallAcc) { .min = G_MAXUINT32 };
+  for (guint i = first; i < last; i++)
+    {
+      guint32 id = MIN (ids[i], n_ids - 1);
+      guint k = key_of[id];
+      guint64 v = dur[i];
+      SmallAcc *a;
+
+      if (G_UNLIKELY (k == G_MAXUINT32))
+        {
+          if (keys == NULL)
+            continue;
+          /* a new name: the rest the ordinary way */
+          for (guint j = 0; j < n_keys; j++)
+            small_acc_merge (&table->acc[j], &acc[j]);
+          g_free (acc);
+          acc_add_spans_each (table, spans, i, last, ids, key_of, n_ids, keys);
+          return;
+        }
+      a = &acc[k];
+      a->count++;
+      a->min = MIN (a->min, (guint32) v);
+      a->max = MAX (a->max, (guint32) v);
+      a->total += v;
+      a->sumsq += v * v;
+      if (fused != NULL)
+        fused[(gsize) k * FUSED_BINS + _sl_log_bin (v)]++;
+    }
+  for (guint k = 0; k < n_keys; k++)
+    small_acc_merge (&table->acc[k], &acc[k]);
+  g_free (acc);
+}
+
+static void
+acc_add_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
+               const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
+{
+  if (names_in_runs (ids, first, last))
+    {
+      acc_add_span_runs (table, spans, first, last, ids, key_of, n_ids, keys);
+      return;
+    }
+  if (spans->n_long == 0 && last - first < G_MAXINT32 && table->n_keys <= SMALL_MAX_KEYS)
+    {
+      acc_add_spans_small (table, spans, first, last, ids, key_of, n_ids, keys);
+      return;
+    }
+  acc_add_spans_each (table, spans, first, last, ids, key_of, n_ids, keys);
+}
+
 static void
 collect_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint last,
                const guint32 *ids, const guint32 *key_of, guint n_ids)
@@ -513,19 +627,16 @@ collect_spans (SlStatsTable *table, const SlSpans *spans, guint first, guint las
   gsize n = table->g_n, cap = table->g_cap;
   guint n_keys = table->n_keys;
 
-  /* A test, not window_keep()'s stores: few values of a span are inside
-   * a window (a median's bin), so the branch is well predicted. */
+  /* Stores always, kept or not (see _sl_window_keep): a window is a
+   * median's bin, which can hold a third of a key's values, and a branch
+   * on it would be mispredicted as often as taken. */
   for (guint i = first; i < last; i++)
     {
       guint k = key_of[MIN (ids[i], n_ids - 1)];
       gint64 v = G_LIKELY (dur[i] != SL_LONG_DUR) ? (gint64) dur[i] : _sl_spans_long_dur (spans, i);
 
       k = MIN (k, n_keys);   /* no key: the window that takes nothing */
-      if (G_UNLIKELY ((guint64) v - (guint64) win[k].lo < win[k].lim) && n < cap)
-        {
-          gkey[n] = k;
-          gval[n++] = v;
-        }
+      n = _sl_window_keep (win, gkey, gval, n, cap, k, v);
     }
   table->g_n = n;
 }
@@ -535,6 +646,7 @@ sl_stats_table_visit_spans (SlStatsTable *table, const SlSpans *spans, guint fir
                             const guint32 *ids, const guint32 *key_of, guint n_ids, SlNameKeys *keys)
 {
   g_return_if_fail (n_ids > 0);
+  g_return_if_fail (!table->is_part || keys == NULL);
   if (table->phase == 1)
     acc_add_spans (table, spans, first, last, ids, key_of, n_ids, keys);
   else if (table->win != NULL)
@@ -644,7 +756,7 @@ collect_values (SlStatsTable *table, const guint32 *keys, guint key, const gint6
   gsize g = table->g_n, cap = table->g_cap;
 
   for (gsize i = 0; i < n; i++)
-    g = window_keep (win, gkey, gval, g, cap, keys != NULL ? keys[i] : key, values[i]);
+    g = _sl_window_keep (win, gkey, gval, g, cap, keys != NULL ? keys[i] : key, values[i]);
   table->g_n = g;
 }
 
@@ -889,13 +1001,6 @@ median_of (gint64 *v, gsize n)
   return ((double) a + (double) b) / 2.0;
 }
 
-/* The exact sum that a wrapped @sum and its @wraps stand for (see _sl_sum_add). */
-static __int128
-exact_sum (gint64 sum, gint32 wraps)
-{
-  return (__int128) sum + (__int128) wraps * ((__int128) 1 << 64);
-}
-
 /* @sumsq + @wraps 2^128 is the sum of (x - ref)^2.  The sample variance is
  * (n S2 - S1^2) / (n (n - 1)) with S1 = sum (x - ref); exact in 128 bits
  * while n * (max - min) < 2^62, in long double beyond (durations of days). */
@@ -938,7 +1043,7 @@ sl_stats_table_finish (SlStatsTable *table, SlStats *out)
     {
       const SlStatsAcc *a = &table->acc[k];
 
-      finish_one (a->count, exact_sum (a->total, a->total_wraps), a->min, a->max, a->ref, a->sumsq,
+      finish_one (a->count, _sl_stats_exact_sum (a->total, a->total_wraps), a->min, a->max, a->ref, a->sumsq,
                   a->sumsq_wraps, &out[k]);
       if (table->medians && a->count > 0 && table->answers != NULL)
         out[k].median = ((double) table->answers[2 * k] + (double) table->answers[2 * k + 1]) / 2.0;
@@ -963,7 +1068,7 @@ sl_stats_compute (gint64 *values, gsize n, SlStats *out)
       _sl_sum_add (&total, &total_wraps, v);
       _sl_sumsq_add (&sumsq, &sumsq_wraps, d);
     }
-  finish_one (n, exact_sum (total, total_wraps), min, max, ref, sumsq, sumsq_wraps, out);
+  finish_one (n, _sl_stats_exact_sum (total, total_wraps), min, max, ref, sumsq, sumsq_wraps, out);
   out->median = median_of (values, n);
 }
 
@@ -1021,6 +1126,14 @@ sl_name_keys_init (SlNameKeys *keys, guint n_string_ids)
   keys->key_of = g_new (guint32, keys->n_ids);
   memset (keys->key_of, 0xff, keys->n_ids * sizeof (guint32));
   keys->ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+void
+sl_name_keys_add_ids (SlNameKeys *keys, const guint32 *ids, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (i == 0 || ids[i] != ids[i - 1])   /* names come in runs: one load, most of the time */
+      sl_name_keys_get (keys, ids[i]);
 }
 
 void

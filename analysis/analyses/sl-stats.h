@@ -99,7 +99,10 @@ typedef struct {
   guint32    *gkey;
   gint64     *gval;
   gsize       g_n, g_cap;
+  gboolean    is_part;     /* a part's private table (sl-stats-split.c): no keys added */
 } SlStatsTable;
+
+#define SL_STATS_FUSED_BINS 4097
 
 /* Statistics per key in passes over the data, exact and without copying it:
  *
@@ -176,6 +179,9 @@ _sl_key_select_visit (SlKeySelect *s, gint64 v)
 }
 
 void _sl_stats_table_visit_many (SlStatsTable *table, guint key, gint64 value);
+/* @b's sums into @a's, as if @a had seen @b's values after its own (their
+ * references may differ). */
+void _sl_stats_acc_merge (SlStatsAcc *a, const SlStatsAcc *b);
 
 /* *@sum += @v, wrapping past ±2^63 (signed overflow is undefined; the
  * builtin wraps) and counting the wraps in *@wraps, so that the exact sum
@@ -222,16 +228,43 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
   d = _sl_stats_dev (value, a->ref);
   _sl_sumsq_add (&a->sumsq, &a->sumsq_wraps, d);
   if (fused != NULL)
-    fused[(gsize) key * 4097 + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
+    fused[(gsize) key * SL_STATS_FUSED_BINS + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
+}
+
+/* One value of key @k into the global collect buffer (see
+ * plan_global_collect in sl-stats.c): stored always, kept when inside the
+ * key's window.  Returns the new count. */
+static inline gsize
+_sl_window_keep (const SlStatsWindow *win, guint32 *gkey, gint64 *gval, gsize g, gsize cap,
+                 guint k, gint64 v)
+{
+  gkey[g] = k;
+  gval[g] = v;
+  g += (guint64) v - (guint64) win[k].lo < win[k].lim;
+  if (G_UNLIKELY (g > cap))
+    g = cap;             /* more values than the first pass saw: misuse */
+  return g;
+}
+
+/* The exact sum that a wrapped @sum and its @wraps stand for (see _sl_sum_add). */
+static inline __int128
+_sl_stats_exact_sum (gint64 sum, gint32 wraps)
+{
+  return (__int128) sum + (__int128) wraps * ((__int128) 1 << 64);
 }
 
 /* Always inlined: it is the step of the callers' hot loops, and a call per
- * value costs more than the step itself. */
+ * value costs more than the step itself.  A pass that only collects goes to
+ * the one buffer, so that a part's private table (sl-stats-split.c) needs
+ * no per-key buffers of its own. */
 G_ALWAYS_INLINE static inline void
 sl_stats_table_visit (SlStatsTable *table, guint key, gint64 value)
 {
   if (table->phase == 1)
     _sl_stats_acc_add (&table->acc[key], table->fused, key, value);
+  else if (table->win != NULL)
+    table->g_n = _sl_window_keep (table->win, table->gkey, table->gval, table->g_n, table->g_cap,
+                                  MIN (key, table->n_keys), value);
   else if (G_LIKELY (table->key_sel[key].mode != 3))
     _sl_key_select_visit (&table->key_sel[key], value);
   else
@@ -261,6 +294,8 @@ struct _SlNameKeys {
 
 void   sl_name_keys_init            (SlNameKeys *keys, guint n_string_ids);
 void   sl_name_keys_clear           (SlNameKeys *keys);
+/* Gives every id of @ids[0, n) a key (those without one yet, in order). */
+void   sl_name_keys_add_ids         (SlNameKeys *keys, const guint32 *ids, gsize n);
 
 static inline guint
 sl_name_keys_get (SlNameKeys *keys, guint32 id)
@@ -276,6 +311,13 @@ sl_name_keys_get (SlNameKeys *keys, guint32 id)
       g_array_append_val (keys->ids, id);
     }
   return k;
+}
+
+/* The key of @id, G_MAXUINT32 when it has none; changes nothing. */
+static inline guint
+sl_name_keys_lookup (const SlNameKeys *keys, guint32 id)
+{
+  return keys->key_of[MIN (id, keys->n_ids - 1)];
 }
 
 /* ---- statistics per name: the rows of the kernels, api, nvtx, launch tables ---- */

@@ -31,6 +31,7 @@
 #include "sl-profile-cache.h"
 #include "sl-profile-loader.h"
 #include "sl-strings-private.h"
+#include "sl-stats-split.h"
 #include "sl-bench-cli.h"
 #include "sl-bench-cpu.h"
 
@@ -240,6 +241,8 @@ measure (const char *path, const char *truth_path)
 
   json_builder_begin_object (b);
   add_load_figures (b, profile, path, &f);
+  json_builder_set_member_name (b, "analysis_threads");
+  json_builder_add_int_value (b, sl_analysis_threads ());
   json_builder_set_member_name (b, "loader_threads");
   if (threads)
     json_builder_add_int_value (b, g_ascii_strtoll (threads, NULL, 10));

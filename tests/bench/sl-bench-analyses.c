@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sl-bench-analyses.c: the "analysis_ms" section of sightline-bench: the time
- * of every issue-3 analysis on the loaded profile, one core, no filter.
+ * of every issue-3 analysis on the loaded profile, no filter.  The
+ * statistics passes of kernels, api, nvtx and launch take two cores where
+ * there are (sl-stats-split.c); the top-level "analysis_threads" says
+ * how many were used, and SL_ANALYSIS_THREADS=1 measures them on one.
  *
  * "attribution" is the one-off NVTX attribution of the profile (computed on
  * first use and cached for its life, like a load-time index); every other
@@ -10,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sightline.h"
+#include "sl-stats-split.h"
 
 void sl_bench_analyses (SlProfile *profile, JsonBuilder *builder);
 
