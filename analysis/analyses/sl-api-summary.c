@@ -3,6 +3,8 @@
 #include "sl-api-summary.h"
 #include "sl-stats-split.h"
 
+#include <string.h>
+
 /* The calls of the threads in the filter: per thread, its range. */
 typedef struct {
   const SlProfile *profile;
@@ -55,8 +57,28 @@ visit_part (SlStatsTable *table, guint part, guint n_parts, gpointer data)
     }
 }
 
-/* The ranges of the threads in the filter, and a key for every name among
- * them (keys given before the passes, so that two parts can share them). */
+/* The distinct name ids of the profile's API calls, ascending (G_MAXUINT32
+ * ends them): found once and kept with the profile, since keys must be
+ * given before a pass is split and the scan costs as much as a tenth of
+ * the summary. */
+static gpointer
+api_names_build (const SlProfile *profile)
+{
+  SlNameKeys keys;
+  guint32 *ids;
+
+  sl_name_keys_init (&keys, sl_strings_count (profile->strings));
+  sl_name_keys_add_ids (&keys, profile->api.name, profile->api.spans.n);
+  ids = g_new (guint32, keys.ids->len + 1);
+  memcpy (ids, keys.ids->data, keys.ids->len * sizeof (guint32));
+  ids[keys.ids->len] = G_MAXUINT32;
+  sl_name_keys_clear (&keys);
+  return ids;
+}
+
+/* The ranges of the threads in the filter, and a key for every name of
+ * the profile's calls (keys given before the passes, so that two parts can
+ * share them; names without calls in the filter are left out of the rows). */
 static void
 visit_init (Visit *v, const SlProfile *profile, const SlFilter *filter, SlNameKeys *keys)
 {
@@ -72,9 +94,12 @@ visit_init (Visit *v, const SlProfile *profile, const SlFilter *filter, SlNameKe
         continue;
       sl_filter_span_bounds (filter, &api->spans, thread->api_first,
                              thread->api_first + thread->api_count, &v->first[t], &v->last[t]);
-      sl_name_keys_add_ids (keys, api->name + v->first[t], v->last[t] - v->first[t]);
       v->total += v->last[t] - v->first[t];
     }
+  if (v->total > 0)
+    for (const guint32 *id = sl_profile_get_derived (profile, "sl-api-names", api_names_build, g_free);
+         *id != G_MAXUINT32; id++)
+      sl_name_keys_get (keys, *id);
 }
 
 static SlApiSummary *

@@ -13,6 +13,7 @@
  * each on large profiles), and only kernels are merged, for the unions. */
 #include "sl-iterations-private.h"
 #include "sl-gpu-busy.h"
+#include "sl-parallel.h"
 
 /* ---- the general walk -------------------------------------------------- */
 
@@ -330,22 +331,59 @@ add_kernels (const SlProfile *profile, const guint8 *is_nccl, SlMerge *merge, Sl
   sl_iter_add_device_totals (it, &acc, 1);
 }
 
-/* The runs of one device, by iteration, into its[]. */
+/* The runs of one device, by iteration: [first, last) of the sorted runs. */
+typedef struct {
+  const SlProfile *profile;
+  const guint8    *is_nccl;
+  GArray          *runs;
+  SlIteration     *its;
+  guint            cut;      /* the second part's first run */
+} DeviceRuns;
+
 static void
-device_runs_work (const SlProfile *profile, const guint8 *is_nccl, GArray *runs, SlIteration *its)
+device_runs_part (guint part, guint n_parts, gpointer data)
 {
-  g_array_sort (runs, compare_runs);
-  for (guint i = 0, k; i < runs->len; i = k)
+  DeviceRuns *d = data;
+  guint first = part == 0 ? 0 : d->cut, last = part + 1 == n_parts ? d->runs->len : d->cut;
+
+  for (guint i = first, k; i < last; i = k)
     {
-      guint j = g_array_index (runs, Run, i).j;
+      guint j = g_array_index (d->runs, Run, i).j;
       SlMerge merge;
 
       sl_merge_init (&merge);
-      for (k = i; k < runs->len && g_array_index (runs, Run, k).j == j; k++)
-        add_run_ops (profile, &g_array_index (runs, Run, k), &its[j], &merge);
-      add_kernels (profile, is_nccl, &merge, &its[j]);
+      for (k = i; k < last && g_array_index (d->runs, Run, k).j == j; k++)
+        add_run_ops (d->profile, &g_array_index (d->runs, Run, k), &d->its[j], &merge);
+      add_kernels (d->profile, d->is_nccl, &merge, &d->its[j]);
       sl_merge_clear (&merge);
     }
+}
+
+#define SPLIT_MIN_OPS (1 << 18)   /* fewer operations: one part */
+
+/* The runs of one device, by iteration, into its[]: in two parts at once
+ * when there are many operations, cut between iterations near the middle
+ * of them (a part writes only its own iterations). */
+static void
+device_runs_work (const SlProfile *profile, const guint8 *is_nccl, GArray *runs, SlIteration *its)
+{
+  DeviceRuns d = { profile, is_nccl, runs, its, runs->len };
+  guint64 ops = 0, half = 0;
+
+  g_array_sort (runs, compare_runs);
+  for (guint i = 0; i < runs->len; i++)
+    ops += g_array_index (runs, Run, i).to - g_array_index (runs, Run, i).from;
+  if (sl_analysis_threads () < 2 || ops < SPLIT_MIN_OPS)
+    {
+      device_runs_part (0, 1, &d);
+      return;
+    }
+  for (d.cut = 0; d.cut < runs->len && half < ops / 2; d.cut++)
+    half += g_array_index (runs, Run, d.cut).to - g_array_index (runs, Run, d.cut).from;
+  while (d.cut > 0 && d.cut < runs->len
+         && g_array_index (runs, Run, d.cut).j == g_array_index (runs, Run, d.cut - 1).j)
+    d.cut++;
+  sl_parallel_run (2, device_runs_part, &d);
 }
 
 /* Whether the iterations its[0, n) (sorted by start) are disjoint: then

@@ -6,7 +6,7 @@
 #include "sl-int.h"
 #include "sl-json.h"
 #include "sl-stats.h"
-#include "sl-stats-split.h"
+#include "sl-parallel.h"
 
 #include <string.h>
 
@@ -446,61 +446,55 @@ plain_key_merge (Plain *into, PlainKey *a, PlainKey *b)
   g_free (b->band);
 }
 
-/* The second half of every stream's kernels, on a thread of its own. */
+/* Every stream's kernels in two halves, each into figures of its own. */
 typedef struct {
-  Plain            p;
+  Plain           *p[2];
   const SlProfile *profile;
-  guint           *first;
-  const guint     *last;
-} PlainPart;
+  guint           *first[2];
+  const guint     *last[2];
+} PlainHalves;
 
-static gpointer
-plain_part_run (gpointer data)
+static void
+plain_half_run (guint part, guint n_parts, gpointer data)
 {
-  PlainPart *part = data;
+  PlainHalves *h = data;
 
-  plain_walk (&part->p, part->profile, part->first, part->last);
-  return NULL;
+  plain_walk (h->p[part], h->profile, h->first[part], h->last[part]);
 }
 
 /* plain_walk() in two halves at once: per stream, its first half of the
- * kernels here and its second on another thread into figures of its own,
- * then added to these.  The sums are exact either way (a partial sum that
- * overflows is an overflow, as the whole's would be). */
+ * kernels into @p, its second into figures of their own, added to @p's
+ * after.  The sums are exact either way (a partial sum that overflows is
+ * an overflow, as the whole's would be). */
 static void
 plain_walk_split (Plain *p, const SlProfile *profile, guint *first, const guint *last)
 {
   guint n = MAX (profile->n_streams, 1);
   g_autofree guint *mid = g_new (guint, n);
-  g_autofree guint *part_first = g_new (guint, n);
-  g_autofree PlainKey *part_keys = g_new (PlainKey, MAX (p->n_keys, 1));
-  PlainPart part = { *p, profile, part_first, last };
-  GThread *thread;
+  g_autofree guint *second_first = g_new (guint, n);
+  g_autofree PlainKey *second_keys = g_new (PlainKey, MAX (p->n_keys, 1));
+  Plain second = *p;
+  PlainHalves halves = { { p, &second }, profile, { first, second_first }, { mid, last } };
 
   for (guint s = 0; s < profile->n_streams; s++)
-    mid[s] = part_first[s] = first[s] + (last[s] - first[s]) / 2;
+    mid[s] = second_first[s] = first[s] + (last[s] - first[s]) / 2;
   for (guint key = 0; key < p->n_keys; key++)
-    plain_key_part (&part_keys[key], &p->keys[key]);
-  plain_key_part (&part.p.all, &p->all);
-  part.p.keys = part_keys;
-  part.p.func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
+    plain_key_part (&second_keys[key], &p->keys[key]);
+  plain_key_part (&second.all, &p->all);
+  second.keys = second_keys;
+  second.func_key = g_new (PlainKey *, MAX (profile->n_funcs, 1));
   for (guint f = 0; f < profile->n_funcs; f++)
-    part.p.func_key[f] = part_keys + (p->func_key[f] - p->keys);
-  part.p.unlinked = 0;
-  part.p.overflow = FALSE;
+    second.func_key[f] = second_keys + (p->func_key[f] - p->keys);
+  second.unlinked = 0;
+  second.overflow = FALSE;
 
-  thread = g_thread_try_new ("sl-launch-part", plain_part_run, &part, NULL);
-  plain_walk (p, profile, first, mid);
-  if (thread != NULL)
-    g_thread_join (thread);
-  else
-    plain_part_run (&part);
+  sl_parallel_run (2, plain_half_run, &halves);
   for (guint key = 0; key < p->n_keys; key++)
-    plain_key_merge (p, &p->keys[key], &part_keys[key]);
-  plain_key_merge (p, &p->all, &part.p.all);
-  p->unlinked += part.p.unlinked;
-  p->overflow |= part.p.overflow;
-  g_free (part.p.func_key);
+    plain_key_merge (p, &p->keys[key], &second_keys[key]);
+  plain_key_merge (p, &p->all, &second.all);
+  p->unlinked += second.unlinked;
+  p->overflow |= second.overflow;
+  g_free (second.func_key);
   for (guint s = 0; s < profile->n_streams; s++)
     first[s] = last[s];
 }

@@ -7,21 +7,6 @@
 #define SPLIT_MIN_VALUES (1 << 18)   /* fewer: a thread costs more than it saves */
 #define SPLIT_MAX_COLLECT (1 << 24)  /* a second collect buffer at most this big (192 MB) */
 
-guint
-sl_analysis_threads (void)
-{
-  static gsize threads = 0;
-
-  if (g_once_init_enter (&threads))
-    {
-      const char *env = g_getenv ("SL_ANALYSIS_THREADS");
-      gsize n = env != NULL ? CLAMP (g_ascii_strtoull (env, NULL, 10), 1, SL_STATS_MAX_PARTS)
-                            : CLAMP (g_get_num_processors (), 1, SL_STATS_MAX_PARTS);
-      g_once_init_leave (&threads, n);
-    }
-  return (guint) threads;
-}
-
 /* Whether this pass of @table can be split: the first (sums per key, and
  * its log-scale bins), or a pass where every key only collects the values
  * inside one window (the usual last).  Histogram passes stay whole. */
@@ -47,7 +32,7 @@ part_init (SlStatsTable *part, const SlStatsTable *table)
     {
       part->acc = g_new0 (SlStatsAcc, MAX (table->n_keys, 1));
       if (table->fused != NULL)
-        part->fused = g_new0 (guint32, (gsize) table->n_keys * SL_STATS_FUSED_BINS);
+        part->fused = g_new0 (guint32, (gsize) table->n_keys * SL_STATS_FUSED_STRIDE);
     }
   else
     {
@@ -76,7 +61,7 @@ merge (SlStatsTable *table, const SlStatsTable *part)
       for (guint k = 0; k < table->n_keys; k++)
         _sl_stats_acc_merge (&table->acc[k], &part->acc[k]);
       if (table->fused != NULL)
-        for (gsize i = 0, n = (gsize) table->n_keys * SL_STATS_FUSED_BINS; i < n; i++)
+        for (gsize i = 0, n = (gsize) table->n_keys * SL_STATS_FUSED_STRIDE; i < n; i++)
           table->fused[i] += part->fused[i];
       return;
     }
@@ -88,38 +73,32 @@ merge (SlStatsTable *table, const SlStatsTable *part)
 }
 
 typedef struct {
-  SlStatsTable     table;
+  SlStatsTable    *table;
+  SlStatsTable     part;
   SlStatsVisitPart visit;
   gpointer         data;
-} Part;
+} Split;
 
-static gpointer
-run_part (gpointer data)
+static void
+run_part (guint part, guint n_parts, gpointer data)
 {
-  Part *p = data;
+  Split *split = data;
 
-  p->visit (&p->table, 1, 2, p->data);
-  return NULL;
+  split->visit (part == 0 ? split->table : &split->part, part, n_parts, split->data);
 }
 
 void
 sl_stats_table_visit_split (SlStatsTable *table, gsize n_values, SlStatsVisitPart visit, gpointer data)
 {
-  Part part = { .visit = visit, .data = data };
-  GThread *thread;
+  Split split = { table, { 0 }, visit, data };
 
   if (sl_analysis_threads () < 2 || n_values < SPLIT_MIN_VALUES || !can_split (table))
     {
       visit (table, 0, 1, data);
       return;
     }
-  part_init (&part.table, table);
-  thread = g_thread_try_new ("sl-stats-part", run_part, &part, NULL);
-  visit (table, 0, 2, data);
-  if (thread != NULL)
-    g_thread_join (thread);
-  else
-    run_part (&part);    /* no thread to be had: the second part after the first */
-  merge (table, &part.table);
-  part_clear (&part.table);
+  part_init (&split.part, table);
+  sl_parallel_run (2, run_part, &split);
+  merge (table, &split.part);
+  part_clear (&split.part);
 }

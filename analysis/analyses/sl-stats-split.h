@@ -5,11 +5,12 @@
  * statistics do not depend on the order of the values). */
 #pragma once
 
+#include "sl-parallel.h"
 #include "sl-stats.h"
 
 G_BEGIN_DECLS
 
-#define SL_STATS_MAX_PARTS 2
+#define SL_STATS_MAX_PARTS SL_PARALLEL_MAX_PARTS
 
 /* Visits part @part of @n_parts of the values into @table (the caller's
  * table, or a private one of the part's): the parts together are every
@@ -25,9 +26,6 @@ typedef void (*SlStatsVisitPart) (SlStatsTable *table, guint part, guint n_parts
  * else in one part.  SL_ANALYSIS_THREADS=1 keeps every pass in one. */
 void   sl_stats_table_visit_split (SlStatsTable *table, gsize n_values, SlStatsVisitPart visit,
                                    gpointer data);
-
-/* The analyses' threads: SL_ANALYSIS_THREADS (1 or 2), else up to two cores. */
-guint  sl_analysis_threads        (void);
 
 /* Clips [*@first, *@last), values [@before, @before + n) of the pass's
  * @total in order, to those part @part of @n_parts takes (an equal share

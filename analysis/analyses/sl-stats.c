@@ -11,6 +11,7 @@
                                   * everything costs more than selecting among these) */
 #define FUSED_MAX_KEYS 256      /* log-scale histograms in the first pass up to this many keys */
 #define FUSED_BINS     SL_STATS_FUSED_BINS
+#define FUSED_STRIDE   SL_STATS_FUSED_STRIDE
 
 typedef struct {
   guint  key;
@@ -91,8 +92,8 @@ sl_stats_table_grow (SlStatsTable *table, guint n_keys)
   memset (table->acc + old, 0, (n_keys - old) * sizeof (SlStatsAcc));
   if (n_keys <= FUSED_MAX_KEYS && (old == 0 || table->fused != NULL))
     {
-      table->fused = g_renew (guint32, table->fused, (gsize) n_keys * FUSED_BINS);
-      memset (table->fused + (gsize) old * FUSED_BINS, 0, (gsize) (n_keys - old) * FUSED_BINS * sizeof (guint32));
+      table->fused = g_renew (guint32, table->fused, (gsize) n_keys * FUSED_STRIDE);
+      memset (table->fused + (gsize) old * FUSED_STRIDE, 0, (gsize) (n_keys - old) * FUSED_STRIDE * sizeof (guint32));
     }
   else
     g_clear_pointer (&table->fused, g_free);   /* values seen so far were not binned: drop it */
@@ -337,7 +338,7 @@ static void
 add_selection (SlStatsTable *table, guint key, guint owner, guint64 r0, guint64 r1)
 {
   const SlStatsAcc *a = &table->acc[key];
-  const guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
+  const guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_STRIDE : NULL;
   guint64 below0, below1;
   guint b0, b1;
 
@@ -592,7 +593,7 @@ acc_add_spans_small (SlStatsTable *table, const SlSpans *spans, guint first, gui
       a->total += v;
       a->sumsq += v * v;
       if (fused != NULL)
-        fused[(gsize) k * FUSED_BINS + _sl_log_bin (v)]++;
+        fused[(gsize) k * FUSED_STRIDE + (i & 1) * FUSED_BINS + _sl_log_bin (v)]++;
     }
   for (guint k = 0; k < n_keys; k++)
     small_acc_merge (&table->acc[k], &acc[k]);
@@ -668,7 +669,7 @@ acc_bin_values (guint32 *h, const gint64 *values, gsize n)
   for (gsize i = 0; i < n; i++)
     {
       gint64 v = values[i];
-      h[v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1]++;
+      h[(i & 1) * FUSED_BINS + (v >= 0 ? _sl_log_bin ((guint64) v) : FUSED_BINS - 1)]++;
     }
 }
 
@@ -713,7 +714,7 @@ static void
 acc_add_values (SlStatsTable *table, guint key, const gint64 *values, gsize n)
 {
   SlStatsAcc *a = &table->acc[key];
-  guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_BINS : NULL;
+  guint32 *h = table->fused != NULL ? table->fused + (gsize) key * FUSED_STRIDE : NULL;
   gint64 total = 0, ref, min, max;
   __int128 sumsq = 0;
   gint32 total_wraps = 0;
@@ -823,9 +824,22 @@ index_selections (SlStatsTable *table)
   plan_global_collect (table);
 }
 
+/* The second copy of each key's first-pass bins into the first. */
+static void
+fold_fused (SlStatsTable *table)
+{
+  for (guint k = 0; k < table->n_keys && table->fused != NULL; k++)
+    {
+      guint32 *h = table->fused + (gsize) k * FUSED_STRIDE;
+      for (guint b = 0; b < FUSED_BINS; b++)
+        h[b] += h[FUSED_BINS + b];
+    }
+}
+
 static void
 build_selections (SlStatsTable *table)
 {
+  fold_fused (table);
   table->answers = g_new0 (gint64, 2 * table->n_keys + table->requests->len + 1);
   for (guint k = 0; k < table->n_keys && table->medians; k++)
     {
@@ -1131,9 +1145,15 @@ sl_name_keys_init (SlNameKeys *keys, guint n_string_ids)
 void
 sl_name_keys_add_ids (SlNameKeys *keys, const guint32 *ids, gsize n)
 {
+  g_autofree guint8 *seen = g_new0 (guint8, keys->n_ids);
+
+  /* a store per id and no branch (names alternate: a test against the
+   * neighbour would be mispredicted), then the ids seen in id order */
   for (gsize i = 0; i < n; i++)
-    if (i == 0 || ids[i] != ids[i - 1])   /* names come in runs: one load, most of the time */
-      sl_name_keys_get (keys, ids[i]);
+    seen[MIN (ids[i], keys->n_ids - 1)] = 1;
+  for (guint32 id = 0; id < keys->n_ids; id++)
+    if (seen[id])
+      sl_name_keys_get (keys, id);
 }
 
 void

@@ -103,6 +103,10 @@ typedef struct {
 } SlStatsTable;
 
 #define SL_STATS_FUSED_BINS 4097
+/* Two copies of a key's bins, alternated by the bulk visitors (consecutive
+ * values in one bin would each wait for the increment before), added
+ * together after the first pass. */
+#define SL_STATS_FUSED_STRIDE (2 * SL_STATS_FUSED_BINS)
 
 /* Statistics per key in passes over the data, exact and without copying it:
  *
@@ -228,7 +232,7 @@ _sl_stats_acc_add (SlStatsAcc *a, guint32 *fused, guint key, gint64 value)
   d = _sl_stats_dev (value, a->ref);
   _sl_sumsq_add (&a->sumsq, &a->sumsq_wraps, d);
   if (fused != NULL)
-    fused[(gsize) key * SL_STATS_FUSED_BINS + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
+    fused[(gsize) key * SL_STATS_FUSED_STRIDE + (value >= 0 ? _sl_log_bin ((guint64) value) : 4096)]++;
 }
 
 /* One value of key @k into the global collect buffer (see
@@ -294,7 +298,7 @@ struct _SlNameKeys {
 
 void   sl_name_keys_init            (SlNameKeys *keys, guint n_string_ids);
 void   sl_name_keys_clear           (SlNameKeys *keys);
-/* Gives every id of @ids[0, n) a key (those without one yet, in order). */
+/* Gives every id of @ids[0, n) a key (those without one yet, in id order). */
 void   sl_name_keys_add_ids         (SlNameKeys *keys, const guint32 *ids, gsize n);
 
 static inline guint

@@ -59,7 +59,7 @@ duration_of (GRand *rand, guint id, gboolean long_ones)
 
 /* @n spans, the names alternating at random (as a stream's kernels do),
  * their truth per key in @per_key (keys given to every id up front, by
- * sl_name_keys_add_ids in the order met). */
+ * sl_name_keys_add_ids in id order). */
 static void
 fixture_init (Fixture *f, guint n, gboolean long_ones, guint32 seed, GArray **per_key)
 {
