@@ -23,10 +23,11 @@ typedef struct {
   const gint64    *gs[2], *ge[2];
 } Scan;
 
-enum { PASS_KEYS, PASS_STATS, PASS_SELECT };
+enum { PASS_STATS, PASS_SELECT };
 
 /* Part @part of @n_parts of the ranges of one kind, in the order of the
- * threads; *@before counts the ranges of the kind and threads before. */
+ * threads; *@before counts the ranges of the kind and threads before.  The
+ * subset's kept flags are a byte each. */
 static void
 scan (Scan *sc, SlStatsTable *table, guint part, guint n_parts, gboolean startend, guint64 *before)
 {
@@ -39,39 +40,94 @@ scan (Scan *sc, SlStatsTable *table, guint part, guint n_parts, gboolean starten
   for (guint t = 0; t < profile->n_threads; t++)
     {
       const SlNvtxRanges *r = startend ? &profile->threads[t].nvtx_startend : &profile->threads[t].nvtx;
-      guint first = 0, last = r->spans.n;
+      const guint8 *kept = !startend && profile->ranges_kept != NULL ? profile->ranges_kept + profile->ranges_base[t]
+                                                                     : NULL;
+      guint first = 0, last = r->spans.n, n = r->spans.n;
 
-      if (!sc->thread_ok[t] || r->spans.n == 0)
+      if (!sc->thread_ok[t] || n == 0)
         continue;
-      if (!sl_stats_part_clip (*before, sc->n_ranges, part, n_parts, &first, &last))
+      *before += n;
+      if (!sl_stats_part_clip (*before - n, sc->n_ranges, part, n_parts, &first, &last))
+        continue;
+      /* each depth's row is sorted by start: the window is a slice of it */
+      for (guint d = 0; d < MAX (r->n_depths, 1); d++)
         {
-          *before += r->spans.n;
-          continue;
-        }
-      *before += r->spans.n;
-      for (guint i = first; i < last; i++)
-        {
-          guint32 id;
-          guint k;
+          guint lo = r->n_depths > 0 ? MAX (first, r->depth_first[d]) : first;
+          guint hi = r->n_depths > 0 ? MIN (last, r->depth_first[d + 1]) : last;
 
-          if (!sl_filter_match_time (sc->filter, r->spans.start[i])
-              || (!startend && !sl_profile_range_kept (profile, t, i)))
+          if (lo >= hi)
             continue;
-          id = sl_nvtx_naming_key (&sc->naming, r->name[i]);
-          if (sc->pass == PASS_KEYS)
+          if (r->n_depths > 0)
+            sl_filter_span_bounds (sc->filter, &r->spans, lo, hi, &lo, &hi);
+          for (guint i = lo; i < hi; i++)
             {
-              sl_name_keys_get (&sc->keys, id);
-              continue;
-            }
-          k = sl_name_keys_lookup (&sc->keys, id);   /* read only: two parts share the keys */
-          sl_stats_table_visit (table, k, sl_spans_dur (&r->spans, i));
-          if (sc->pass == PASS_STATS && gs[base[t] + i] != SL_NO_GPU_START)
-            {
-              gpu_total[k] = sl_sat_add (gpu_total[k], ge[base[t] + i] - gs[base[t] + i]);
-              gpu_n[k]++;
+              guint k;
+
+              if ((kept != NULL && !kept[i]) || (r->n_depths == 0 && !sl_filter_match_time (sc->filter, r->spans.start[i])))
+                continue;
+              k = sl_name_keys_lookup (&sc->keys, sl_nvtx_naming_key (&sc->naming, r->name[i]));
+              sl_stats_table_visit (table, k, sl_spans_dur (&r->spans, i));
+              if (sc->pass == PASS_STATS && gs[base[t] + i] != SL_NO_GPU_START)
+                {
+                  gpu_total[k] = sl_sat_add (gpu_total[k], ge[base[t] + i] - gs[base[t] + i]);
+                  gpu_n[k]++;
+                }
             }
         }
     }
+}
+
+/* The distinct name ids of the profile's ranges of both kinds, ascending
+ * (G_MAXUINT32 ends them; ids past the string table included): found once
+ * and kept with the profile, so that the keys are given before the passes
+ * (which two parts then share) without a scan of every range each time. */
+static gpointer
+range_names_build (const SlProfile *profile)
+{
+  guint n_strings = sl_strings_count (profile->strings);
+  g_autofree guint8 *seen = g_new0 (guint8, n_strings + 1);
+  g_autoptr(GHashTable) beyond = g_hash_table_new (NULL, NULL);
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 end = G_MAXUINT32;
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    for (int kind = 0; kind < 2; kind++)
+      {
+        const SlNvtxRanges *r = kind ? &profile->threads[t].nvtx_startend : &profile->threads[t].nvtx;
+
+        for (guint i = 0; i < r->spans.n; i++)
+          {
+            guint32 id = r->name[i];
+            seen[MIN (id, n_strings)] = 1;
+            if (G_UNLIKELY (id >= n_strings))
+              g_hash_table_add (beyond, GUINT_TO_POINTER (id));
+          }
+      }
+  for (guint32 id = 0; id < n_strings; id++)
+    if (seen[id])
+      g_array_append_val (ids, id);
+  if (seen[n_strings])
+    {
+      g_autoptr(GList) rest = g_hash_table_get_keys (beyond);
+      for (GList *l = rest; l != NULL; l = l->next)
+        {
+          guint32 id = GPOINTER_TO_UINT (l->data);
+          g_array_append_val (ids, id);
+        }
+    }
+  g_array_append_val (ids, end);
+  return g_array_free (ids, FALSE);
+}
+
+/* A key for every range name of the profile, as the naming groups them
+ * (names without ranges in the filter are left out of the rows). */
+static void
+give_keys (Scan *sc)
+{
+  const guint32 *id = sl_profile_get_derived (sc->profile, "sl-nvtx-range-names", range_names_build, g_free);
+
+  for (; *id != G_MAXUINT32; id++)
+    sl_name_keys_get (&sc->keys, sl_nvtx_naming_key (&sc->naming, *id));
 }
 
 static void
@@ -121,8 +177,7 @@ gather (Scan *sc, const SlAttribution *attr, const Projection *pr)
   SlStats *stats;
 
   count_ranges (sc);
-  sc->pass = PASS_KEYS;
-  scan_part (NULL, 0, 1, sc);
+  give_keys (sc);
   n_keys = sc->keys.ids->len;
   if (sc->medians)
     sl_stats_table_init (&sc->table, n_keys, TRUE);

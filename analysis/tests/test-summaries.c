@@ -260,6 +260,30 @@ test_api_real (void)
     }
 }
 
+/* NVTX in the middle half of the capture: the ranges that start inside
+ * it (each depth of a thread's ranges is a slice of them). */
+static void
+check_nvtx_window (const SlProfile *profile, sqlite3 *db, const char *path)
+{
+  gint64 lo = sl_test_db_int (db, "SELECT coalesce(min(start), 0) FROM t_nvtx");
+  gint64 hi = sl_test_db_int (db, "SELECT coalesce(max(start), 0) FROM t_nvtx");
+  gint64 from = lo + (hi - lo) / 4, to = lo + 3 * (hi - lo) / 4 + 1;
+  g_autoptr(SlFilter) filter = sl_filter_new ();
+  g_autoptr(SlNvtxSummary) s = NULL;
+  g_autofree char *sql = g_strdup_printf ("SELECT name, end - start FROM t_nvtx WHERE start >= %" G_GINT64_FORMAT
+                                          " AND start < %" G_GINT64_FORMAT, from, to);
+  g_autofree char *what = g_strdup_printf ("%s, NVTX in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", path, from, to);
+  g_autoptr(GHashTable) groups = query_groups (db, sql);
+  g_autofree Row *rows = NULL;
+
+  sl_filter_set_range (filter, from, to);
+  s = sl_nvtx_summary_compute (profile, filter, 0);
+  rows = g_new0 (Row, MAX (s->n_rows, 1));
+  for (guint r = 0; r < s->n_rows; r++)
+    rows[r] = (Row) { s->rows[r].name, &s->rows[r].stats, s->rows[r].time_pct };
+  check_rows (what, groups, rows, s->n_rows, s->total_ns);
+}
+
 /* NVTX: statistics per name, and the GPU projection summed per name with a
  * correlated subquery: GPU work of API calls of the range's thread starting
  * inside it. */
@@ -282,6 +306,7 @@ test_nvtx_real (void)
       for (guint r = 0; r < s->n_rows; r++)
         rows[r] = (Row) { s->rows[r].name, &s->rows[r].stats, s->rows[r].time_pct };
       check_rows (paths[p], groups, rows, s->n_rows, s->total_ns);
+      check_nvtx_window (profile, db, paths[p]);
 
       proj = query_groups (db,
         "SELECT n.name, (SELECT max(g.end) - min(g.start) FROM t_api a JOIN t_gpu g ON g.pid = a.pid AND g.corr = a.corr "
