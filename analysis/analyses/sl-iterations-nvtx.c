@@ -397,6 +397,28 @@ disjoint (const SlIteration *its, guint n)
   return TRUE;
 }
 
+/* The runs of the devices, the devices of part @part of @n_parts (every
+ * other one: a part writes only its devices' runs and flag). */
+typedef struct {
+  Runs            *r;
+  const SlFilter  *filter;
+  guint32          pid;
+  GPtrArray       *per_gpu;
+  gboolean         ok[SL_PARALLEL_MAX_PARTS];
+} DevicesRuns;
+
+static void
+devices_runs_part (guint part, guint n_parts, gpointer data)
+{
+  DevicesRuns *d = data;
+  const SlProfile *profile = d->r->profile;
+
+  d->ok[part] = TRUE;
+  for (guint g = part; g < profile->n_gpus && d->ok[part]; g += n_parts)
+    if (sl_filter_match_device (d->filter, profile->gpus[g].device))
+      d->ok[part] = device_runs (d->r, &profile->gpus[g], d->pid, g_ptr_array_index (d->per_gpu, g));
+}
+
 /* The work by runs; FALSE (nothing changed) when some stream does not allow them. */
 static gboolean
 runs_gpu_work (const SlProfile *profile, const SlFilter *filter, const guint8 *is_nccl,
@@ -404,15 +426,21 @@ runs_gpu_work (const SlProfile *profile, const SlFilter *filter, const guint8 *i
 {
   Runs r = { profile, its, n, g_new0 (guint *, MAX (profile->n_threads, 1)) };
   g_autoptr(GPtrArray) per_gpu = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  DevicesRuns d = { &r, filter, pid, per_gpu, { TRUE, TRUE } };
   gboolean ok = TRUE;
+  guint64 ops = 0;
 
-  for (guint g = 0; g < profile->n_gpus && ok; g++)
-    {
-      GArray *runs = g_array_new (FALSE, FALSE, sizeof (Run));
-      g_ptr_array_add (per_gpu, runs);
-      if (sl_filter_match_device (filter, profile->gpus[g].device))
-        ok = device_runs (&r, &profile->gpus[g], pid, runs);
-    }
+  for (guint g = 0; g < profile->n_gpus; g++)
+    g_ptr_array_add (per_gpu, g_array_new (FALSE, FALSE, sizeof (Run)));
+  /* every launching thread's bounds first, so that the parts only read them */
+  for (guint t = 0; t < profile->n_threads; t++)
+    if (profile->threads[t].api_count > 0)
+      thread_bounds (&r, t);
+  for (guint s = 0; s < profile->n_streams; s++)
+    ops += profile->streams[s].kernels.spans.n;
+  sl_parallel_run (profile->n_gpus > 1 && ops >= SPLIT_MIN_OPS ? sl_analysis_threads () : 1, devices_runs_part, &d);
+  for (guint p = 0; p < SL_PARALLEL_MAX_PARTS; p++)
+    ok &= d.ok[p];
   for (guint g = 0; g < per_gpu->len && ok; g++)
     device_runs_work (profile, is_nccl, g_ptr_array_index (per_gpu, g), its);
   for (guint t = 0; t < profile->n_threads; t++)
