@@ -75,18 +75,15 @@ def compare_threads(profile):
 def check_against_sql(profile):
     """The two-core answers of kernels and api per name, counted and summed by SQL."""
     db = sqlite3.connect(f"file:{profile}?mode=ro", uri=True)
-    want = {row[0]: (row[1], row[2]) for row in db.execute(
-        'SELECT s.value, count(*), sum(k."end" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k '
-        'JOIN StringIds s ON s.id = k.shortName GROUP BY s.value')}
-    _, out, _ = run(["kernels", "--json", profile], 2)
-    got = {k["name"]: (k["instances"], k["total_ns"]) for k in json.loads(out)["kernels"]}
-    check(got == want, f"{os.path.basename(profile)}: kernels per name {sorted(got.items())[:3]} != SQL {sorted(want.items())[:3]}")
-    want = {row[0]: (row[1], row[2]) for row in db.execute(
-        'SELECT s.value, count(*), sum(r."end" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r '
-        'JOIN StringIds s ON s.id = r.nameId GROUP BY s.value')}
-    _, out, _ = run(["api", "--json", profile], 2)
-    got = {a["name"]: (a["instances"], a["total_ns"]) for a in json.loads(out)["calls"]}
-    check(got == want, f"{os.path.basename(profile)}: api per name {sorted(got.items())[:3]} != SQL {sorted(want.items())[:3]}")
+    for command, member, table, name_column in [("kernels", "kernels", "CUPTI_ACTIVITY_KIND_KERNEL", "shortName"),
+                                                ("api", "calls", "CUPTI_ACTIVITY_KIND_RUNTIME", "nameId")]:
+        want = {row[0]: (row[1], row[2]) for row in db.execute(
+            f'SELECT s.value, count(*), sum(t."end" - t.start) FROM {table} t '
+            f'JOIN StringIds s ON s.id = t.{name_column} GROUP BY s.value')}
+        _, out, _ = run([command, "--json", profile], 2)
+        got = {row["name"]: (row["instances"], row["total_ns"]) for row in json.loads(out)[member]}
+        check(got == want, f"{os.path.basename(profile)}: {command} per name {sorted(got.items())[:3]} "
+                           f"!= SQL {sorted(want.items())[:3]}")
     db.close()
 
 
