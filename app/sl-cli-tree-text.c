@@ -16,14 +16,14 @@
  * per line was most of the time. */
 typedef struct {
   const char *name;        /* valid UTF-8: the model's names are */
+  gint64  dur;
+  gint64  gpu_dur;         /* GPU projection of a range */
   guint32 name_bytes;
   guint32 chars;           /* the indented label's width in characters */
   guint32 indent;
-  gboolean is_kernel;
   guint32 place;           /* kernels: their stream's index in the profile */
-  gboolean has_gpu;
-  gint64  dur;
-  gint64  gpu_dur;         /* GPU projection of a range */
+  guint8  is_kernel;
+  guint8  has_gpu;
 } Line;
 
 /* A kernel's "  [GPU 0 · stream 7]" after its name, formatted once per
@@ -45,6 +45,14 @@ typedef struct {
   guint32 chars;
 } NameSlot;
 
+/* Lines formatted and written as one piece; a walk collects its lines in
+ * such blocks, which growing one array of a million lines and copying it
+ * on each doubling cost a tenth of a full tree's time. */
+typedef struct {
+  Line  *lines;
+  guint  n;
+} Chunk;
+
 /* The roots one walk takes, and the lines it collects. */
 typedef struct {
   const SlTree *tree;
@@ -54,14 +62,9 @@ typedef struct {
   gint64        min_dur;
   const Place  *places;    /* shared, read only */
   NameSlot     *names;     /* NAME_SLOTS, its own */
-  GArray       *lines;     /* Line */
+  guint         chunk_lines;
+  GArray       *chunks;    /* Chunk, each of at most chunk_lines lines, owned */
 } Part;
-
-/* Lines formatted and written as one piece. */
-typedef struct {
-  const Line *lines;
-  guint       n;
-} Chunk;
 
 /* The chunks in order, and whose turn it is to write. */
 typedef struct {
@@ -161,8 +164,17 @@ add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpoin
     .dur = info->end_ns - info->start_ns, .gpu_dur = info->gpu_end_ns - info->gpu_start_ns,
   };
 
+  Chunk *last = part->chunks->len > 0 ? &g_array_index (part->chunks, Chunk, part->chunks->len - 1) : NULL;
+
   line.chars = line.indent + name->chars + (line.is_kernel ? part->places[node->owner].chars : 0);
-  g_array_append_val (part->lines, line);
+  if (last == NULL || last->n == part->chunk_lines)
+    {
+      Chunk chunk = { g_new (Line, part->chunk_lines), 0 };
+
+      g_array_append_val (part->chunks, chunk);
+      last = &g_array_index (part->chunks, Chunk, part->chunks->len - 1);
+    }
+  last->lines[last->n++] = line;
 }
 
 static gpointer
@@ -170,7 +182,7 @@ walk_part (gpointer data)
 {
   Part *part = data;
 
-  sl_tree_walk_roots (part->tree, part->first_root, part->n_roots, part->max_depth, part->min_dur,
+  sl_tree_walk_roots (part->tree, part->first_root, part->n_roots, part->max_depth, part->min_dur, TRUE,
                       add_line, NULL, part);
   return NULL;
 }
@@ -286,34 +298,34 @@ print_chunks (gpointer data)
   return NULL;
 }
 
-/* The lines of @parts, in order, in chunks of @chunk_lines. */
+/* The chunks of @parts, in order. */
 static GArray *
-chunk_lines (const Part *parts, guint n_parts, guint chunk_lines)
+all_chunks (const Part *parts, guint n_parts)
 {
   GArray *chunks = g_array_new (FALSE, FALSE, sizeof (Chunk));
 
   for (guint p = 0; p < n_parts; p++)
-    for (guint i = 0; i < parts[p].lines->len; i += chunk_lines)
-      {
-        Chunk c = { &g_array_index (parts[p].lines, Line, i), MIN (chunk_lines, parts[p].lines->len - i) };
-        g_array_append_val (chunks, c);
-      }
+    g_array_append_vals (chunks, parts[p].chunks->data, parts[p].chunks->len);
   return chunks;
 }
 
 /* Labels padded to the widest (at most 110 characters), then the duration. */
 static void
-print_parts (const Part *parts, guint n_parts, const Place *places, guint n_workers, guint chunk_size)
+print_parts (const Part *parts, guint n_parts, const Place *places, guint n_workers)
 {
-  g_autoptr(GArray) chunks = chunk_lines (parts, n_parts, chunk_size);
+  g_autoptr(GArray) chunks = all_chunks (parts, n_parts);
   Printer printer = { (const Chunk *) chunks->data, chunks->len, MAX (MIN (n_workers, chunks->len), 1),
                       places, 0 };
   PrintWorker workers[2] = { { &printer, 0 }, { &printer, 1 } };
   GThread *other = NULL;
 
-  for (guint p = 0; p < n_parts; p++)
-    for (guint i = 0; i < parts[p].lines->len; i++)
-      printer.width = MAX (printer.width, g_array_index (parts[p].lines, Line, i).chars);
+  for (guint c = 0; c < chunks->len; c++)
+    {
+      const Chunk *chunk = &g_array_index (chunks, Chunk, c);
+
+      for (guint i = 0; i < chunk->n; i++)
+        printer.width = MAX (printer.width, chunk->lines[i].chars);
+    }
   printer.width = MIN (printer.width, 110);
   g_mutex_init (&printer.lock);
   g_cond_init (&printer.turn_changed);
@@ -344,7 +356,8 @@ sl_cli_tree_print_text (const SlProfile *profile, const SlTree *tree, guint max_
       guint first = n_roots * p / n_parts, end = n_roots * (p + 1) / n_parts;
 
       parts[p] = (Part) { tree, first, end - first, max_depth, min_dur_ns, places,
-                          g_new0 (NameSlot, NAME_SLOTS), g_array_new (FALSE, FALSE, sizeof (Line)) };
+                          g_new0 (NameSlot, NAME_SLOTS), small ? 7 : CHUNK_LINES,
+                          g_array_new (FALSE, FALSE, sizeof (Chunk)) };
     }
   if (n_parts > 1)
     other = g_thread_new ("sl-tree-walk", walk_part, &parts[1]);
@@ -352,13 +365,18 @@ sl_cli_tree_print_text (const SlProfile *profile, const SlTree *tree, guint max_
   if (other != NULL)
     g_thread_join (other);
 
-  print_parts (parts, n_parts, places, big && g_get_num_processors () >= 2 ? 2 : 1,
-               small ? 7 : CHUNK_LINES);
+  print_parts (parts, n_parts, places, big && g_get_num_processors () >= 2 ? 2 : 1);
   for (guint p = 0; p < n_parts; p++)
     {
-      n_lines += parts[p].lines->len;
+      for (guint c = 0; c < parts[p].chunks->len; c++)
+        {
+          Chunk *chunk = &g_array_index (parts[p].chunks, Chunk, c);
+
+          n_lines += chunk->n;
+          g_free (chunk->lines);
+        }
       g_free (parts[p].names);
-      g_array_unref (parts[p].lines);
+      g_array_unref (parts[p].chunks);
     }
   return n_lines;
 }

@@ -120,12 +120,11 @@ sort_few_nodes (const SlProfile *profile, SlTreeNode *v, guint n)
 /* Natural merge sort: the nodes come as a few sorted runs (one per stream or
  * thread), so merging the runs pairwise costs N log(runs), not N log N. */
 static void
-sort_nodes (const SlProfile *profile, GArray *nodes)
+sort_node_array (const SlProfile *profile, SlTreeNode *v, guint n)
 {
   g_autoptr(GArray) bounds = NULL;
   g_autofree SlTreeNode *tmp = NULL;
-  SlTreeNode *v = (SlTreeNode *) nodes->data;
-  guint n = nodes->len, zero = 0;
+  guint zero = 0;
 
   if (n < 2)
     return;
@@ -168,6 +167,12 @@ sort_nodes (const SlProfile *profile, GArray *nodes)
       g_array_unref (bounds);
       bounds = g_steal_pointer (&next);
     }
+}
+
+static void
+sort_nodes (const SlProfile *profile, GArray *nodes)
+{
+  sort_node_array (profile, (SlTreeNode *) nodes->data, nodes->len);
 }
 
 /* Which threads the filter keeps; TRUE when it keeps them all. */
@@ -347,48 +352,55 @@ sl_tree_get_root (const SlTree *self, guint i)
   return g_array_index (self->roots, SlTreeNode, i);
 }
 
-GArray *
-sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
+/* Appends the children of range @node to @out, sorted by start, and
+ * returns how many.  The walk keeps them on one stack: an array per node
+ * was a sixth of a full tree's walk. */
+static guint
+append_children (const SlTree *self, const SlTreeNode *node, GArray *out)
 {
-  GArray *out;
   const SlProfile *profile = self->profile;
-  const SlNvtxRanges *r;
-  guint depth, global;
-
-  if (node->kind != SL_TREE_RANGE || node->owner >= profile->n_threads)
-    return g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
-  r = &profile->threads[node->owner].nvtx;
-  depth = r->depth[node->index];
-  global = self->attr->range_base[node->owner] + node->index;
-  /* room for the kernels and a few child ranges: growing from empty was
-   * a sixth of a full tree's walk */
-  out = g_array_sized_new (FALSE, FALSE, sizeof (SlTreeNode),
-                           self->first[global + 1] - self->first[global] + 8);
+  const SlNvtxRanges *r = &profile->threads[node->owner].nvtx;
+  guint depth = r->depth[node->index];
+  guint global = self->attr->range_base[node->owner] + node->index;
+  guint n_kernels = self->first[global + 1] - self->first[global];
+  guint lo = 0, hi = 0, n = 0, at = out->len;
+  SlTreeNode *child;
 
   /* Child ranges: the slice of the next depth row inside this range. */
   if (depth + 1 < r->n_depths)
     {
-      guint lo = sl_spans_lower_bound_in (&r->spans, r->depth_first[depth + 1],
-                                          r->depth_first[depth + 2], r->spans.start[node->index]);
-      gint64 end = sl_spans_end (&r->spans, node->index);
+      guint row_end = r->depth_first[depth + 2];
 
-      for (guint i = lo; i < r->depth_first[depth + 2] && r->spans.start[i] < end; i++)
-        if (r->parent[i] == node->index && range_kept (self, node->owner, i)
-            && range_in_scope (self, node->owner, i))
-          {
-            SlTreeNode child = { SL_TREE_RANGE, node->owner, i };
-            g_array_append_val (out, child);
-          }
+      lo = sl_spans_lower_bound_in (&r->spans, r->depth_first[depth + 1], row_end,
+                                    r->spans.start[node->index]);
+      hi = sl_spans_lower_bound_in (&r->spans, lo, row_end, sl_spans_end (&r->spans, node->index));
     }
-  if (self->first[global + 1] > self->first[global])
+  /* written in place, in room for the most there can be: appending them
+   * one by one was a tenth of the walk (each append divides to check for
+   * overflow) */
+  g_array_set_size (out, at + (hi - lo) + n_kernels);
+  child = (SlTreeNode *) out->data + at;
+  for (guint i = lo; i < hi; i++)
+    if (r->parent[i] == node->index && range_kept (self, node->owner, i)
+        && range_in_scope (self, node->owner, i))
+      child[n++] = (SlTreeNode) { SL_TREE_RANGE, node->owner, i };
+  if (n_kernels > 0)
     fill_kernels (self);
   for (guint i = self->first[global]; i < self->first[global + 1]; i++)
-    {
-      SlTreeNode child = { SL_TREE_KERNEL, (guint32) (self->kernels[i] >> 32),
-                           (guint32) (self->kernels[i] & 0xffffffffu) };
-      g_array_append_val (out, child);
-    }
-  sort_nodes (profile, out);
+    child[n++] = (SlTreeNode) { SL_TREE_KERNEL, (guint32) (self->kernels[i] >> 32),
+                                (guint32) (self->kernels[i] & 0xffffffffu) };
+  g_array_set_size (out, at + n);
+  sort_node_array (profile, (SlTreeNode *) out->data + at, n);
+  return n;
+}
+
+GArray *
+sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (SlTreeNode));
+
+  if (node->kind == SL_TREE_RANGE && node->owner < self->profile->n_threads)
+    append_children (self, node, out);
   return out;
 }
 
@@ -441,55 +453,102 @@ sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *in
     }
 }
 
+/* Only what the text tree prints: name, times and GPU projection.  The
+ * launching thread (a search over the threads) and the correlation id of
+ * every kernel were a third of a full walk, for fields it never shows. */
+static void
+get_brief_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info)
+{
+  const SlProfile *profile = self->profile;
+
+  memset (info, 0, sizeof *info);
+  if (node->kind == SL_TREE_RANGE)
+    {
+      const SlNvtxRanges *r = &profile->threads[node->owner].nvtx;
+      guint global = self->attr->range_base[node->owner] + node->index;
+
+      info->name = sl_nvtx_naming_get (&self->naming, r->name[node->index]);
+      info->start_ns = r->spans.start[node->index];
+      info->end_ns = sl_spans_end (&r->spans, node->index);
+      info->has_gpu = self->gpu_start[global] != SL_NO_GPU_START;
+      info->gpu_start_ns = info->has_gpu ? self->gpu_start[global] : 0;
+      info->gpu_end_ns = info->has_gpu ? self->gpu_end[global] : 0;
+      info->depth = r->depth[node->index];
+    }
+  else
+    {
+      const SlKernels *k = &profile->streams[node->owner].kernels;
+
+      info->name = sl_profile_kernel_name (profile, k->func[node->index], FALSE);
+      info->start_ns = info->gpu_start_ns = k->spans.start[node->index];
+      info->end_ns = info->gpu_end_ns = sl_spans_end (&k->spans, node->index);
+      info->has_gpu = TRUE;
+    }
+}
+
 typedef struct {
   guint            max_depth;
   gint64           min_dur;
+  gboolean         brief;
   SlTreeVisitFunc  enter;
   SlTreeVisitFunc  leave;
   gpointer         user_data;
+  GArray          *stack;      /* SlTreeNode: the children of the nodes on the path */
 } Walk;
 
-static void walk_node (const SlTree *self, const Walk *w, const SlTreeNode *node,
+static void walk_node (const SlTree *self, const Walk *w, SlTreeNode node,
                        const SlTreeNodeInfo *info, guint level);
 
-/* Visits the nodes of @nodes long enough for @w, at @level. */
+/* Visits nodes [@first, @first + @n) of the walk's stack (or of @nodes when
+ * not NULL) long enough for @w, at @level.  By index and copied out: the
+ * stack grows, and may move, under a node's children. */
 static void
-walk_nodes (const SlTree *self, const Walk *w, const SlTreeNode *nodes, guint n, guint level)
+walk_nodes (const SlTree *self, const Walk *w, const SlTreeNode *nodes, guint first, guint n, guint level)
 {
-  for (guint i = 0; i < n; i++)
+  for (guint i = first; i < first + n; i++)
     {
+      SlTreeNode node = nodes != NULL ? nodes[i] : g_array_index (w->stack, SlTreeNode, i);
       SlTreeNodeInfo info;
 
-      sl_tree_get_info (self, &nodes[i], &info);
+      if (w->brief)
+        get_brief_info (self, &node, &info);
+      else
+        sl_tree_get_info (self, &node, &info);
       if (info.end_ns - info.start_ns >= w->min_dur)
-        walk_node (self, w, &nodes[i], &info, level);
+        walk_node (self, w, node, &info, level);
     }
 }
 
 static void
-walk_node (const SlTree *self, const Walk *w, const SlTreeNode *node, const SlTreeNodeInfo *info,
+walk_node (const SlTree *self, const Walk *w, SlTreeNode node, const SlTreeNodeInfo *info,
            guint level)
 {
   if (w->enter != NULL)
-    w->enter (node, info, level, w->user_data);
-  if (node->kind == SL_TREE_RANGE && (w->max_depth == 0 || level < w->max_depth))
+    w->enter (&node, info, level, w->user_data);
+  if (node.kind == SL_TREE_RANGE && (w->max_depth == 0 || level < w->max_depth))
     {
-      g_autoptr(GArray) children = sl_tree_get_children (self, node);
-      walk_nodes (self, w, (const SlTreeNode *) children->data, children->len, level + 1);
+      guint first = w->stack->len;
+      guint n = append_children (self, &node, w->stack);
+
+      walk_nodes (self, w, NULL, first, n, level + 1);
+      g_array_set_size (w->stack, first);
     }
   if (w->leave != NULL)
-    w->leave (node, info, level, w->user_data);
+    w->leave (&node, info, level, w->user_data);
 }
 
 void
 sl_tree_walk_roots (const SlTree *self, guint first_root, guint n_roots, guint max_depth,
-                    gint64 min_dur_ns, SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data)
+                    gint64 min_dur_ns, gboolean brief, SlTreeVisitFunc enter, SlTreeVisitFunc leave,
+                    gpointer user_data)
 {
-  Walk w = { max_depth, min_dur_ns, enter, leave, user_data };
+  Walk w = { max_depth, min_dur_ns, brief, enter, leave, user_data, NULL };
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (first_root <= self->roots->len && n_roots <= self->roots->len - first_root);
-  walk_nodes (self, &w, (const SlTreeNode *) self->roots->data + first_root, n_roots, 1);
+  w.stack = g_array_sized_new (FALSE, FALSE, sizeof (SlTreeNode), 4096);
+  walk_nodes (self, &w, (const SlTreeNode *) self->roots->data, first_root, n_roots, 1);
+  g_array_unref (w.stack);
 }
 
 void
@@ -497,7 +556,7 @@ sl_tree_walk (const SlTree *self, guint max_depth, gint64 min_dur_ns,
               SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data)
 {
   g_return_if_fail (self != NULL);
-  sl_tree_walk_roots (self, 0, self->roots->len, max_depth, min_dur_ns, enter, leave, user_data);
+  sl_tree_walk_roots (self, 0, self->roots->len, max_depth, min_dur_ns, FALSE, enter, leave, user_data);
 }
 
 /* Opens the node's object and its "children" array. */
