@@ -63,6 +63,11 @@ typedef struct {
   guint8        key[SHAPE_KEY_MAX]; /* the header's bytes through the last type read */
   guint         key_len;            /* 0: not to be matched (a longer header) */
   guint64       head, head_mask;    /* its first 8 bytes (fewer when shorter), compared first */
+  /* the key as words with their masks (the last word's bytes past the key
+   * masked off), compared word by word: memcmp's call for the 9-32 bytes of a
+   * kernel row's header was a twentieth of loading */
+  guint         n_key_words;
+  guint64       key_word[SHAPE_KEY_MAX / 8], key_mask[SHAPE_KEY_MAX / 8];
   guint64       body_end;           /* payload bytes the values read need */
   gboolean      whole;              /* all types read: the payload is exactly that long */
   int           n_types;
@@ -970,17 +975,49 @@ plan_shape (const SlTableScan *scan, RowShape *shape)
  * its types read and their offsets are the shape's; the length checks are
  * the ones a full decode would make. */
 static inline gboolean
+key_words_match (const RowShape *shape, const guint8 *payload)
+{
+  guint64 diff = 0;
+
+  for (guint w = 1; w < shape->n_key_words; w++)
+    {
+      guint64 v;
+
+      memcpy (&v, payload + 8 * w, sizeof v);
+      diff |= (v & shape->key_mask[w]) ^ shape->key_word[w];
+    }
+  return diff == 0;
+}
+
+static inline gboolean
 has_shape (const RowShape *shape, const guint8 *payload, guint64 payload_size)
 {
   guint64 head;
 
-  /* Payloads have READ_PAD readable bytes past their end. */
+  /* Payloads have READ_PAD readable bytes past their end, so the word
+   * holding the key's last byte (at most 7 bytes past it) can be read. */
   memcpy (&head, payload, sizeof head);
   return shape->key_len > 0 && (head & shape->head_mask) == shape->head &&
          payload_size >= shape->body_end &&
          (!shape->whole || payload_size == shape->body_end) &&
          payload_size >= shape->key_len &&
-         (shape->key_len <= 8 || memcmp (payload + 8, shape->key + 8, shape->key_len - 8) == 0);
+         key_words_match (shape, payload);
+}
+
+/* @shape's key as masked words. */
+static void
+plan_key_words (RowShape *shape)
+{
+  shape->n_key_words = (shape->key_len + 7) / 8;
+  for (guint w = 0; w < SHAPE_KEY_MAX / 8; w++)
+    {
+      guint bytes = shape->key_len > 8 * w ? MIN (shape->key_len - 8 * w, 8u) : 0;
+
+      shape->key_mask[w] = 0;
+      memset (&shape->key_mask[w], 0xff, bytes);
+      memcpy (&shape->key_word[w], shape->key + 8 * w, sizeof shape->key_word[w]);
+      shape->key_word[w] &= shape->key_mask[w];
+    }
 }
 
 /* The remembered shape the record has, or NULL. */
@@ -1031,6 +1068,7 @@ decode_shape (const SlTableScan *scan, RowShape *shape, const guint8 *payload, g
   /* A longer header is used for this row and never matched. */
   shape->key_len = h - payload <= SHAPE_KEY_MAX ? (guint) (h - payload) : 0;
   memcpy (shape->key, payload, shape->key_len);
+  plan_key_words (shape);
   shape->head_mask = shape->key_len >= 8 ? G_MAXUINT64 : 0;
   memset (&shape->head_mask, 0xff, MIN (shape->key_len, 8u));
   memcpy (&shape->head, payload, sizeof shape->head);
