@@ -3,9 +3,12 @@
  *
  * A full tree of a million kernels is a million lines (160 MB).  Walking the
  * tree and formatting the lines each took about as long as loading the
- * profile, so a big tree is walked in two halves of its roots at once and
- * formatted in chunks by two workers, which write the chunks in turn: the
- * same bytes as one pass, in a few megabytes more. */
+ * profile, so a big tree takes two cores.  A whole tree (no filter, any
+ * depth) is streamed: its label width is known before the walk, and two
+ * workers format groups of roots as they walk them, written in order.
+ * Otherwise the width is only known after the walk: the lines are kept by
+ * two walks of half the roots each, then formatted in chunks by two workers
+ * which write the chunks in turn.  Both print the bytes of one plain pass. */
 #include <stdio.h>
 #include <string.h>
 
@@ -151,11 +154,12 @@ name_of (NameSlot *names, const char *name)
   return slot;
 }
 
-static void
-add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
+/* The line of a node visited at @level. */
+static Line
+line_of (NameSlot *names, const Place *places, const SlTreeNode *node, const SlTreeNodeInfo *info,
+         guint level)
 {
-  Part *part = data;
-  const NameSlot *name = name_of (part->names, info->name);
+  const NameSlot *name = name_of (names, info->name);
   Line line = {
     .name = info->name, .name_bytes = name->bytes,
     .indent = (level - 1) * 2, .is_kernel = node->kind == SL_TREE_KERNEL,
@@ -164,9 +168,17 @@ add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpoin
     .dur = info->end_ns - info->start_ns, .gpu_dur = info->gpu_end_ns - info->gpu_start_ns,
   };
 
+  line.chars = line.indent + name->chars + (line.is_kernel ? places[node->owner].chars : 0);
+  return line;
+}
+
+static void
+add_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
+{
+  Part *part = data;
+  Line line = line_of (part->names, part->places, node, info, level);
   Chunk *last = part->chunks->len > 0 ? &g_array_index (part->chunks, Chunk, part->chunks->len - 1) : NULL;
 
-  line.chars = line.indent + name->chars + (line.is_kernel ? part->places[node->owner].chars : 0);
   if (last == NULL || last->n == part->chunk_lines)
     {
       Chunk chunk = { g_new (Line, part->chunk_lines), 0 };
@@ -338,6 +350,197 @@ print_parts (const Part *parts, guint n_parts, const Place *places, guint n_work
   g_cond_clear (&printer.turn_changed);
 }
 
+/* A tree of a whole profile printed to any depth shows every node, so its
+ * label width is known before the walk (sl_tree_widest_label), and the
+ * lines are formatted as they are walked, without being kept: the workers
+ * take groups of roots in order, and the one whose group is due writes as
+ * it goes; the others format theirs into buffers, left for whoever
+ * finishes the group before to write (up to STREAM_PENDING bytes waiting,
+ * then they wait).  Keeping the lines and reading them back was a fifth of
+ * a full tree's time and most of its memory. */
+#define STREAM_GROUPS  256
+#define STREAM_FLUSH   (1 << 20)
+#define STREAM_PENDING (64u << 20)
+
+typedef struct {
+  const SlTree *tree;
+  const Place  *places;
+  guint         width;
+  guint         n_roots;
+  guint         n_groups;
+  gint          next_group;    /* atomic: the next group a worker takes */
+  GMutex        lock;
+  GCond         turn_changed;
+  gint          turn;          /* atomic: the group whose lines are written now */
+  GPtrArray   **done;          /* per group: its text formatted before its turn (GString blocks) */
+  gsize         pending;       /* bytes in @done */
+} Stream;
+
+typedef struct {
+  Stream   *stream;
+  NameSlot *names;
+  GString  *out;               /* the block being formatted */
+  GPtrArray *held;             /* the group's full blocks formatted before its turn */
+  guint     group;
+  guint     widest;            /* the widest label it formatted */
+  guint64   n_lines;
+} __attribute__ ((aligned (128))) StreamWorker;   /* a cache line of its own: the two
+                                                   * workers update theirs per line */
+
+static void
+free_block (gpointer block)
+{
+  g_string_free (block, TRUE);
+}
+
+/* Writes and frees the blocks of @blocks, counting their bytes off @pending. */
+static void
+write_blocks (GPtrArray *blocks, gsize *pending)
+{
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      GString *block = blocks->pdata[i];
+
+      fwrite (block->str, 1, block->len, stdout);
+      if (pending != NULL)
+        *pending -= block->len;
+    }
+  g_ptr_array_set_size (blocks, 0);
+}
+
+static void
+stream_line (const SlTreeNode *node, const SlTreeNodeInfo *info, guint level, gpointer data)
+{
+  StreamWorker *w = data;
+  const Stream *st = w->stream;
+  Line line = line_of (w->names, st->places, node, info, level);
+
+  w->widest = MAX (w->widest, line.chars);
+  w->n_lines++;
+  append_line (w->out, &line, st->places, st->width);
+  if (w->out->len < STREAM_FLUSH)
+    return;
+  if ((guint) g_atomic_int_get (&st->turn) == w->group)
+    {
+      write_blocks (w->held, NULL);
+      fwrite (w->out->str, 1, w->out->len, stdout);
+      g_string_truncate (w->out, 0);
+    }
+  else
+    {
+      /* blocks rather than one growing buffer: no copy on growth */
+      g_ptr_array_add (w->held, w->out);
+      w->out = g_string_sized_new (STREAM_FLUSH + 4096);
+    }
+}
+
+/* Writes the worker's group and the groups after it already formatted
+ * when its turn has come; else leaves it to be written. */
+static void
+finish_group (StreamWorker *w)
+{
+  Stream *st = w->stream;
+  guint turn;
+
+  g_mutex_lock (&st->lock);
+  if ((guint) g_atomic_int_get (&st->turn) == w->group)
+    {
+      write_blocks (w->held, NULL);
+      fwrite (w->out->str, 1, w->out->len, stdout);
+      for (turn = w->group + 1; turn < st->n_groups && st->done[turn] != NULL; turn++)
+        {
+          write_blocks (st->done[turn], &st->pending);
+          g_clear_pointer (&st->done[turn], g_ptr_array_unref);
+        }
+      g_atomic_int_set (&st->turn, (gint) turn);
+      g_cond_broadcast (&st->turn_changed);
+    }
+  else
+    {
+      g_ptr_array_add (w->held, w->out);
+      for (guint i = 0; i < w->held->len; i++)
+        st->pending += ((GString *) w->held->pdata[i])->len;
+      st->done[w->group] = g_steal_pointer (&w->held);
+      w->held = g_ptr_array_new_with_free_func (free_block);
+      w->out = g_string_sized_new (STREAM_FLUSH + 4096);
+      while (st->pending > STREAM_PENDING)
+        g_cond_wait (&st->turn_changed, &st->lock);
+    }
+  g_mutex_unlock (&st->lock);
+}
+
+static gpointer
+stream_groups (gpointer data)
+{
+  StreamWorker *w = data;
+  Stream *st = w->stream;
+  guint g;
+
+  while ((g = (guint) g_atomic_int_add (&st->next_group, 1)) < st->n_groups)
+    {
+      guint first = (guint) ((guint64) st->n_roots * g / st->n_groups);
+      guint end = (guint) ((guint64) st->n_roots * (g + 1) / st->n_groups);
+
+      w->group = g;
+      g_string_truncate (w->out, 0);
+      sl_tree_walk_roots (st->tree, first, end - first, 0, 0, TRUE, stream_line, NULL, w);
+      finish_group (w);
+    }
+  return NULL;
+}
+
+/* The whole tree, streamed; FALSE (nothing printed) when its width is not
+ * known before the walk.  SL_TREE_TEXT_KEEP_LINES=1 (tests) takes the
+ * other path, which must print the same bytes. */
+static gboolean
+stream_whole_tree (const SlProfile *profile, const SlTree *tree, const Place *places,
+                   guint n_workers, gboolean small, guint *n_lines)
+{
+  g_autofree guint *suffix = g_new0 (guint, MAX (profile->n_streams, 1));
+  Stream st = { tree, places, 0, sl_tree_get_n_roots (tree), 0, 0 };
+  StreamWorker workers[2];
+  GThread *other = NULL;
+  guint widest = 0;
+  guint64 lines = 0;
+
+  if (g_strcmp0 (g_getenv ("SL_TREE_TEXT_KEEP_LINES"), "1") == 0)
+    return FALSE;
+  for (guint s = 0; s < profile->n_streams; s++)
+    suffix[s] = places[s].chars;
+  if (!sl_tree_widest_label (tree, 2, suffix, 110, &st.width))
+    return FALSE;
+  st.n_groups = MIN (st.n_roots, small ? st.n_roots : STREAM_GROUPS);
+  n_workers = MIN (n_workers, MAX (st.n_groups, 1));
+  st.done = g_new0 (GPtrArray *, MAX (st.n_groups, 1));
+  g_mutex_init (&st.lock);
+  g_cond_init (&st.turn_changed);
+  for (guint i = 0; i < n_workers; i++)
+    workers[i] = (StreamWorker) { &st, g_new0 (NameSlot, NAME_SLOTS),
+                                  g_string_sized_new (STREAM_FLUSH + 4096),
+                                  g_ptr_array_new_with_free_func (free_block), 0, 0, 0 };
+  if (n_workers > 1)
+    other = g_thread_new ("sl-tree-text", stream_groups, &workers[1]);
+  stream_groups (&workers[0]);
+  if (other != NULL)
+    g_thread_join (other);
+  for (guint i = 0; i < n_workers; i++)
+    {
+      widest = MAX (widest, workers[i].widest);
+      lines += workers[i].n_lines;
+      g_free (workers[i].names);
+      g_string_free (workers[i].out, TRUE);
+      g_ptr_array_unref (workers[i].held);
+    }
+  g_free (st.done);
+  g_mutex_clear (&st.lock);
+  g_cond_clear (&st.turn_changed);
+  /* what sl_tree_widest_label promises; the tests compare both paths */
+  if (MIN (widest, 110) != st.width)
+    g_warning ("tree text: labels %u wide, %u expected", MIN (widest, 110), st.width);
+  *n_lines = (guint) MIN (lines, G_MAXUINT);
+  return TRUE;
+}
+
 guint
 sl_cli_tree_print_text (const SlProfile *profile, const SlTree *tree, guint max_depth, gint64 min_dur_ns)
 {
@@ -350,6 +553,10 @@ sl_cli_tree_print_text (const SlProfile *profile, const SlTree *tree, guint max_
   GThread *other = NULL;
   guint n_lines = 0;
 
+  if (max_depth == 0 && min_dur_ns == 0
+      && stream_whole_tree (profile, tree, places, big && g_get_num_processors () >= 2 ? 2 : 1, small,
+                            &n_lines))
+    return n_lines;
   /* the roots halved by count: roots are mostly iterations of one size */
   for (guint p = 0; p < n_parts; p++)
     {

@@ -486,6 +486,99 @@ get_brief_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info
     }
 }
 
+static guint
+utf8_chars (const char *text)
+{
+  guint chars = 0;
+
+  for (const guchar *c = (const guchar *) text; *c != '\0'; c++)
+    chars += (*c & 0xC0) != 0x80;
+  return chars;
+}
+
+/* Characters of range names by address (a naming hands out one pointer per
+ * name), in a small direct-mapped cache: most ranges repeat a few names. */
+#define NAME_SLOTS 1024
+typedef struct {
+  const char *name;
+  guint       chars;
+} NameChars;
+
+static guint
+name_chars (NameChars *slots, const char *name)
+{
+  NameChars *slot = &slots[((guintptr) name >> 3) % NAME_SLOTS];
+
+  if (slot->name != name)
+    *slot = (NameChars) { name, utf8_chars (name) };
+  return slot->chars;
+}
+
+/* The widest range label; fills @depth with each global range's depth. */
+static guint
+widest_range (const SlTree *self, guint indent, guint cap, guint *depth)
+{
+  const SlProfile *profile = self->profile;
+  g_autofree NameChars *slots = g_new0 (NameChars, NAME_SLOTS);
+  guint widest = 0;
+
+  for (guint t = 0; t < profile->n_threads; t++)
+    {
+      const SlNvtxRanges *r = &profile->threads[t].nvtx;
+      guint base = self->attr->range_base[t];
+
+      for (guint i = 0; i < r->spans.n; i++)
+        {
+          depth[base + i] = r->depth[i];
+          if (widest < cap)
+            widest = MAX (widest, indent * r->depth[i]
+                                  + name_chars (slots, sl_nvtx_naming_get (&self->naming, r->name[i])));
+        }
+    }
+  return widest;
+}
+
+gboolean
+sl_tree_widest_label (const SlTree *self, guint indent, const guint *kernel_suffix, guint cap,
+                      guint *chars)
+{
+  const SlProfile *profile = self->profile;
+  const SlAttribution *attr = self->attr;
+  g_autofree guint *depth = NULL;
+  g_autofree guint *func_chars = NULL;
+  guint widest;
+
+  g_return_val_if_fail (self != NULL && chars != NULL, FALSE);
+  if (!sl_filter_is_empty (self->filter) || profile->ranges_kept != NULL)
+    return FALSE;
+  depth = g_new (guint, MAX (attr->n_ranges, 1));
+  widest = widest_range (self, indent, cap, depth);
+  /* a kernel is a child of its innermost range, a root without one */
+  func_chars = g_new (guint, MAX (profile->n_funcs, 1));
+  memset (func_chars, 0xff, MAX (profile->n_funcs, 1) * sizeof (guint));
+  for (guint s = 0; s < profile->n_streams && widest < cap; s++)
+    {
+      const SlKernels *k = &profile->streams[s].kernels;
+      const guint32 *kernel_range = attr->kernel_range + attr->kernel_base[s];
+
+      for (guint i = 0; i < k->spans.n; i++)
+        {
+          guint32 f = k->func[i], r = kernel_range[i];
+          guint name = f < profile->n_funcs ? func_chars[f] : G_MAXUINT;
+
+          if (name == G_MAXUINT)
+            {
+              name = utf8_chars (sl_profile_kernel_name (profile, f, FALSE));
+              if (f < profile->n_funcs)
+                func_chars[f] = name;
+            }
+          widest = MAX (widest, (r == SL_NONE ? 0 : indent * (depth[r] + 1)) + name + kernel_suffix[s]);
+        }
+    }
+  *chars = MIN (widest, cap);
+  return TRUE;
+}
+
 typedef struct {
   guint            max_depth;
   gint64           min_dur;

@@ -77,6 +77,13 @@ void        sl_tree_walk          (const SlTree *tree, guint max_depth, gint64 m
 void        sl_tree_walk_roots    (const SlTree *tree, guint first_root, guint n_roots,
                                    guint max_depth, gint64 min_dur_ns, gboolean brief,
                                    SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data);
+/* The widest label of a full walk in characters, at most @cap: @indent per
+ * level below the roots, the name, and on kernels @kernel_suffix[stream
+ * index] more; found without walking.  Only for a tree of a whole profile
+ * (no filter, not a scoped subset), whose full walk shows every node: FALSE
+ * otherwise. */
+gboolean    sl_tree_widest_label  (const SlTree *tree, guint indent, const guint *kernel_suffix,
+                                   guint cap, guint *chars);
 /* The whole tree as {"exact_names": bool, "roots": [node...]}; a node is {"kind": "range"|"kernel",
  * "name", "start_ns", "end_ns", "gpu_start_ns", "gpu_end_ns", "pid", "tid",
  * "children": [...]}, kernels add "device", "stream", "correlation_id".

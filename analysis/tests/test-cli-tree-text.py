@@ -14,7 +14,8 @@ nodes in Python, line for line:
 On every real profile, on a generated one, and on a copy of it with
 non-ASCII names (widths count characters, not bytes) and names longer than
 the 110-character cap; with --depth and --min-dur as well; and again with
-the path of big trees (two walks at once, chunks written in turn) forced on."""
+the paths of big trees forced on: a whole tree streamed by two workers as it
+is walked, and the lines kept by two walks and written in chunks in turn."""
 import os
 import shutil
 import sqlite3
@@ -115,11 +116,14 @@ with tempfile.TemporaryDirectory() as tmp:
     wide = os.path.join(tmp, "wide.sqlite")
     shutil.copy(gen, wide)
     rename_ranges(wide)
-    # one pass, then big trees' path: the roots walked in two halves at once
-    # and the lines formatted in chunks by two workers (here of 7 lines)
-    for parts in ("", "1"):
+    # one pass, then big trees' path: a whole tree streamed by two workers
+    # taking a root each, the others (and with SL_TREE_TEXT_KEEP_LINES the
+    # whole tree too) walked in two halves at once and formatted in chunks of
+    # 7 lines by two workers
+    for parts, keep in (("", ""), ("1", ""), ("1", "1")):
         os.environ["SL_TREE_TEXT_SMALL_PARTS"] = parts
-        how = " (two walks, chunks)" if parts else ""
+        os.environ["SL_TREE_TEXT_KEEP_LINES"] = keep
+        how = (" (two walks, chunks)" if keep else " (two workers, streamed)") if parts else ""
         for name in sorted(os.listdir(PROFILES)):
             if name.endswith(".sqlite"):
                 check_profile(os.path.join(PROFILES, name), name + how)
