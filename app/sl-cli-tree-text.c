@@ -211,9 +211,7 @@ typedef struct {
 static void
 duration_of (Duration *d, gint64 ns)
 {
-  sl_format_duration_precise_into (ns, d->number, &d->unit);
-  d->number_len = strlen (d->number);
-  d->unit_len = strlen (d->unit);
+  d->number_len = sl_format_duration_precise_parts (ns, d->number, &d->unit, &d->unit_len);
   d->len = d->number_len + 1 + d->unit_len;
 }
 

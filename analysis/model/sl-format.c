@@ -4,6 +4,7 @@
 #include "sl-int.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 typedef enum { UNIT_NS, UNIT_US, UNIT_MS, UNIT_S } Unit;
 
@@ -11,9 +12,10 @@ static const double unit_ns[] = { 1, 1e3, 1e6, 1e9 };
 
 /* The unit's translated name, looked up once: tables print thousands. */
 static const char *
-unit_name (Unit unit)
+unit_name_len (Unit unit, gsize *len)
 {
   static const char *names[4];
+  static gsize lens[4];
   static gsize once = 0;
 
   if (g_once_init_enter (&once))
@@ -22,9 +24,19 @@ unit_name (Unit unit)
       names[UNIT_US] = _("µs");
       names[UNIT_MS] = _("ms");
       names[UNIT_S] = _("s");
+      for (guint u = 0; u < G_N_ELEMENTS (names); u++)
+        lens[u] = strlen (names[u]);
       g_once_init_leave (&once, 1);
     }
+  if (len != NULL)
+    *len = lens[unit];
   return names[unit];
+}
+
+static const char *
+unit_name (Unit unit)
+{
+  return unit_name_len (unit, NULL);
 }
 
 /* The unit that shows @magnitude_ns with an integer part of 1 to 999
@@ -134,7 +146,7 @@ put_digits (char *buf, guint64 v)
  * arithmetic gives the same digits except on a tie in the fourth decimal,
  * where the double's rounding is left to printf; the tree prints a million
  * of these, and printf was a fifth of its time. */
-static void
+static gsize
 format_three_decimals (gint64 ns, Unit unit, char *buf, gsize size)
 {
   guint64 a = sl_abs_u64 (ns);
@@ -148,7 +160,7 @@ format_three_decimals (gint64 ns, Unit unit, char *buf, gsize size)
   else
     {
       g_snprintf (buf, size, "%.3f", (double) ns / unit_ns[unit]);
-      return;
+      return strlen (buf);
     }
   if (ns < 0)
     buf[n++] = '-';
@@ -158,21 +170,37 @@ format_three_decimals (gint64 ns, Unit unit, char *buf, gsize size)
   buf[n++] = (char) ('0' + scaled / 10 % 10);
   buf[n++] = (char) ('0' + scaled % 10);
   buf[n] = '\0';
+  return (gsize) n;
+}
+
+gsize
+sl_format_duration_precise_parts (gint64 ns, char number[SL_FORMAT_DURATION_NUMBER_SIZE],
+                                  const char **unit_text, gsize *unit_len)
+{
+  Unit unit = duration_unit (ns);
+  gsize len;
+
+  G_STATIC_ASSERT (SL_FORMAT_DURATION_NUMBER_SIZE >= G_ASCII_DTOSTR_BUF_SIZE);
+  G_STATIC_ASSERT (SL_FORMAT_DURATION_NUMBER_SIZE >= SL_FORMAT_NUMBER_SIZE);
+  if (unit == UNIT_NS)
+    {
+      len = ns < 0 ? 1 : 0;
+      if (ns < 0)
+        number[0] = '-';
+      len += (gsize) put_digits (number + len, sl_abs_u64 (ns));
+      number[len] = '\0';
+    }
+  else
+    len = format_three_decimals (ns, unit, number, SL_FORMAT_DURATION_NUMBER_SIZE);
+  *unit_text = unit_name_len (unit, unit_len);
+  return len;
 }
 
 const char *
 sl_format_duration_precise_into (gint64 ns, char number[SL_FORMAT_DURATION_NUMBER_SIZE],
                                  const char **unit_text)
 {
-  Unit unit = duration_unit (ns);
-
-  G_STATIC_ASSERT (SL_FORMAT_DURATION_NUMBER_SIZE >= G_ASCII_DTOSTR_BUF_SIZE);
-  G_STATIC_ASSERT (SL_FORMAT_DURATION_NUMBER_SIZE >= SL_FORMAT_NUMBER_SIZE);
-  if (unit == UNIT_NS)
-    sl_format_count_into (ns, number);
-  else
-    format_three_decimals (ns, unit, number, SL_FORMAT_DURATION_NUMBER_SIZE);
-  *unit_text = unit_name (unit);
+  sl_format_duration_precise_parts (ns, number, unit_text, NULL);
   return number;
 }
 

@@ -23,6 +23,12 @@ void        sl_format_duration_precise_append (GString *out,
 const char *sl_format_duration_precise_into (gint64       ns,
                                              char         number[SL_FORMAT_DURATION_NUMBER_SIZE],
                                              const char **unit);
+/* The same, returning the number's length and giving the unit's in
+ * @unit_len (nullable). */
+gsize       sl_format_duration_precise_parts (gint64       ns,
+                                              char         number[SL_FORMAT_DURATION_NUMBER_SIZE],
+                                              const char **unit,
+                                              gsize       *unit_len);
 /* A point in time to the nanosecond: "1.715654320 s", "12.345 µs". */
 char       *sl_format_timestamp        (gint64 ns);
 /* @ns in the largest unit that still shows @precision_ns: "1.5 ms". */

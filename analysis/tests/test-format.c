@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-format.c: the precise duration formatter prints what "%.3f" of the
- * double prints, though it takes the integer path below a second. */
+ * double prints, though it takes the integer path below a second, and says
+ * how long its parts are. */
 #include <glib.h>
+#include <string.h>
 
 #include "sl-format.h"
 
@@ -27,9 +29,20 @@ check (gint64 ns)
   g_autofree char *want = reference_precise (ns);
   g_autoptr(GString) appended = g_string_new ("x");
 
+  char number[SL_FORMAT_DURATION_NUMBER_SIZE];
+  const char *unit;
+  gsize number_len, unit_len;
+  g_autofree char *parts = NULL;
+
   g_assert_cmpstr (got, ==, want);
   sl_format_duration_precise_append (appended, ns);
   g_assert_cmpstr (appended->str + 1, ==, want);
+  /* the parts and the lengths the tree's writer copies without measuring */
+  number_len = sl_format_duration_precise_parts (ns, number, &unit, &unit_len);
+  g_assert_cmpuint (number_len, ==, strlen (number));
+  g_assert_cmpuint (unit_len, ==, strlen (unit));
+  parts = g_strdup_printf ("%s %s", number, unit);
+  g_assert_cmpstr (parts, ==, want);
 }
 
 static void
