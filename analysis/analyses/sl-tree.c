@@ -404,55 +404,6 @@ sl_tree_get_children (const SlTree *self, const SlTreeNode *node)
   return out;
 }
 
-void
-sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info)
-{
-  const SlProfile *profile = self->profile;
-
-  memset (info, 0, sizeof *info);
-  if (node->kind == SL_TREE_RANGE)
-    {
-      const SlThread *thread = &profile->threads[node->owner];
-      const SlNvtxRanges *r = &thread->nvtx;
-      guint global = self->attr->range_base[node->owner] + node->index;
-
-      info->name = sl_nvtx_naming_get (&self->naming, r->name[node->index]);
-      info->start_ns = r->spans.start[node->index];
-      info->end_ns = sl_spans_end (&r->spans, node->index);
-      info->has_gpu = self->gpu_start[global] != SL_NO_GPU_START;
-      info->gpu_start_ns = info->has_gpu ? self->gpu_start[global] : 0;
-      info->gpu_end_ns = info->has_gpu ? self->gpu_end[global] : 0;
-      info->pid = thread->pid;
-      info->tid = thread->tid;
-      info->has_tid = TRUE;
-      info->depth = r->depth[node->index];
-    }
-  else
-    {
-      const SlStream *stream = &profile->streams[node->owner];
-      const SlKernels *k = &stream->kernels;
-      guint32 a = k->api[node->index];
-
-      info->name = sl_profile_kernel_name (profile, k->func[node->index], FALSE);
-      info->start_ns = info->gpu_start_ns = k->spans.start[node->index];
-      info->end_ns = info->gpu_end_ns = sl_spans_end (&k->spans, node->index);
-      info->has_gpu = TRUE;
-      info->pid = stream->pid;
-      if (a != SL_NONE)
-        {
-          guint32 t = sl_profile_api_thread (profile, a);
-          if (t != SL_NONE)
-            {
-              info->tid = profile->threads[t].tid;
-              info->has_tid = TRUE;
-            }
-        }
-      info->device = stream->device;
-      info->stream = stream->stream;
-      info->correlation_id = sl_kernels_corr (profile, k, node->index);
-    }
-}
-
 /* Only what the text tree prints: name, times and GPU projection.  The
  * launching thread (a search over the threads) and the correlation id of
  * every kernel were a third of a full walk, for fields it never shows. */
@@ -577,6 +528,42 @@ sl_tree_widest_label (const SlTree *self, guint indent, const guint *kernel_suff
     }
   *chars = MIN (widest, cap);
   return TRUE;
+}
+
+void
+sl_tree_get_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info)
+{
+  const SlProfile *profile = self->profile;
+
+  get_brief_info (self, node, info);
+  if (node->kind == SL_TREE_RANGE)
+    {
+      const SlThread *thread = &profile->threads[node->owner];
+
+      info->pid = thread->pid;
+      info->tid = thread->tid;
+      info->has_tid = TRUE;
+    }
+  else
+    {
+      const SlStream *stream = &profile->streams[node->owner];
+      const SlKernels *k = &stream->kernels;
+      guint32 a = k->api[node->index];
+
+      info->pid = stream->pid;
+      if (a != SL_NONE)
+        {
+          guint32 t = sl_profile_api_thread (profile, a);
+          if (t != SL_NONE)
+            {
+              info->tid = profile->threads[t].tid;
+              info->has_tid = TRUE;
+            }
+        }
+      info->device = stream->device;
+      info->stream = stream->stream;
+      info->correlation_id = sl_kernels_corr (profile, k, node->index);
+    }
 }
 
 typedef struct {
