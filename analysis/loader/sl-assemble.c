@@ -228,23 +228,97 @@ permute_ranges (SlNvtxRanges *r, const guint32 *order)
   _sl_permute_u16 (r->domain, order, r->spans.n);
 }
 
-/* The ranges' order by (start asc, end desc, file order): by end first,
- * then, keeping that order among equal starts, by start. */
-static guint32 *
-nesting_order (const SlNvtxRanges *r)
+/* Ranges @index[0 .. n) by (start asc, end desc, file order), into @order:
+ * by end first, then, keeping that order among equal starts, by start.
+ * @index is in file order. */
+static void
+radix_nesting_order (const SlNvtxRanges *r, const guint32 *index, guint n, guint32 *order)
 {
-  guint n = r->spans.n;
-  g_autofree SlKeyIndex *pairs = g_new (SlKeyIndex, n);
-  guint32 *order = g_new (guint32, n);
+  g_autofree SlKeyIndex *pairs = g_new (SlKeyIndex, MAX (n, 1));
 
   for (guint i = 0; i < n; i++)
-    pairs[i] = (SlKeyIndex) { ~_sl_time_key (sl_spans_end (&r->spans, i)), i };
+    {
+      guint32 k = index != NULL ? index[i] : i;
+      pairs[i] = (SlKeyIndex) { ~_sl_time_key (sl_spans_end (&r->spans, k)), k };
+    }
   _sl_radix_sort (pairs, n);
   for (guint i = 0; i < n; i++)
     pairs[i].key = _sl_time_key (r->spans.start[pairs[i].index]);
   _sl_radix_sort (pairs, n);
   for (guint i = 0; i < n; i++)
     order[i] = pairs[i].index;
+}
+
+/* Whether range @a comes before range @b in nesting order. */
+static inline gboolean
+nests_before (const SlSpans *spans, guint32 a, guint32 b)
+{
+  gint64 sa = spans->start[a], sb = spans->start[b];
+
+  if (sa != sb)
+    return sa < sb;
+  gint64 ea = sl_spans_end (spans, a), eb = sl_spans_end (spans, b);
+  if (ea != eb)
+    return ea > eb;
+  return a < b;
+}
+
+/* At most this share of the ranges out of place for the merge below: the
+ * two radix sorts of the rest cost about as much as sorting them all. */
+#define OUT_OF_PLACE_SHARE 8
+
+/* The nesting order of ranges that are nearly in it already, as exports
+ * are (by start, or by start but for the outer ranges a tool writes when
+ * they end): the ranges in order as they come are kept, the few others
+ * sorted and merged in.  NULL when too many are out of place; *@identity
+ * when none is. */
+static guint32 *
+nearly_nested_order (const SlNvtxRanges *r, gboolean *identity)
+{
+  const SlSpans *spans = &r->spans;
+  guint n = spans->n, n_kept = 0, n_aside = 0, limit = n / OUT_OF_PLACE_SHARE;
+  guint32 *kept = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *aside = g_new (guint32, MAX (limit, 1));
+  g_autofree guint32 *sorted_aside = NULL;
+  guint32 *order;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      if (n_kept == 0 || nests_before (spans, kept[n_kept - 1], i))
+        kept[n_kept++] = i;
+      else if (n_aside < limit)
+        aside[n_aside++] = i;
+      else
+        {
+          g_free (kept);
+          return NULL;
+        }
+    }
+  *identity = n_aside == 0;
+  if (n_aside == 0)
+    return kept;
+  sorted_aside = g_new (guint32, n_aside);
+  radix_nesting_order (r, aside, n_aside, sorted_aside);
+  order = g_new (guint32, n);
+  for (guint i = 0, j = 0, o = 0; o < n; o++)
+    order[o] = j == n_aside || (i < n_kept && nests_before (spans, kept[i], sorted_aside[j]))
+               ? kept[i++] : sorted_aside[j++];
+  g_free (kept);
+  return order;
+}
+
+/* The ranges' order by (start asc, end desc, file order); *@identity
+ * when they are in it already. */
+static guint32 *
+nesting_order (const SlNvtxRanges *r, gboolean *identity)
+{
+  guint32 *order = nearly_nested_order (r, identity);
+
+  if (order != NULL)
+    return order;
+  *identity = FALSE;
+  order = g_new (guint32, MAX (r->spans.n, 1));
+  radix_nesting_order (r, NULL, r->spans.n, order);
   return order;
 }
 
@@ -255,9 +329,11 @@ sort_for_nesting (SlNvtxRanges *r)
 {
   guint n = r->spans.n;
   RangeKey *keys = g_new (RangeKey, n);
-  g_autofree guint32 *order = nesting_order (r);
+  gboolean identity;
+  g_autofree guint32 *order = nesting_order (r, &identity);
 
-  permute_ranges (r, order);
+  if (!identity)
+    permute_ranges (r, order);
   for (guint i = 0; i < n; i++)
     keys[i] = (RangeKey) { r->spans.start[i], sl_spans_end (&r->spans, i), order[i] };
   return keys;
