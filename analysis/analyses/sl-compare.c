@@ -10,6 +10,7 @@
 #include "sl-int.h"
 #include "sl-iterations.h"
 #include "sl-json.h"
+#include "sl-parallel.h"
 #include "sl-stats.h"
 
 #include <math.h>
@@ -179,17 +180,15 @@ typedef struct {
   GArray     *categories;   /* SlCompareCategory */
 } Rows;
 
-/* Kernel time of profile @p, per name, per category and in all. */
+/* Kernel time of profile @p, per name, per category and in all, from its
+ * per-function @totals and @counts. */
 static void
 add_profile_kernels (SlCompare *self, Rows *rows, guint p, const SlProfile *profile,
-                     const SlFilter *filter, const SlCategories *rules, SlNameStyle names)
+                     const gint64 *totals, const guint64 *counts, const SlCategories *rules, SlNameStyle names)
 {
-  g_autofree gint64 *totals = NULL;
-  g_autofree guint64 *counts = NULL;
   g_autofree guint16 *category = sl_categories_classify_funcs (rules, profile);
   g_autofree guint *category_row = category_rows (rows->categories, rules, self->n_profiles);
 
-  sl_kernel_func_totals (profile, filter, &totals, &counts);
   for (guint f = 0; f < profile->n_funcs; f++)
     {
       SlCompareKernel *k;
@@ -265,24 +264,57 @@ whole_iterations_build (const SlProfile *profile)
   return out;
 }
 
-/* The iterations of profile @p.  Those of a whole profile are found once
- * and kept with it (the step search walks every GPU operation): comparing
- * the same captures again, as the app does on every change of an option,
- * costs the kernel totals only. */
+/* The iterations of @profile into @out.  Those of a whole profile are
+ * found once and kept with it (the step search walks every GPU operation):
+ * comparing the same captures again, as the app does on every change of an
+ * option, costs the kernel totals only. */
 static void
-add_profile_iterations (SlCompare *self, guint p, const SlProfile *profile, const SlFilter *filter)
+find_profile_iterations (const SlProfile *profile, const SlFilter *filter, SlCompareIterations *out)
 {
-  SlCompareIterations *out = &self->iterations[p];
-
   if (sl_filter_is_empty (filter))
     *out = *(const SlCompareIterations *) sl_profile_get_derived (profile, "sl-compare-iterations",
                                                                   whole_iterations_build, g_free);
   else
     summarize_iterations (profile, filter, out);
-  if (!out->found)
-    return;
-  self->has_iterations[p] = TRUE;
-  self->iteration_median_ns[p] = out->median_ns;
+}
+
+/* What each profile's own data gives, found for all profiles at once. */
+typedef struct {
+  SlProfile *const *profiles;
+  guint             n;
+  const SlFilter   *filter;
+  gint64          **totals;     /* per profile, per function */
+  guint64         **counts;
+  SlCompare        *self;       /* its iterations[] */
+} PerProfile;
+
+/* Profiles @part, @part + @n_parts, ...: their kernel totals and
+ * iterations only read their own profile and write their own slots. */
+static void
+per_profile_part (guint part, guint n_parts, gpointer data)
+{
+  PerProfile *w = data;
+
+  for (guint p = part; p < w->n; p += n_parts)
+    {
+      sl_kernel_func_totals (w->profiles[p], w->filter, &w->totals[p], &w->counts[p]);
+      find_profile_iterations (w->profiles[p], w->filter, &w->self->iterations[p]);
+    }
+}
+
+/* Each profile's kernel totals and iterations, two profiles at once on two
+ * cores: after the loads, most of what compare then waits for (the step
+ * search walks every GPU operation of each profile). */
+static void
+find_per_profile (PerProfile *w)
+{
+  sl_parallel_run (MIN (w->n, sl_analysis_threads ()), per_profile_part, w);
+  for (guint p = 0; p < w->n; p++)
+    if (w->self->iterations[p].found)
+      {
+        w->self->has_iterations[p] = TRUE;
+        w->self->iteration_median_ns[p] = w->self->iterations[p].median_ns;
+      }
 }
 
 /* Per-call and per-iteration times of @k in each profile. */
@@ -387,9 +419,12 @@ sl_compare_compute (SlProfile *const *profiles, guint n, const SlFilter *filter,
 {
   SlCompare *self;
   Rows rows;
+  PerProfile per;
 
   g_return_val_if_fail (n >= 1, g_new0 (SlCompare, 1));
   self = compare_new (n);
+  per = (PerProfile) { profiles, n, filter, g_new0 (gint64 *, n), g_new0 (guint64 *, n), self };
+  find_per_profile (&per);
   rows.by_name = g_hash_table_new (g_str_hash, g_str_equal);
   rows.kernels = g_array_new (FALSE, TRUE, sizeof (SlCompareKernel));
   rows.categories = g_array_new (FALSE, TRUE, sizeof (SlCompareCategory));
@@ -397,9 +432,14 @@ sl_compare_compute (SlProfile *const *profiles, guint n, const SlFilter *filter,
     {
       const SlCategories *r = rules != NULL && rules[p] != NULL ? rules[p] : sl_categories_get_default ();
       self->paths[p] = g_strdup (profiles[p]->path);
-      add_profile_kernels (self, &rows, p, profiles[p], filter, r, names);
-      add_profile_iterations (self, p, profiles[p], filter);
+      /* classified here: a GRegex's first match may JIT-compile it, not
+       * safely from two threads at once */
+      add_profile_kernels (self, &rows, p, profiles[p], per.totals[p], per.counts[p], r, names);
+      g_free (per.totals[p]);
+      g_free (per.counts[p]);
     }
+  g_free (per.totals);
+  g_free (per.counts);
   self->basis = choose_basis (self);
   for (guint i = 0; i < rows.kernels->len; i++)
     compare_to_first (self, &g_array_index (rows.kernels, SlCompareKernel, i), threshold);
