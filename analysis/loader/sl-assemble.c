@@ -900,10 +900,11 @@ keep_unlinked_corr (SlKernels *k, guint32 *corr)
   g_free (corr);
 }
 
-static void
-link_gpu_work (SlLoader *loader)
+/* One correlation index per process; they read the calls' correlationIds,
+ * which _sl_api_corr_pack() frees. */
+static GArray *
+build_corr_indexes (const SlProfile *profile)
 {
-  SlProfile *profile = loader->profile;
   GArray *indexes = g_array_new (FALSE, TRUE, sizeof (CorrIndex));
 
   /* Threads are sorted by pid: each process is one contiguous run. */
@@ -917,6 +918,27 @@ link_gpu_work (SlLoader *loader)
       g_array_append_val (indexes, index);
       t = end;
     }
+  return indexes;
+}
+
+static void
+free_corr_indexes (GArray *indexes)
+{
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      CorrIndex *index = &g_array_index (indexes, CorrIndex, i);
+      g_free (index->direct);
+      sl_id_map_clear (&index->sparse);
+    }
+  g_array_unref (indexes);
+}
+
+/* Each kernel, copy and sync to its launching call, through @indexes
+ * (not the calls' correlationIds: they may be packed meanwhile). */
+static void
+link_gpu_work (SlLoader *loader, const GArray *indexes)
+{
+  SlProfile *profile = loader->profile;
 
   for (guint s = 0; s < profile->n_streams; s++)
     {
@@ -942,14 +964,6 @@ link_gpu_work (SlLoader *loader)
       for (guint i = 0; i < syncs->spans.n; i++)
         syncs->api[i] = corr_index_lookup (find_corr_index (indexes, syncs->pid[i]), syncs->corr[i]);
     }
-
-  for (guint i = 0; i < indexes->len; i++)
-    {
-      CorrIndex *index = &g_array_index (indexes, CorrIndex, i);
-      g_free (index->direct);
-      sl_id_map_clear (&index->sparse);
-    }
-  g_array_unref (indexes);
 }
 
 static void
@@ -1014,6 +1028,58 @@ _sl_assemble_time_range (SlProfile *profile)
   profile->end_ns = last;
 }
 
+/* The steps of assembling that the links do not wait for, on a second
+ * thread while the indexes are built and the links made: the time range
+ * (it reads every event's times) and the calls' packed correlationIds
+ * (once the indexes no longer read them). 13.5 -> ~8 ms of a 1 M load. */
+typedef struct {
+  SlProfile *profile;
+  GMutex     lock;
+  GCond      indexed;
+  gboolean   indexes_built;
+} BesideLinks;
+
+static gpointer
+assemble_beside_links (gpointer data)
+{
+  BesideLinks *beside = data;
+
+  _sl_assemble_time_range (beside->profile);
+  g_mutex_lock (&beside->lock);
+  while (!beside->indexes_built)
+    g_cond_wait (&beside->indexed, &beside->lock);
+  g_mutex_unlock (&beside->lock);
+  _sl_api_corr_pack (&beside->profile->api);
+  return NULL;
+}
+
+static void
+assemble_links (SlLoader *loader)
+{
+  SlProfile *profile = loader->profile;
+  BesideLinks beside = { .profile = profile };
+  GThread *helper = NULL;
+  GArray *indexes;
+
+  g_mutex_init (&beside.lock);
+  g_cond_init (&beside.indexed);
+  if (loader->n_workers > 1 && profile->api.spans.n + profile->counts.kernels > 100000)
+    helper = g_thread_new ("sl-assemble", assemble_beside_links, &beside);
+  indexes = build_corr_indexes (profile);
+  g_mutex_lock (&beside.lock);
+  beside.indexes_built = TRUE;
+  g_cond_signal (&beside.indexed);
+  g_mutex_unlock (&beside.lock);
+  link_gpu_work (loader, indexes);
+  if (helper != NULL)
+    g_thread_join (helper);
+  else
+    assemble_beside_links (&beside);
+  free_corr_indexes (indexes);
+  g_cond_clear (&beside.indexed);
+  g_mutex_clear (&beside.lock);
+}
+
 void
 _sl_profile_assemble (SlLoader *loader)
 {
@@ -1022,9 +1088,7 @@ _sl_profile_assemble (SlLoader *loader)
   /* Streams, GPUs and threads were assembled as their groups finished. */
   _sl_assemble_processes (profile, loader->process_names);
   assemble_syncs (profile);
-  link_gpu_work (loader);
-  _sl_api_corr_pack (&profile->api);
-  _sl_assemble_time_range (profile);
+  assemble_links (loader);
   _sl_strings_seal (profile->strings);
   _sl_profile_share_arena (profile, loader->gpu_arena);
   _sl_profile_adopt_own (profile);
