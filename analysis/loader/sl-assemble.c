@@ -1031,7 +1031,7 @@ _sl_assemble_time_range (SlProfile *profile)
 /* The steps of assembling that the links do not wait for, on a second
  * thread while the indexes are built and the links made: the time range
  * (it reads every event's times) and the calls' packed correlationIds
- * (once the indexes no longer read them). 13.5 -> ~8 ms of a 1 M load. */
+ * (once the indexes no longer read them): 13.5 -> 7 ms of a 1 M load. */
 typedef struct {
   SlProfile *profile;
   GMutex     lock;
