@@ -68,10 +68,13 @@ print_cell (char *text)
   printf ("  %*s", 14 + (int) (strlen (owned) - g_utf8_strlen (owned, -1)), owned);
 }
 
-/* Time per category, total kernel time and median iteration, one column per profile. */
+/* Time per category, total kernel time and median iteration, one column per profile:
+ * whole-profile totals, titled as such since the kernel table below is per call or
+ * per iteration. */
 static void
 print_categories (const SlCompare *cmp)
 {
+  printf ("%s\n", _("GPU time per category, whole profile:"));
   printf ("%-16s", _("Category"));
   for (guint p = 0; p < cmp->n_profiles; p++)
     printf ("  %14c", 'A' + (int) MIN (p, 25));
@@ -234,8 +237,8 @@ show (const SlCliRun *run, gpointer data)
     sl_cli_print_empty (run->common.filter, _("kernels"));
   else
     {
-      print_basis (cmp);
       print_categories (cmp);
+      print_basis (cmp);
       print_kernels (cmp);
       print_verdict (cmp, o->threshold);
     }
