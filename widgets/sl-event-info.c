@@ -372,9 +372,10 @@ add_nvtx (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
 {
   const SlProfile *p = model->profile;
   const SlThread *th = &p->threads[ev->owner];
-  guint16 domain = ev->kind == SL_EVENT_NVTX ? th->nvtx.domain[ev->index]
-                   : ev->kind == SL_EVENT_NVTX_STARTEND ? th->nvtx_startend.domain[ev->index]
-                   : th->marks.domain[ev->index];
+  guint16 domain = ev->kind == SL_EVENT_NVTX
+                   ? sl_nvtx_ranges_domain (&th->nvtx, ev->index)
+                   : ev->kind == SL_EVENT_NVTX_STARTEND ? sl_nvtx_ranges_domain (&th->nvtx_startend, ev->index)
+                                                        : th->marks.domain[ev->index];
 
   add (fields, ev->kind == SL_EVENT_MARK ? _("NVTX mark") : _("NVTX range"),
        g_strdup (sl_timeline_model_event_name (model, ev)));
@@ -382,7 +383,7 @@ add_nvtx (GPtrArray *fields, SlTimelineModel *model, const SlEventRef *ev, gint6
   add_times (fields, model, s, e, ev->kind == SL_EVENT_MARK);
   if (ev->kind == SL_EVENT_NVTX)
     {
-      add (fields, _("Depth"), sl_format_count (th->nvtx.depth[ev->index]));
+      add (fields, _("Depth"), sl_format_count (sl_nvtx_ranges_depth (&th->nvtx, ev->index)));
       add_nvtx_path (fields, _("Path"), model, ev->owner, s);
     }
   add_thread (fields, p, ev->owner);

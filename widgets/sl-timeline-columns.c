@@ -115,9 +115,9 @@ event_rgb (const SlTimelineModel *m, const SlSegment *seg, guint i, guint8 color
 
   /* NVTX ranges keep their exact colour when drawn whole */
   if (seg->kind == SL_EVENT_NVTX)
-    argb = p->threads[seg->owner].nvtx.color[i];
+    argb = sl_nvtx_ranges_color (&p->threads[seg->owner].nvtx, i);
   else if (seg->kind == SL_EVENT_NVTX_STARTEND)
-    argb = p->threads[seg->owner].nvtx_startend.color[i];
+    argb = sl_nvtx_ranges_color (&p->threads[seg->owner].nvtx_startend, i);
   return argb ? (argb & 0xffffff) : sl_timeline_color_rgb (color);
 }
 

@@ -38,9 +38,10 @@ event_key (const SlTimelineModel *model, const SlEventRef *ev)
     case SL_EVENT_API:
       return row_key (SL_ROW_API, sl_profile_api_thread (p, ev->index), 0);
     case SL_EVENT_NVTX:
-      return row_key (SL_ROW_NVTX, ev->owner, p->threads[ev->owner].nvtx.depth[ev->index]);
+      return row_key (SL_ROW_NVTX, ev->owner, sl_nvtx_ranges_depth (&p->threads[ev->owner].nvtx, ev->index));
     case SL_EVENT_NVTX_STARTEND:
-      return row_key (SL_ROW_NVTX_STARTEND, ev->owner, p->threads[ev->owner].nvtx_startend.depth[ev->index]);
+      return row_key (SL_ROW_NVTX_STARTEND, ev->owner,
+                      sl_nvtx_ranges_depth (&p->threads[ev->owner].nvtx_startend, ev->index));
     case SL_EVENT_MARK:
       return row_key (SL_ROW_MARKS, ev->owner, 0);
     case SL_EVENT_OSRT:

@@ -241,10 +241,10 @@ sl_timeline_model_event_color (const SlTimelineModel *self,
                                                                   : SL_COLOR_API_OTHER;
       }
     case SL_EVENT_NVTX:
-      return sl_timeline_colors_for_nvtx (p->threads[owner].nvtx.color[index],
+      return sl_timeline_colors_for_nvtx (sl_nvtx_ranges_color (&p->threads[owner].nvtx, index),
                                           p->threads[owner].nvtx.name[index]);
     case SL_EVENT_NVTX_STARTEND:
-      return sl_timeline_colors_for_nvtx (p->threads[owner].nvtx_startend.color[index],
+      return sl_timeline_colors_for_nvtx (sl_nvtx_ranges_color (&p->threads[owner].nvtx_startend, index),
                                           p->threads[owner].nvtx_startend.name[index]);
     case SL_EVENT_MARK:
       return SL_COLOR_MARK;
@@ -255,7 +255,8 @@ sl_timeline_model_event_color (const SlTimelineModel *self,
 
         if (!sl_timeline_projected_range (self, owner, index, &t, &i))
           return SL_COLOR_NONE;
-        return sl_timeline_colors_for_nvtx (p->threads[t].nvtx.color[i], p->threads[t].nvtx.name[i]);
+        return sl_timeline_colors_for_nvtx (sl_nvtx_ranges_color (&p->threads[t].nvtx, i),
+                                            p->threads[t].nvtx.name[i]);
       }
     case SL_EVENT_OSRT:
       return _sl_timeline_model_osrt_color (self, owner, index);
@@ -642,13 +643,13 @@ sl_timeline_model_event_row (const SlTimelineModel *self,
     case SL_EVENT_NVTX:
       kind = SL_ROW_NVTX;
       if (ev->owner < self->profile->n_threads && ev->index < self->profile->threads[ev->owner].nvtx.spans.n)
-        depth = self->profile->threads[ev->owner].nvtx.depth[ev->index];
+        depth = sl_nvtx_ranges_depth (&self->profile->threads[ev->owner].nvtx, ev->index);
       break;
     case SL_EVENT_NVTX_STARTEND:
       kind = SL_ROW_NVTX_STARTEND;
       if (ev->owner < self->profile->n_threads &&
           ev->index < self->profile->threads[ev->owner].nvtx_startend.spans.n)
-        depth = self->profile->threads[ev->owner].nvtx_startend.depth[ev->index];
+        depth = sl_nvtx_ranges_depth (&self->profile->threads[ev->owner].nvtx_startend, ev->index);
       break;
     case SL_EVENT_MARK:
       kind = SL_ROW_MARKS;

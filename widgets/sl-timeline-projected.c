@@ -197,7 +197,8 @@ collect (const SlProfile *p, guint gpu, Scratch *sc)
       guint32 r = g_array_index (sc->touched, guint32, k);
       guint local;
       guint32 t = sl_attribution_range_thread (attr, r, &local);
-      Entry e = { sc->start[r], MAX (sc->end[r], sc->start[r]), r, p->threads[t].nvtx.depth[local], 0 };
+      Entry e = { sc->start[r], MAX (sc->end[r], sc->start[r]), r,
+                  sl_nvtx_ranges_depth (&p->threads[t].nvtx, local), 0 };
 
       g_array_append_val (entries, e);
       sc->start[r] = SL_NO_GPU_START;

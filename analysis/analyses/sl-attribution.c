@@ -88,7 +88,8 @@ attribute_thread (const SlProfile *profile, const SlThread *thread, guint base, 
           guint32 parent = d == 0 ? SL_NONE : r->parent[p];
           gint64 end;
           /* a call's chain is at depth d - 1: a parent elsewhere never matches it */
-          if ((d > 0 && (parent == SL_NONE || r->depth[parent] != d - 1)) || !owned_window (r, p, row_end, &end))
+          if ((d > 0 && (parent == SL_NONE || parent < r->depth_first[d - 1] || parent >= r->depth_first[d]))
+              || !owned_window (r, p, row_end, &end))
             continue;
           while (c < last && api_start[c] < r->spans.start[p])
             c++;

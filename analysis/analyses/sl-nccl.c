@@ -100,7 +100,7 @@ domain_has_nccl_calls (const SlProfile *profile, guint32 pid, guint32 domain)
         continue;
       for (guint k = 0; k < G_N_ELEMENTS (sets); k++)
         for (guint i = 0; i < sets[k]->spans.n; i++)
-          if (sets[k]->domain[i] == domain
+          if (sl_nvtx_ranges_domain (sets[k], i) == domain
               && sl_nccl_is_api_name (sl_strings_get (profile->strings, sets[k]->name[i])))
             return TRUE;
     }
@@ -174,10 +174,10 @@ visit_nccl_ranges (SlNccl *self, const SlProfile *profile, const SlFilter *filte
       guint k;
 
       if (!sl_filter_match_time (filter, r->spans.start[i])
-          || !domain_is_nccl (domains, profile, pid, r->domain[i]))
+          || !domain_is_nccl (domains, profile, pid, sl_nvtx_ranges_domain (r, i)))
         continue;
       k = nvtx_row_key (self, per_name, table, sl_strings_get (profile->strings, r->name[i]),
-                        profile, pid, r->domain[i]);
+                        profile, pid, sl_nvtx_ranges_domain (r, i));
       sl_stats_table_visit (table, k, sl_spans_dur (&r->spans, i));
     }
 }

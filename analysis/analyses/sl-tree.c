@@ -360,7 +360,7 @@ append_children (const SlTree *self, const SlTreeNode *node, GArray *out)
 {
   const SlProfile *profile = self->profile;
   const SlNvtxRanges *r = &profile->threads[node->owner].nvtx;
-  guint depth = r->depth[node->index];
+  guint depth = sl_nvtx_ranges_depth (r, node->index);
   guint global = self->attr->range_base[node->owner] + node->index;
   guint n_kernels = self->first[global + 1] - self->first[global];
   guint lo = 0, hi = 0, n = 0, at = out->len;
@@ -424,7 +424,7 @@ get_brief_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info
       info->has_gpu = self->gpu_start[global] != SL_NO_GPU_START;
       info->gpu_start_ns = info->has_gpu ? self->gpu_start[global] : 0;
       info->gpu_end_ns = info->has_gpu ? self->gpu_end[global] : 0;
-      info->depth = r->depth[node->index];
+      info->depth = sl_nvtx_ranges_depth (r, node->index);
     }
   else
     {
@@ -478,13 +478,14 @@ widest_range (const SlTree *self, guint indent, guint cap, guint *depth)
       const SlNvtxRanges *r = &profile->threads[t].nvtx;
       guint base = self->attr->range_base[t];
 
-      for (guint i = 0; i < r->spans.n; i++)
-        {
-          depth[base + i] = r->depth[i];
-          if (widest < cap)
-            widest = MAX (widest, indent * r->depth[i]
-                                  + name_chars (slots, sl_nvtx_naming_get (&self->naming, r->name[i])));
-        }
+      for (guint d = 0; d < r->n_depths; d++)
+        for (guint i = r->depth_first[d]; i < r->depth_first[d + 1]; i++)
+          {
+            depth[base + i] = d;
+            if (widest < cap)
+              widest = MAX (widest,
+                            indent * d + name_chars (slots, sl_nvtx_naming_get (&self->naming, r->name[i])));
+          }
     }
   return widest;
 }

@@ -38,8 +38,9 @@ write_ranges (SlPerfetto *p, guint32 t, const SlNvtxRanges *r, gboolean startend
 
   for (guint i = 0; ok && i < r->spans.n; i++)
     {
-      gint64 tid = startend ? SL_PERFETTO_SE_TID (t, r->depth[i]) : th->tid;
-      guint lane = MIN (r->depth[i], 63);
+      guint depth = startend ? sl_nvtx_ranges_depth (r, i) : 0;
+      gint64 tid = startend ? SL_PERFETTO_SE_TID (t, depth) : th->tid;
+      guint lane = MIN (depth, 63);
 
       if (!sl_filter_match_time (p->options->filter, r->spans.start[i]))
         continue;

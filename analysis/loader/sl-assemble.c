@@ -224,8 +224,8 @@ permute_ranges (SlNvtxRanges *r, const guint32 *order)
 {
   _sl_spans_permute (&r->spans, order);
   _sl_permute_u32 (r->name, order, r->spans.n);
-  _sl_permute_u32 (r->color, order, r->spans.n);
-  _sl_permute_u16 (r->domain, order, r->spans.n);
+  _sl_permute_u32 (r->load_color, order, r->spans.n);
+  _sl_permute_u16 (r->load_domain, order, r->spans.n);
 }
 
 /* Ranges @index[0 .. n) by (start asc, end desc, file order), into @order:
@@ -395,7 +395,8 @@ order_by_depth (const guint16 *depth, guint n, guint n_depths, guint32 *order, g
 }
 
 /* Stores the ranges sorted by (depth, start), so that each depth is one
- * sorted row for the timeline, with their depth and parent. */
+ * sorted row for the timeline (which gives a range's depth), with their
+ * parent. */
 static void
 store_by_depth (SlNvtxRanges *r, const guint16 *depth, const guint32 *parent, guint n_depths)
 {
@@ -406,12 +407,10 @@ store_by_depth (SlNvtxRanges *r, const guint16 *depth, const guint32 *parent, gu
   r->depth_first = order_by_depth (depth, n, n_depths, order, inverse);
   r->n_depths = n_depths;
   permute_ranges (r, order);
-  r->depth = g_new (guint16, n);
   r->parent = g_new (guint32, n);
   for (guint pos = 0; pos < n; pos++)
     {
       guint32 old = order[pos];
-      r->depth[pos] = depth[old];
       r->parent[pos] = parent[old] == SL_NONE ? SL_NONE : inverse[parent[old]];
     }
 }
@@ -422,9 +421,8 @@ shrink_ranges (SlNvtxRanges *r)
   guint n = r->spans.n;
 
   r->name = g_renew (guint32, r->name, n);
-  r->color = g_renew (guint32, r->color, n);
-  r->domain = g_renew (guint16, r->domain, n);
   _sl_spans_shrink (&r->spans);
+  _sl_nvtx_ranges_build_styles (r);
 }
 
 /* Computes nesting depth and parent of push/pop ranges (@nested) or the

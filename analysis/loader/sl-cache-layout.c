@@ -120,12 +120,14 @@ walk_ranges (SlCacheCodec *c, SlNvtxRanges *r)
 {
   walk_spans (c, &r->spans);
   SL_CACHE_ARRAY (c, r->name, r->spans.n);
-  SL_CACHE_ARRAY (c, r->color, r->spans.n);
-  SL_CACHE_ARRAY (c, r->domain, r->spans.n);
-  SL_CACHE_ARRAY (c, r->depth, r->spans.n);
   SL_CACHE_ARRAY (c, r->parent, r->spans.n);
   _sl_cache_codec_u32 (c, &r->n_depths);
   SL_CACHE_OPTIONAL (c, r->depth_first, (guint64) r->n_depths + 1);
+  SL_CACHE_OPTIONAL (c, r->style, r->spans.n);
+  SL_CACHE_OPTIONAL (c, r->style_wide, r->spans.n);
+  _sl_cache_codec_u32 (c, &r->n_styles);
+  SL_CACHE_ARRAY (c, r->style_color, r->n_styles);
+  SL_CACHE_ARRAY (c, r->style_domain, r->n_styles);
 }
 
 static void
@@ -289,6 +291,17 @@ indexes_below (const guint32 *values, guint n, guint limit)
   return TRUE;
 }
 
+/* A range's style index is checked when read (sl_nvtx_ranges_color), but
+ * an entry with both index arrays, or styles without their tables, was not
+ * written by the loader. */
+static gboolean
+styles_ok (const SlNvtxRanges *r)
+{
+  if (r->style != NULL && r->style_wide != NULL)
+    return FALSE;
+  return r->n_styles == 0 || (r->style_color != NULL && r->style_domain != NULL);
+}
+
 static gboolean
 depth_table_ok (const SlNvtxRanges *r)
 {
@@ -318,6 +331,8 @@ check_structure (const SlProfile *p)
         return "a thread outside the API calls or processes";
       if (!depth_table_ok (&t->nvtx) || !depth_table_ok (&t->nvtx_startend))
         return "a bad NVTX depth table";
+      if (!styles_ok (&t->nvtx) || !styles_ok (&t->nvtx_startend))
+        return "bad NVTX styles";
     }
   for (guint i = 0; i < p->n_processes; i++)
     if (!indexes_below (p->processes[i].threads, p->processes[i].n_threads, p->n_threads))

@@ -177,8 +177,8 @@ grow_ranges (const RangeArrays *a, guint64 rows, guint64 rows_expected)
   r->spans.start = _sl_huge_renew_n (r->spans.start, cap);
   r->spans.dur = _sl_huge_renew_n (r->spans.dur, cap);
   r->name = _sl_huge_renew_n (r->name, cap);
-  r->color = _sl_huge_renew_n (r->color, cap);
-  r->domain = g_renew (guint16, r->domain, cap);
+  r->load_color = _sl_huge_renew_n (r->load_color, cap);
+  r->load_domain = g_renew (guint16, r->load_domain, cap);
   *a->cap = cap;
 }
 
@@ -193,8 +193,8 @@ append_range (const RangeArrays *a, guint64 rows, guint64 rows_expected, gint64 
   guint i = r->spans.n;
   _sl_spans_append (&r->spans, start, dur);
   r->name[i] = name;
-  r->color[i] = color;
-  r->domain[i] = domain;
+  r->load_color[i] = color;
+  r->load_domain[i] = domain;
 }
 
 static void
@@ -422,13 +422,15 @@ merge_ranges (SlNvtxRanges *into, guint *cap, SlNvtxRanges *from)
   if (base > 0 && n > 0)
     {
       into->name = _sl_huge_renew_n (into->name, base + n);
-      into->color = _sl_huge_renew_n (into->color, base + n);
+      into->load_color = _sl_huge_renew_n (into->load_color, base + n);
       into->spans.start = _sl_huge_renew_n (into->spans.start, base + n);
       into->spans.dur = _sl_huge_renew_n (into->spans.dur, base + n);
     }
   into->name = _sl_array_append (into->name, base, g_steal_pointer (&from->name), n, sizeof (guint32));
-  into->color = _sl_array_append (into->color, base, g_steal_pointer (&from->color), n, sizeof (guint32));
-  into->domain = _sl_array_append (into->domain, base, g_steal_pointer (&from->domain), n, sizeof (guint16));
+  into->load_color = _sl_array_append (into->load_color, base, g_steal_pointer (&from->load_color), n,
+                                       sizeof (guint32));
+  into->load_domain = _sl_array_append (into->load_domain, base, g_steal_pointer (&from->load_domain), n,
+                                        sizeof (guint16));
   _sl_spans_merge (&into->spans, cap, &from->spans);
 }
 

@@ -16,6 +16,9 @@ void        _sl_kernels_clear         (SlKernels *kernels);
 void        _sl_copies_clear          (SlCopies *copies);
 void        _sl_nvtx_ranges_clear     (SlNvtxRanges *ranges);
 void        _sl_nvtx_marks_clear      (SlNvtxMarks *marks);
+/* Turns the ranges' load_color/load_domain (freed) into styles
+ * (sl-nvtx-styles.c); without them, the ranges have none. */
+void        _sl_nvtx_ranges_build_styles (SlNvtxRanges *ranges);
 /* Packs api->corr into corr_base/corr_delta/corr_far and frees it. */
 void        _sl_api_corr_pack         (SlApiCalls *api);
 

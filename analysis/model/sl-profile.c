@@ -97,11 +97,15 @@ _sl_nvtx_ranges_clear (SlNvtxRanges *r)
 {
   _sl_spans_clear (&r->spans);
   g_clear_pointer (&r->name, g_free);
-  g_clear_pointer (&r->color, g_free);
-  g_clear_pointer (&r->domain, g_free);
-  g_clear_pointer (&r->depth, g_free);
   g_clear_pointer (&r->parent, g_free);
   g_clear_pointer (&r->depth_first, g_free);
+  g_clear_pointer (&r->style, g_free);
+  g_clear_pointer (&r->style_wide, g_free);
+  g_clear_pointer (&r->style_color, g_free);
+  g_clear_pointer (&r->style_domain, g_free);
+  g_clear_pointer (&r->load_color, g_free);
+  g_clear_pointer (&r->load_domain, g_free);
+  r->n_styles = 0;
 }
 
 static void
@@ -161,11 +165,14 @@ adopt_nvtx_ranges (SlArena *arena, const SlNvtxRanges *r)
 {
   adopt_spans (arena, &r->spans);
   _sl_arena_adopt (arena, r->name);
-  _sl_arena_adopt (arena, r->color);
-  _sl_arena_adopt (arena, r->domain);
-  _sl_arena_adopt (arena, r->depth);
   _sl_arena_adopt (arena, r->parent);
   _sl_arena_adopt (arena, r->depth_first);
+  _sl_arena_adopt (arena, r->style);
+  _sl_arena_adopt (arena, r->style_wide);
+  _sl_arena_adopt (arena, r->style_color);
+  _sl_arena_adopt (arena, r->style_domain);
+  _sl_arena_adopt (arena, r->load_color);
+  _sl_arena_adopt (arena, r->load_domain);
 }
 
 static void

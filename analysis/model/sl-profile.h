@@ -129,13 +129,69 @@ typedef enum {
 typedef struct {
   SlSpans  spans;
   guint32 *name;           /* string id */
-  guint32 *color;          /* ARGB, 0 when none */
-  guint16 *domain;         /* domainId as in NVTX_EVENTS (0 = default domain) */
-  guint16 *depth;          /* 0 = outermost; start/end ranges: lane */
   guint32 *parent;         /* index in this array, SL_NONE at depth 0 / start-end */
+  /* A range's depth (0 = outermost; start/end ranges: lane) is the row
+   * of depth_first it lies in: sl_nvtx_ranges_depth(). */
   guint    n_depths;
   guint   *depth_first;    /* n_depths + 1 entries */
+  /* A range's color and domain: a thread's ranges use a few (color,
+   * domain) pairs, its styles, so each range keeps the index of its pair,
+   * 2 bytes instead of 6 (a thread with more than 65536 pairs keeps 4-byte
+   * indexes in style_wide).  Read them with sl_nvtx_ranges_color() and
+   * sl_nvtx_ranges_domain(); neither index array: no color, domain 0. */
+  guint16 *style;
+  guint32 *style_wide;
+  guint    n_styles;
+  guint32 *style_color;    /* ARGB, 0 when none */
+  guint16 *style_domain;   /* domainId as in NVTX_EVENTS (0 = default domain) */
+  /* The loader's: each range's color and domain as read, until the
+   * ranges are nested (NULL in a loaded profile). */
+  guint32 *load_color;
+  guint16 *load_domain;
 } SlNvtxRanges;
+
+/* The depth of range @i of @r (its lane for start/end ranges). */
+static inline guint
+sl_nvtx_ranges_depth (const SlNvtxRanges *r, guint i)
+{
+  guint lo = 0, hi = r->n_depths;   /* depth_first[lo] <= i < depth_first[hi] */
+
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (r->depth_first[mid] <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The style index of range @i of @r; n_styles or more when it has none. */
+static inline guint
+_sl_nvtx_ranges_style (const SlNvtxRanges *r, guint i)
+{
+  return r->style != NULL ? r->style[i] : r->style_wide != NULL ? r->style_wide[i] : G_MAXUINT;
+}
+
+/* ARGB, 0 when none. */
+static inline guint32
+sl_nvtx_ranges_color (const SlNvtxRanges *r, guint i)
+{
+  guint s = _sl_nvtx_ranges_style (r, i);
+
+  return s < r->n_styles ? r->style_color[s] : 0;
+}
+
+/* domainId as in NVTX_EVENTS (0 = default domain). */
+static inline guint16
+sl_nvtx_ranges_domain (const SlNvtxRanges *r, guint i)
+{
+  guint s = _sl_nvtx_ranges_style (r, i);
+
+  return s < r->n_styles ? r->style_domain[s] : 0;
+}
 
 typedef struct {
   guint    n;

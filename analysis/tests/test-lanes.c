@@ -17,7 +17,7 @@ check_lanes (const SlNvtxRanges *r)
   for (guint d = 0; d < r->n_depths; d++)
     for (guint i = r->depth_first[d]; i < r->depth_first[d + 1]; i++)
       {
-        g_assert_cmpuint (r->depth[i], ==, d);
+        g_assert_cmpuint (sl_nvtx_ranges_depth (r, i), ==, d);
         g_assert_cmpuint (r->parent[i], ==, SL_NONE);
         if (i > r->depth_first[d])
           g_assert_cmpint (sl_spans_end (&r->spans, i - 1), <=, r->spans.start[i]);

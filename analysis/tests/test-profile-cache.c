@@ -145,7 +145,8 @@ sql_exec (const char *path, const char *sql)
 /* A generated profile with what is rare in real ones: durations over
  * 4.29 s (a kernel, an API call, a copy, a sync, NVTX step ranges around
  * a stall), start/end ranges in several lanes, marks, kernels whose
- * launching call is missing, skipped rows (warnings). */
+ * launching call is missing, skipped rows (warnings), a thread of 67 000
+ * ranges of distinct colors (4-byte style indexes). */
 static const char *
 hostile_profile (void)
 {
@@ -164,7 +165,13 @@ hostile_profile (void)
             "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = start + 5000000000 WHERE rowid = 7;"
             "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET end = start + 4400000000 WHERE rowid = 1;"
             "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET end = start + 4300000000 WHERE rowid = 1;"
-            "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid % 97 = 0;");
+            "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid % 97 = 0;"
+            /* a thread with more (color, domain) pairs than 2-byte style indexes hold */
+            "WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n < 66999), "
+            "at(t, tid) AS (SELECT max(\"end\"), (SELECT globalTid FROM NVTX_EVENTS WHERE eventType = 59 "
+            "ORDER BY rowid LIMIT 1) FROM NVTX_EVENTS) "
+            "INSERT INTO NVTX_EVENTS (start, \"end\", eventType, text, globalTid, color, domainId) "
+            "SELECT t + 100 * n + 10, t + 100 * n + 60, 59, 'colored', tid, 4278190080 + n * 7, n % 2 FROM i, at;");
   return path;
 }
 
@@ -238,12 +245,18 @@ assert_ranges (const SlNvtxRanges *a, const SlNvtxRanges *b)
 {
   assert_spans (&a->spans, &b->spans);
   ASSERT_ARRAY (a->name, b->name, a->spans.n);
-  ASSERT_ARRAY (a->color, b->color, a->spans.n);
-  ASSERT_ARRAY (a->domain, b->domain, a->spans.n);
-  ASSERT_ARRAY (a->depth, b->depth, a->spans.n);
   ASSERT_ARRAY (a->parent, b->parent, a->spans.n);
   g_assert_cmpuint (a->n_depths, ==, b->n_depths);
   ASSERT_ARRAY (a->depth_first, b->depth_first, a->depth_first != NULL ? a->n_depths + 1 : 0);
+  ASSERT_ARRAY (a->style, b->style, a->style != NULL ? a->spans.n : 0);
+  ASSERT_ARRAY (a->style_wide, b->style_wide, a->style_wide != NULL ? a->spans.n : 0);
+  g_assert_cmpuint (a->n_styles, ==, b->n_styles);
+  ASSERT_ARRAY (a->style_color, b->style_color, a->n_styles);
+  ASSERT_ARRAY (a->style_domain, b->style_domain, a->n_styles);
+  for (guint i = 0; i < a->spans.n; i++)
+    g_assert_true (sl_nvtx_ranges_color (a, i) == sl_nvtx_ranges_color (b, i)
+                   && sl_nvtx_ranges_domain (a, i) == sl_nvtx_ranges_domain (b, i)
+                   && sl_nvtx_ranges_depth (a, i) == sl_nvtx_ranges_depth (b, i));
 }
 
 static void
@@ -481,6 +494,7 @@ test_round_trip_hostile (void)
 {
   g_autoptr(SlProfile) fresh = load_fresh (hostile_profile ());
   gboolean long_kernel = FALSE, unlinked = FALSE, startend = FALSE, marks = FALSE, rowid_marks = FALSE;
+  gboolean wide_styles = FALSE;
 
   /* The fixture has what it should. */
   for (guint s = 0; s < fresh->n_streams; s++)
@@ -493,8 +507,9 @@ test_round_trip_hostile (void)
     {
       startend |= fresh->threads[t].nvtx_startend.n_depths > 1;
       marks |= fresh->threads[t].marks.n > 0;
+      wide_styles |= fresh->threads[t].nvtx.style_wide != NULL;
     }
-  g_assert_true (long_kernel && unlinked && startend && marks && rowid_marks);
+  g_assert_true (long_kernel && unlinked && startend && marks && rowid_marks && wide_styles);
   g_assert_cmpuint (fresh->api.spans.n_long, >, 0);
   g_assert_cmpuint (fresh->syncs.spans.n_long, >, 0);
   g_assert_cmpuint (fresh->warnings->len, >, 0);

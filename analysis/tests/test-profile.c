@@ -246,7 +246,7 @@ test_real_profile (gconstpointer data)
       for (guint i = 0; i < r->spans.n; i++)
         if (r->parent[i] != SL_NONE)
           {
-            g_assert_cmpuint (r->depth[r->parent[i]] + 1, ==, r->depth[i]);
+            g_assert_cmpuint (sl_nvtx_ranges_depth (r, r->parent[i]) + 1, ==, sl_nvtx_ranges_depth (r, i));
             g_assert_cmpint (r->spans.start[r->parent[i]], <=, r->spans.start[i]);
           }
     }
@@ -325,7 +325,7 @@ test_pipit_nvtx_domains (void)
     {
       const SlThread *thread = &profile->threads[t];
       for (guint i = 0; i < thread->nvtx.spans.n; i++)
-        if (thread->nvtx.domain[i] == 1)
+        if (sl_nvtx_ranges_domain (&thread->nvtx, i) == 1)
           {
             g_assert_cmpstr (sl_profile_domain_name (profile, thread->pid, 1), ==, "MPI");
             g_assert_true (g_str_has_prefix (sl_strings_get (profile->strings, thread->nvtx.name[i]), "MPI_"));

@@ -291,7 +291,7 @@ test_search (void)
           g_assert_cmpint (m->kind, ==, SL_SEARCH_RANGE);
           if (!m->startend)
             g_assert_cmpuint (g_strv_length (m->path), ==,
-                              profile->threads[m->owner].nvtx.depth[m->index]);
+                              sl_nvtx_ranges_depth (&profile->threads[m->owner].nvtx, m->index));
         }
       bad = sl_search_compute (profile, NULL, "/(oops/", 0, &error);
       g_assert_null (bad);

@@ -115,10 +115,7 @@ add_nvtx (SlProfile *p, SlThread *th)
   th->nvtx.name[0] = str (p, "step");
   th->nvtx.name[1] = str (p, "inner");
   th->nvtx.name[2] = str (p, "inner2");
-  th->nvtx.color = g_new0 (guint32, 3);
-  th->nvtx.domain = g_new0 (guint16, 3);
-  th->nvtx.depth = g_new0 (guint16, 3);
-  th->nvtx.depth[1] = th->nvtx.depth[2] = 1;
+  /* no styles: no colors, the default domain */
   th->nvtx.parent = g_new0 (guint32, 3);
   th->nvtx.parent[0] = SL_NONE;
   th->nvtx.n_depths = 2;
@@ -703,10 +700,6 @@ test_startend_lanes (void)
 
   spans_fill (&th->nvtx_startend.spans, 3, rs, rd);
   th->nvtx_startend.name = g_new0 (guint32, 3);
-  th->nvtx_startend.color = g_new0 (guint32, 3);
-  th->nvtx_startend.domain = g_new0 (guint16, 3);
-  th->nvtx_startend.depth = g_new0 (guint16, 3);
-  th->nvtx_startend.depth[2] = 1;
   th->nvtx_startend.parent = g_new (guint32, 3);
   for (guint i = 0; i < 3; i++)
     th->nvtx_startend.parent[i] = SL_NONE;
