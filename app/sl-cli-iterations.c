@@ -35,9 +35,12 @@ print_summary (const SlIterations *its)
   g_autofree char *max = sl_format_duration_precise (s->max);
   g_autofree char *sd = sl_format_duration_precise (sl_round_ns (s->stddev));
 
-  printf (_("\n%" PRIu64 " iterations: mean %s, median %s, min %s, max %s, stddev %s; "
-            "slowest: #%u of pid %u\n"), s->count, mean, median, min, max, sd,
-          its->iterations[its->slowest].index, its->iterations[its->slowest].pid);
+  printf (ngettext ("\n%" PRIu64 " iteration: mean %s, median %s, min %s, max %s, stddev %s; "
+                    "slowest: #%u of pid %u\n",
+                    "\n%" PRIu64 " iterations: mean %s, median %s, min %s, max %s, stddev %s; "
+                    "slowest: #%u of pid %u\n", (gulong) MIN (s->count, G_MAXULONG)),
+          s->count, mean, median, min, max, sd, its->iterations[its->slowest].index,
+          its->iterations[its->slowest].pid);
 }
 
 static void
