@@ -104,6 +104,22 @@ cpu_side_load (SlProfile *profile, CpuSide *side)
     sl_cli_error ("info", "%s", error->message);
 }
 
+/* The time range of everything loaded: the profile's events, then the CPU
+ * samples, OS runtime calls and GPU metric samples (a CPU-sampling-only
+ * capture has nothing else), as the timeline shows it. */
+static void
+extent_of (const SlProfile *profile, const CpuSide *side, gint64 *start, gint64 *end)
+{
+  gboolean any = profile->end_ns > profile->start_ns;
+
+  *start = profile->start_ns;
+  *end = profile->end_ns;
+  if (side->cpu != NULL)
+    sl_cpu_activity_widen_extent (side->cpu, start, end, &any);
+  if (side->metrics != NULL)
+    sl_gpu_metrics_widen_extent (side->metrics, start, end, &any);
+}
+
 static void
 cpu_side_clear (CpuSide *side)
 {
@@ -164,9 +180,12 @@ info_to_json (const SlProfile *profile, const CpuSide *side)
   json_object_set_string_member (o, "path", profile->path);
   json_object_set_string_member (o, "nsys_version", profile->nsys_version);
   json_object_set_string_member (o, "schema_version", profile->schema_version);
-  json_object_set_int_member (o, "start_ns", profile->start_ns);
-  json_object_set_int_member (o, "end_ns", profile->end_ns);
-  json_object_set_int_member (o, "duration_ns", profile->end_ns - profile->start_ns);
+  gint64 start, end;
+
+  extent_of (profile, side, &start, &end);
+  json_object_set_int_member (o, "start_ns", start);
+  json_object_set_int_member (o, "end_ns", end);
+  json_object_set_int_member (o, "duration_ns", end - start);
   for (guint g = 0; g < profile->n_gpus; g++)
     if (profile->gpus[g].has_activity)
       json_array_add_object_element (gpus, gpu_to_json (profile, &profile->gpus[g]));
@@ -212,16 +231,47 @@ print_cpu_counts (const CpuSide *side)
 }
 
 static void
+print_process (guint32 pid, const char *name, guint n_threads, gboolean cpu_only)
+{
+  g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
+
+  printf ("  %-8u %-32s %s%s\n", pid, name != NULL ? name : _("(unknown)"), threads,
+          cpu_only ? _(" (no CUDA or NVTX events)") : "");
+}
+
+/* Processes the CPU side saw that have no CUDA or NVTX events, named by
+ * their main thread (tid == pid), as the timeline names them. */
+static void
+print_cpu_only_processes (const SlProfile *profile, const SlCpuActivity *cpu)
+{
+  for (guint i = 0; i < cpu->n_threads;)
+    {
+      guint32 pid = cpu->threads[i].pid;
+      const char *name = NULL;
+      guint n = 0;
+
+      for (; i < cpu->n_threads && cpu->threads[i].pid == pid; i++, n++)
+        if (cpu->threads[i].tid == pid && cpu->threads[i].name != SL_NONE)
+          name = sl_cpu_activity_name (cpu, cpu->threads[i].name);
+      if (sl_profile_find_process (profile, pid) == SL_NONE)
+        print_process (pid, name, n, TRUE);
+    }
+}
+
+static void
 print_readable (const SlProfile *profile, const CpuSide *side)
 {
-  g_autofree char *duration = sl_format_duration_precise (profile->end_ns - profile->start_ns);
+  gint64 start, end;
+  g_autofree char *duration = NULL;
+
+  extent_of (profile, side, &start, &end);
+  duration = sl_format_duration_precise (end - start);
 
   printf ("%-16s %s\n", _("Profile:"), profile->path);
   printf ("%-16s %s (schema %s)\n", _("Nsight Systems:"),
           profile->nsys_version != NULL ? profile->nsys_version : _("unknown"),
           profile->schema_version != NULL ? profile->schema_version : _("unknown"));
-  printf ("%-16s %s  [%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT " ns]\n", _("Duration:"), duration,
-          profile->start_ns, profile->end_ns);
+  printf ("%-16s %s  [%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT " ns]\n", _("Duration:"), duration, start, end);
 
   if (!has_gpu_activity (profile))
     printf ("\n%s\n", _("There is no GPU activity in this profile (no CUDA kernels, memory copies or memsets were captured)."));
@@ -246,9 +296,11 @@ print_readable (const SlProfile *profile, const CpuSide *side)
 
   printf ("\n%s\n", _("Processes with activity:"));
   for (guint p = 0; p < profile->n_processes; p++)
-    printf ("  %-8u %-32s %u %s\n", profile->processes[p].pid,
-            profile->processes[p].name != SL_NONE ? sl_profile_process_name (profile, p) : _("(unknown)"),
-            profile->processes[p].n_threads, _("threads"));
+    print_process (profile->processes[p].pid,
+                   profile->processes[p].name != SL_NONE ? sl_profile_process_name (profile, p) : NULL,
+                   profile->processes[p].n_threads, FALSE);
+  if (side->cpu != NULL)
+    print_cpu_only_processes (profile, side->cpu);
 
   printf ("\n%s\n", _("Events:"));
   printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("kernels"), profile->counts.kernels);

@@ -156,14 +156,6 @@ _sl_timeline_model_add_cpu_processes (SlTimelineModel *self,
     }
 }
 
-static void
-widen (gint64 *start, gint64 *end, gboolean *any, gint64 s, gint64 e)
-{
-  *start = *any ? MIN (*start, s) : s;
-  *end = *any ? MAX (*end, e) : e;
-  *any = TRUE;
-}
-
 void
 _sl_timeline_model_set_extent (SlTimelineModel *self)
 {
@@ -172,22 +164,10 @@ _sl_timeline_model_set_extent (SlTimelineModel *self)
 
   self->start_ns = p->start_ns;
   self->end_ns = p->end_ns;
-  for (guint t = 0; self->cpu != NULL && t < self->cpu->n_threads; t++)
-    {
-      const SlCpuThread *th = &self->cpu->threads[t];
-
-      if (th->samples.n > 0)
-        widen (&self->start_ns, &self->end_ns, &any, th->samples.time[0], th->samples.time[th->samples.n - 1]);
-      for (guint i = 0; i < th->osrt.spans.n; i++)
-        widen (&self->start_ns, &self->end_ns, &any, th->osrt.spans.start[i], sl_spans_end (&th->osrt.spans, i));
-    }
-  for (guint s = 0; self->metrics != NULL && s < self->metrics->n_series; s++)
-    {
-      const SlMetricSeries *ser = &self->metrics->series[s];
-
-      if (ser->n > 0)
-        widen (&self->start_ns, &self->end_ns, &any, ser->time[0], ser->time[ser->n - 1]);
-    }
+  if (self->cpu != NULL)
+    sl_cpu_activity_widen_extent (self->cpu, &self->start_ns, &self->end_ns, &any);
+  if (self->metrics != NULL)
+    sl_gpu_metrics_widen_extent (self->metrics, &self->start_ns, &self->end_ns, &any);
 }
 
 gboolean

@@ -83,6 +83,24 @@ check(d["counts"]["cuda_api"] == sql(pipit, "SELECT count(*) FROM CUPTI_ACTIVITY
       "pipit: backtrace rows removed")
 check(d["counts"]["cuda_api"] < sql(pipit, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), "pipit: has duplicates")
 
+# A capture of CPU samples only: its time range is the samples' (what the
+# timeline shows), not 0 ns, and its processes are listed from the CPU side.
+jacc = os.path.join(PROFILES, "jacc-cg-cpu-sampling-only.sqlite")
+d = json.loads(run("info", "--json", jacc).stdout)
+check((d["start_ns"], d["end_ns"]) == (sql(jacc, "SELECT min(start) FROM COMPOSITE_EVENTS"),
+                                       sql(jacc, "SELECT max(start) FROM COMPOSITE_EVENTS")),
+      f"jacc: [{d['start_ns']}, {d['end_ns']}] != the CPU samples' range")
+text = run("info", jacc).stdout
+check("Duration:        6.023 s" in text, "jacc: readable duration of the samples")
+check("3692659  julia" in text and "7 threads (no CUDA or NVTX events)" in text,
+      f"jacc: CPU-only process listed: {text!r}")
+# Elsewhere the range covers the CPU samples too (pipit's begin before its first CUDA call).
+d = json.loads(run("info", "--json", pipit).stdout)
+check(d["start_ns"] == min(sql(pipit, "SELECT min(start) FROM COMPOSITE_EVENTS"),
+                           sql(pipit, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME")),
+      f"pipit: start_ns {d['start_ns']} is not the earliest sample or call")
+check("1 thread\n" in run("info", pipit).stdout, "pipit: one thread in the singular")
+
 # ---- bad input: exit 2, exactly one line on stderr, specific message ----
 tmp = tempfile.mkdtemp(prefix="sl-cli-test-")
 os.chmod(tmp, 0o755)
