@@ -6,6 +6,7 @@
 
 #include "sl-cli.h"
 #include "sl-cli-options.h"
+#include "sl-capture-extent.h"
 #include "sl-cli-cpu.h"
 
 /* Sizes the profile may not know (-1) are null. */
@@ -104,22 +105,6 @@ cpu_side_load (SlProfile *profile, CpuSide *side)
     sl_cli_error ("info", "%s", error->message);
 }
 
-/* The time range of everything loaded: the profile's events, then the CPU
- * samples, OS runtime calls and GPU metric samples (a CPU-sampling-only
- * capture has nothing else), as the timeline shows it. */
-static void
-extent_of (const SlProfile *profile, const CpuSide *side, gint64 *start, gint64 *end)
-{
-  gboolean any = profile->end_ns > profile->start_ns;
-
-  *start = profile->start_ns;
-  *end = profile->end_ns;
-  if (side->cpu != NULL)
-    sl_cpu_activity_widen_extent (side->cpu, start, end, &any);
-  if (side->metrics != NULL)
-    sl_gpu_metrics_widen_extent (side->metrics, start, end, &any);
-}
-
 static void
 cpu_side_clear (CpuSide *side)
 {
@@ -176,13 +161,12 @@ info_to_json (const SlProfile *profile, const CpuSide *side)
   JsonArray *gpus = json_array_new ();
   JsonArray *warnings = json_array_new ();
   JsonNode *node;
+  gint64 start, end;
 
   json_object_set_string_member (o, "path", profile->path);
   json_object_set_string_member (o, "nsys_version", profile->nsys_version);
   json_object_set_string_member (o, "schema_version", profile->schema_version);
-  gint64 start, end;
-
-  extent_of (profile, side, &start, &end);
+  sl_capture_extent (profile, side->cpu, side->metrics, &start, &end);
   json_object_set_int_member (o, "start_ns", start);
   json_object_set_int_member (o, "end_ns", end);
   json_object_set_int_member (o, "duration_ns", end - start);
@@ -264,7 +248,7 @@ print_readable (const SlProfile *profile, const CpuSide *side)
   gint64 start, end;
   g_autofree char *duration = NULL;
 
-  extent_of (profile, side, &start, &end);
+  sl_capture_extent (profile, side->cpu, side->metrics, &start, &end);
   duration = sl_format_duration_precise (end - start);
 
   printf ("%-16s %s\n", _("Profile:"), profile->path);

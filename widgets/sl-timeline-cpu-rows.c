@@ -4,6 +4,7 @@
 #include "sl-timeline-model-private.h"
 #include "sl-timeline-colors.h"
 #include "sl-timeline-rows.h"
+#include "sl-capture-extent.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -159,15 +160,7 @@ _sl_timeline_model_add_cpu_processes (SlTimelineModel *self,
 void
 _sl_timeline_model_set_extent (SlTimelineModel *self)
 {
-  const SlProfile *p = self->profile;
-  gboolean any = p->end_ns > p->start_ns;
-
-  self->start_ns = p->start_ns;
-  self->end_ns = p->end_ns;
-  if (self->cpu != NULL)
-    sl_cpu_activity_widen_extent (self->cpu, &self->start_ns, &self->end_ns, &any);
-  if (self->metrics != NULL)
-    sl_gpu_metrics_widen_extent (self->metrics, &self->start_ns, &self->end_ns, &any);
+  sl_capture_extent (self->profile, self->cpu, self->metrics, &self->start_ns, &self->end_ns);
 }
 
 gboolean

@@ -69,29 +69,6 @@ thread_key (guint64 global_tid)
   return (pid << 32) | tid;
 }
 
-static void
-widen (gint64 *start, gint64 *end, gboolean *any, gint64 s, gint64 e)
-{
-  *start = *any ? MIN (*start, s) : s;
-  *end = *any ? MAX (*end, e) : e;
-  *any = TRUE;
-}
-
-void
-sl_cpu_activity_widen_extent (const SlCpuActivity *activity, gint64 *start, gint64 *end, gboolean *any)
-{
-  g_return_if_fail (activity != NULL && start != NULL && end != NULL && any != NULL);
-  for (guint t = 0; t < activity->n_threads; t++)
-    {
-      const SlCpuThread *th = &activity->threads[t];
-
-      if (th->samples.n > 0)
-        widen (start, end, any, th->samples.time[0], th->samples.time[th->samples.n - 1]);
-      for (guint i = 0; i < th->osrt.spans.n; i++)
-        widen (start, end, any, th->osrt.spans.start[i], sl_spans_end (&th->osrt.spans, i));
-    }
-}
-
 guint32
 sl_cpu_activity_find_thread (const SlCpuActivity *activity,
                              guint64              global_tid)

@@ -100,13 +100,6 @@ void           sl_cpu_activity_unref        (SlCpuActivity *activity);
 /* Never NULL: "" for SL_NONE or a bad index. */
 const char    *sl_cpu_activity_name         (const SlCpuActivity *activity,
                                              guint32              id);
-/* Widens [*@start, *@end] to the CPU samples and OS runtime calls of
- * @activity; *@any says whether the range holds anything yet (set when it
- * does after).  The extent a timeline shows beside the profile's events. */
-void           sl_cpu_activity_widen_extent (const SlCpuActivity *activity,
-                                             gint64              *start,
-                                             gint64              *end,
-                                             gboolean            *any);
 /* Index into activity->threads of @global_tid, SL_NONE when absent. */
 guint32        sl_cpu_activity_find_thread  (const SlCpuActivity *activity,
                                              guint64              global_tid);

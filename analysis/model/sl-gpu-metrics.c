@@ -29,22 +29,6 @@ sl_gpu_metrics_unref (SlGpuMetrics *metrics)
   g_free (metrics);
 }
 
-void
-sl_gpu_metrics_widen_extent (const SlGpuMetrics *metrics, gint64 *start, gint64 *end, gboolean *any)
-{
-  g_return_if_fail (metrics != NULL && start != NULL && end != NULL && any != NULL);
-  for (guint s = 0; s < metrics->n_series; s++)
-    {
-      const SlMetricSeries *ser = &metrics->series[s];
-
-      if (ser->n == 0)
-        continue;
-      *start = *any ? MIN (*start, ser->time[0]) : ser->time[0];
-      *end = *any ? MAX (*end, ser->time[ser->n - 1]) : ser->time[ser->n - 1];
-      *any = TRUE;
-    }
-}
-
 guint
 sl_metric_series_lower_bound (const SlMetricSeries *series,
                               gint64                t)

@@ -40,12 +40,6 @@ struct _SlGpuMetrics {
 
 SlGpuMetrics *sl_gpu_metrics_ref    (SlGpuMetrics  *metrics);
 void          sl_gpu_metrics_unref  (SlGpuMetrics  *metrics);
-/* Widens [*@start, *@end] to the samples of @metrics, as
- * sl_cpu_activity_widen_extent() does. */
-void          sl_gpu_metrics_widen_extent  (const SlGpuMetrics *metrics,
-                                            gint64             *start,
-                                            gint64             *end,
-                                            gboolean           *any);
 /* Index of the first sample of @series at or after @t (n when none). */
 guint         sl_metric_series_lower_bound (const SlMetricSeries *series,
                                             gint64                t);
