@@ -67,6 +67,7 @@ typedef struct {
   char       *drop_kernel, *add_kernel;
   int         rank, late_step;
   gint64      late_ns, session_start_ns;
+  gboolean    pack_tables;
 } Options;
 
 /* ---- kernels and ops ----------------------------------------------------- */
@@ -2437,9 +2438,10 @@ typedef struct {
   char  *drop, *add, *late;
   int    rank;
   gint64 session_start_ns;
+  gboolean pack_tables;
 } RankArgs;
 
-static RankArgs rank_args = { NULL, NULL, NULL, -1, 0 };
+static RankArgs rank_args = { NULL, NULL, NULL, -1, 0, FALSE };
 
 static void
 add_rank_options (GOptionContext *ctx)
@@ -2454,6 +2456,8 @@ add_rank_options (GOptionContext *ctx)
       "Step K starts NS late and the gap after it is NS shorter (NS <= --gap-ns): a straggler", "K:NS" },
     { "session-start-ns", 0, 0, G_OPTION_ARG_INT64, &rank_args.session_start_ns,
       "Session start on the wall clock (utcEpochNs); events keep their wall-clock times", "NS" },
+    { "pack-tables", 0, 0, G_OPTION_ARG_NONE, &rank_args.pack_tables,
+      "Each table's pages in one stretch, as nsys export writes them (else the tables' pages interleave)", NULL },
     { NULL }
   };
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -2467,6 +2471,7 @@ parse_rank_options (Options *o)
   o->rank = rank_args.rank;
   o->late_step = -1;
   o->session_start_ns = rank_args.session_start_ns;
+  o->pack_tables = rank_args.pack_tables;
   if (rank_args.late != NULL)
     {
       g_autofree char *text = rank_args.late;
@@ -2773,6 +2778,12 @@ main (int argc, char **argv)
   batch_finish (&g, &g.b_nvtx);
   sqlite3_finalize (g.st_str);
   exec_sql (&g, "COMMIT");
+  /* The events are inserted in time order, table after table row by row,
+   * so the tables' pages interleave (a kernel page, an API page, ...);
+   * nsys export writes one table after the other, and VACUUM rewrites
+   * each table's pages in one stretch like that. */
+  if (g.o.pack_tables)
+    exec_sql (&g, "VACUUM");
   if (sqlite3_close (g.db) != SQLITE_OK)
     {
       g_printerr ("sightline-gen: closing %s failed\n", tmp);
