@@ -6,6 +6,7 @@
 #include "sl-profile.h"
 #include "sl-filter.h"
 #include "sl-format.h"
+#include "sl-text-width.h"
 #include "sl-lanes.h"
 #include "sl-time-range.h"
 #include "sl-bookmark.h"

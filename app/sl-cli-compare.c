@@ -64,8 +64,7 @@ print_cell (char *text)
 {
   g_autofree char *owned = text;
 
-  /* printf pads bytes, not characters: widen by the extra bytes of "µ" or "–" */
-  printf ("  %*s", 14 + (int) (strlen (owned) - g_utf8_strlen (owned, -1)), owned);
+  printf ("  %*s", sl_cli_field (owned, 14), owned);
 }
 
 /* Time per category, total kernel time and median iteration, one column per profile:
@@ -75,21 +74,21 @@ static void
 print_categories (const SlCompare *cmp)
 {
   printf ("%s\n", _("GPU time per category, whole profile:"));
-  printf ("%-16s", _("Category"));
+  printf ("%-*s", sl_cli_field (_("Category"), 16), _("Category"));
   for (guint p = 0; p < cmp->n_profiles; p++)
     printf ("  %14c", 'A' + (int) MIN (p, 25));
   printf ("\n");
   for (guint c = 0; c < cmp->n_categories; c++)
     {
-      printf ("%-16s", cmp->categories[c].name);
+      printf ("%-*s", sl_cli_field (cmp->categories[c].name, 16), cmp->categories[c].name);
       for (guint p = 0; p < cmp->n_profiles; p++)
         print_cell (sl_format_duration_precise (cmp->categories[c].total_ns[p]));
       printf ("\n");
     }
-  printf ("%-16s", _("total"));
+  printf ("%-*s", sl_cli_field (_("total"), 16), _("total"));
   for (guint p = 0; p < cmp->n_profiles; p++)
     print_cell (sl_format_duration_precise (cmp->kernel_total_ns[p]));
-  printf ("\n%-16s", _("iteration (med)"));
+  printf ("\n%-*s", sl_cli_field (_("iteration (med)"), 16), _("iteration (med)"));
   for (guint p = 0; p < cmp->n_profiles; p++)
     print_cell (cmp->has_iterations[p] ? sl_format_duration_precise (cmp->iteration_median_ns[p])
                                        : g_strdup ("–"));

@@ -8,6 +8,7 @@
 #include "sl-cli-options.h"
 #include "sl-capture-extent.h"
 #include "sl-cli-cpu.h"
+#include "sl-cli-table.h"
 
 /* Sizes the profile may not know (-1) are null. */
 static void
@@ -192,20 +193,69 @@ has_gpu_activity (const SlProfile *profile)
   return profile->counts.kernels + profile->counts.memcpy + profile->counts.memset > 0;
 }
 
+/* "Profile:         …": a heading padded to 16 terminal columns
+ * (translations have umlauts, printf pads bytes). */
 static void
-print_cpu_counts (const CpuSide *side)
+print_heading (const char *heading)
+{
+  printf ("%-*s ", sl_cli_field (heading, 16), heading);
+}
+
+/* One line of the event counts: label, count, and what it counts in. */
+typedef struct {
+  const char *label;
+  guint64     count;
+  char       *detail;      /* owned, or NULL */
+} CountLine;
+
+static void
+add_count (GArray *lines, const char *label, guint64 count, char *detail)
+{
+  CountLine line = { label, count, detail };
+
+  g_array_append_val (lines, line);
+}
+
+/* The event counts, labels padded to the widest (at least 14 columns, as
+ * in English; German's are up to 23). */
+static void
+print_counts (const SlProfile *profile, const CpuSide *side)
+{
+  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (CountLine));
+  guint width = 14;
+
+  add_count (lines, _("kernels"), profile->counts.kernels, NULL);
+  add_count (lines, _("memcpy"), profile->counts.memcpy, NULL);
+  add_count (lines, _("memset"), profile->counts.memset, NULL);
+  add_count (lines, _("CUDA API"), profile->counts.cuda_api, NULL);
+  add_count (lines, _("NVTX ranges"), profile->counts.nvtx_ranges, NULL);
+  add_count (lines, _("NVTX marks"), profile->counts.nvtx_marks, NULL);
+  if (side->cpu != NULL)
+    {
+      add_count (lines, _("OS runtime"), side->cpu->n_osrt, NULL);
+      add_count (lines, _("CPU samples"), side->cpu->n_samples, NULL);
+      add_count (lines, _("sched events"), side->cpu->n_sched, NULL);
+    }
+  if (side->metrics != NULL)
+    add_count (lines, _("GPU metrics"), side->metrics->n_series,
+               g_strdup_printf ("  (%" G_GUINT64_FORMAT " %s)", side->metrics->n_samples, _("samples")));
+  for (guint i = 0; i < lines->len; i++)
+    width = MAX (width, sl_text_width (g_array_index (lines, CountLine, i).label, -1));
+  for (guint i = 0; i < lines->len; i++)
+    {
+      CountLine *line = &g_array_index (lines, CountLine, i);
+
+      printf ("  %-*s %12" G_GUINT64_FORMAT "%s\n", sl_cli_field (line->label, width), line->label,
+              line->count, line->detail != NULL ? line->detail : "");
+      g_free (line->detail);
+    }
+}
+
+static void
+print_cpu_warnings (const CpuSide *side)
 {
   g_autoptr(JsonArray) warnings = cpu_warnings_to_json (side);
 
-  if (side->cpu != NULL)
-    {
-      printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("OS runtime"), side->cpu->n_osrt);
-      printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("CPU samples"), side->cpu->n_samples);
-      printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("sched events"), side->cpu->n_sched);
-    }
-  if (side->metrics != NULL)
-    printf ("  %-14s %12u  (%" G_GUINT64_FORMAT " %s)\n", _("GPU metrics"), side->metrics->n_series,
-            side->metrics->n_samples, _("samples"));
   if (json_array_get_length (warnings) > 0)
     {
       printf ("\n%s\n", _("Warnings about the CPU side:"));
@@ -219,7 +269,9 @@ print_process (guint32 pid, const char *name, guint n_threads, gboolean cpu_only
 {
   g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
 
-  printf ("  %-8u %-32s %s%s\n", pid, name != NULL ? name : _("(unknown)"), threads,
+  if (name == NULL)
+    name = _("(unknown)");
+  printf ("  %-8u %-*s %s%s\n", pid, sl_cli_field (name, 32), name, threads,
           cpu_only ? _(" (no CUDA or NVTX events)") : "");
 }
 
@@ -251,11 +303,13 @@ print_readable (const SlProfile *profile, const CpuSide *side)
   sl_capture_extent (profile, side->cpu, side->metrics, &start, &end);
   duration = sl_format_duration_precise (end - start);
 
-  printf ("%-16s %s\n", _("Profile:"), profile->path);
-  printf ("%-16s %s (schema %s)\n", _("Nsight Systems:"),
-          profile->nsys_version != NULL ? profile->nsys_version : _("unknown"),
+  print_heading (_("Profile:"));
+  printf ("%s\n", profile->path);
+  print_heading (_("Nsight Systems:"));
+  printf ("%s (schema %s)\n", profile->nsys_version != NULL ? profile->nsys_version : _("unknown"),
           profile->schema_version != NULL ? profile->schema_version : _("unknown"));
-  printf ("%-16s %s  [%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT " ns]\n", _("Duration:"), duration, start, end);
+  print_heading (_("Duration:"));
+  printf ("%s  [%" G_GINT64_FORMAT " – %" G_GINT64_FORMAT " ns]\n", duration, start, end);
 
   if (!has_gpu_activity (profile))
     printf ("\n%s\n", _("There is no GPU activity in this profile (no CUDA kernels, memory copies or memsets were captured)."));
@@ -272,9 +326,10 @@ print_readable (const SlProfile *profile, const CpuSide *side)
           ids = gpu_stream_ids (profile, gpu);
           for (guint k = 0; k < ids->len; k++)
             g_string_append_printf (streams, "%s%" G_GINT64_FORMAT, k ? ", " : "", g_array_index (ids, gint64, k));
-          printf ("  GPU %-3u %-28s %10" G_GUINT64_FORMAT " %s   %s %s\n", gpu->device,
-                  gpu->name != NULL ? gpu->name : _("(unnamed)"), gpu->n_kernels, _("kernels"),
-                  _("streams"), streams->str);
+          const char *name = gpu->name != NULL ? gpu->name : _("(unnamed)");
+
+          printf ("  GPU %-3u %-*s %10" G_GUINT64_FORMAT " %s   %s %s\n", gpu->device, sl_cli_field (name, 28),
+                  name, gpu->n_kernels, _("kernels"), _("streams"), streams->str);
         }
     }
 
@@ -287,13 +342,8 @@ print_readable (const SlProfile *profile, const CpuSide *side)
     print_cpu_only_processes (profile, side->cpu);
 
   printf ("\n%s\n", _("Events:"));
-  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("kernels"), profile->counts.kernels);
-  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("memcpy"), profile->counts.memcpy);
-  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("memset"), profile->counts.memset);
-  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("CUDA API"), profile->counts.cuda_api);
-  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("NVTX ranges"), profile->counts.nvtx_ranges);
-  printf ("  %-14s %12" G_GUINT64_FORMAT "\n", _("NVTX marks"), profile->counts.nvtx_marks);
-  print_cpu_counts (side);
+  print_counts (profile, side);
+  print_cpu_warnings (side);
 
   if (profile->warnings->len > 0)
     {

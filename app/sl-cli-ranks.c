@@ -99,8 +99,7 @@ print_cell (char *text)
 {
   g_autofree char *owned = text;
 
-  /* printf pads bytes, not characters: widen by the extra bytes of "µ" or "–" */
-  printf ("  %*s", 12 + (int) (strlen (owned) - g_utf8_strlen (owned, -1)), owned);
+  printf ("  %*s", sl_cli_field (owned, 12), owned);
 }
 
 /* One line per iteration: each rank's step duration, then the straggler. */

@@ -70,36 +70,47 @@ sl_cli_table_add (SlCliTable *t, ...)
   sl_cli_table_add_cells (t, cells);
 }
 
-/* Cuts @cell to @max characters; profile strings may be invalid UTF-8. */
+/* Cuts @cell to @max columns (a CJK character takes two); profile strings
+ * may be invalid UTF-8. */
 static char *
 fit (const char *cell, guint max)
 {
   g_autofree char *valid = g_utf8_make_valid (cell, -1);
+  guint width;
 
-  if (max > 1 && g_utf8_strlen (valid, -1) > max)
+  if (max > 1 && sl_text_width (valid, -1) > max)
     {
-      const char *end = g_utf8_offset_to_pointer (valid, max - 1);
-      return g_strdup_printf ("%.*s…", (int) (end - valid), valid);
+      gsize bytes = sl_text_width_prefix (valid, max - 1, &width);
+      return g_strdup_printf ("%.*s…", (int) bytes, valid);
     }
   return g_steal_pointer (&valid);
 }
 
+int
+sl_cli_field (const char *text, guint columns)
+{
+  gsize bytes = strlen (text);
+  guint width = sl_text_width (text, (gssize) bytes);
+
+  return width >= columns ? 0 : (int) (columns - width + bytes);
+}
+
 /* The cells of every row, fitted, row after row; @width gets the width of
- * each column. (transfer full) */
+ * each column in terminal columns. (transfer full) */
 static GPtrArray *
 fit_cells (const SlCliTable *t, guint *width)
 {
   GPtrArray *cells = g_ptr_array_new_with_free_func (g_free);
 
   for (guint c = 0; c < t->n_columns; c++)
-    width[c] = g_utf8_strlen (t->headers[c], -1);
+    width[c] = sl_text_width (t->headers[c], -1);
   for (guint r = 0; r < t->rows->len; r++)
     {
       char **row = t->rows->pdata[r];
       for (guint c = 0; c < t->n_columns; c++)
         {
           char *cell = fit (row[c], t->max[c]);
-          width[c] = MAX (width[c], (guint) g_utf8_strlen (cell, -1));
+          width[c] = MAX (width[c], sl_text_width (cell, -1));
           g_ptr_array_add (cells, cell);
         }
     }
@@ -113,7 +124,7 @@ print_line (const SlCliTable *t, const char *const *cells, const guint *width, F
 
   for (guint c = 0; c < t->n_columns; c++)
     {
-      guint pad = width[c] - g_utf8_strlen (cells[c], -1);
+      guint pad = width[c] - sl_text_width (cells[c], -1);
       gboolean last = c + 1 == t->n_columns;
 
       if (c > 0)

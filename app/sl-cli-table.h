@@ -29,4 +29,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCliTable, sl_cli_table_free)
 char       *sl_cli_cell_named_durations (gconstpointer first, guint n, gsize stride,
                                          gsize name_offset, gsize ns_offset, gboolean parenthesized);
 
+/* The printf field width ("%-*s", "%*s") that pads @text to @columns
+ * terminal columns: printf pads bytes, and "ü", "µ" or a CJK name take
+ * more bytes than columns (sl-text-width.h). */
+int         sl_cli_field           (const char *text, guint columns);
+
 G_END_DECLS

@@ -22,7 +22,7 @@ typedef struct {
   gint64  dur;
   gint64  gpu_dur;         /* GPU projection of a range */
   guint32 name_bytes;
-  guint32 chars;           /* the indented label's width in characters */
+  guint32 chars;           /* the indented label's width in terminal columns */
   guint32 indent;
   guint32 place;           /* kernels: their stream's index in the profile */
   guint8  is_kernel;
@@ -99,16 +99,6 @@ small_parts (void)
   return g_strcmp0 (g_getenv ("SL_TREE_TEXT_SMALL_PARTS"), "1") == 0;
 }
 
-static guint32
-utf8_chars (const char *text, gsize bytes)
-{
-  guint32 chars = 0;
-
-  for (gsize i = 0; i < bytes; i++)
-    chars += ((guchar) text[i] & 0xC0) != 0x80;
-  return chars;
-}
-
 static guint64
 count_kernels (const SlProfile *profile)
 {
@@ -135,7 +125,7 @@ format_places (const SlProfile *profile)
       end = g_stpcpy (end, sl_format_count_into (profile->streams[s].stream, number));
       end = g_stpcpy (end, "]");
       p->len = (guint32) (end - p->text);
-      p->chars = utf8_chars (p->text, p->len);
+      p->chars = sl_text_width (p->text, p->len);
     }
   return places;
 }
@@ -149,7 +139,7 @@ name_of (NameSlot *names, const char *name)
     {
       slot->name = name;
       slot->bytes = (guint32) strlen (name);
-      slot->chars = utf8_chars (name, slot->bytes);
+      slot->chars = sl_text_width (name, slot->bytes);
     }
   return slot;
 }
@@ -205,14 +195,36 @@ typedef struct {
   const char *unit;
   gsize       number_len;
   gsize       unit_len;
-  gsize       len;
+  gsize       len;         /* bytes */
+  guint       columns;     /* "µs" is three bytes in two columns */
 } Duration;
+
+/* The columns of a unit name: the few there are come from one table of
+ * translated names (sl-format.c), so by address, in a cache of each
+ * worker's own. */
+static guint
+unit_columns (const char *unit, gsize unit_len)
+{
+  static _Thread_local const char *units[8];
+  static _Thread_local guint widths[8];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (units) && units[i] != NULL; i++)
+    if (units[i] == unit)
+      return widths[i];
+  if (i == G_N_ELEMENTS (units))
+    return sl_text_width (unit, (gssize) unit_len);
+  widths[i] = sl_text_width (unit, (gssize) unit_len);
+  units[i] = unit;
+  return widths[i];
+}
 
 static void
 duration_of (Duration *d, gint64 ns)
 {
   d->number_len = sl_format_duration_precise_parts (ns, d->number, &d->unit, &d->unit_len);
   d->len = d->number_len + 1 + d->unit_len;
+  d->columns = (guint) d->number_len + 1 + unit_columns (d->unit, d->unit_len);
 }
 
 static char *
@@ -237,8 +249,7 @@ put_duration (char *at, const Duration *d)
   return put (at, d->unit, d->unit_len);
 }
 
-/* "<label><pad>  <duration right-aligned in 12 bytes>[  (GPU <d>)]\n", as
- * printf ("%s%*s  %12s", ...) printed it.  The line's size is known before
+/* "<label><pad>  <duration right-aligned in 12 columns>[  (GPU <d>)]\n".  The line's size is known before
  * it is written, so it is written with one reservation: appending its
  * pieces to a GString one by one was a fifth of a full tree's time. */
 static void
@@ -253,7 +264,7 @@ append_line (GString *out, const Line *line, const Place *places, guint width)
   char *p;
 
   duration_of (&dur, line->dur);
-  dur_pad = dur.len < 12 ? 12 - dur.len : 0;
+  dur_pad = dur.columns < 12 ? 12 - dur.columns : 0;
   size = line->indent + line->name_bytes + place_len + pad + dur_pad + dur.len + 1;
   if (line->has_gpu)
     {

@@ -4,6 +4,7 @@
 #include "sl-attribution.h"
 #include "sl-nvtx-name.h"
 #include "sl-stats.h"
+#include "sl-text-width.h"
 
 #include <string.h>
 
@@ -437,16 +438,6 @@ get_brief_info (const SlTree *self, const SlTreeNode *node, SlTreeNodeInfo *info
     }
 }
 
-static guint
-utf8_chars (const char *text)
-{
-  guint chars = 0;
-
-  for (const guchar *c = (const guchar *) text; *c != '\0'; c++)
-    chars += (*c & 0xC0) != 0x80;
-  return chars;
-}
-
 /* Characters of range names by address (a naming hands out one pointer per
  * name), in a small direct-mapped cache: most ranges repeat a few names. */
 #define NAME_SLOTS 1024
@@ -461,7 +452,7 @@ name_chars (NameChars *slots, const char *name)
   NameChars *slot = &slots[((guintptr) name >> 3) % NAME_SLOTS];
 
   if (slot->name != name)
-    *slot = (NameChars) { name, utf8_chars (name) };
+    *slot = (NameChars) { name, sl_text_width (name, -1) };
   return slot->chars;
 }
 
@@ -520,7 +511,7 @@ sl_tree_widest_label (const SlTree *self, guint indent, const guint *kernel_suff
 
           if (name == G_MAXUINT)
             {
-              name = utf8_chars (sl_profile_kernel_name (profile, f, FALSE));
+              name = sl_text_width (sl_profile_kernel_name (profile, f, FALSE), -1);
               if (f < profile->n_funcs)
                 func_chars[f] = name;
             }

@@ -77,7 +77,7 @@ void        sl_tree_walk          (const SlTree *tree, guint max_depth, gint64 m
 void        sl_tree_walk_roots    (const SlTree *tree, guint first_root, guint n_roots,
                                    guint max_depth, gint64 min_dur_ns, gboolean brief,
                                    SlTreeVisitFunc enter, SlTreeVisitFunc leave, gpointer user_data);
-/* The widest label of a full walk in characters, at most @cap: @indent per
+/* The widest label of a full walk in terminal columns (sl-text-width.h), at most @cap: @indent per
  * level below the roots, the name, and on kernels @kernel_suffix[stream
  * index] more; found without walking.  Only for a tree of a whole profile
  * (no filter, not a scoped subset), whose full walk shows every node: FALSE

@@ -5,6 +5,7 @@ A script sets `sl_cli_test.CLI` to the sightline-cli path (its first argument), 
 check/run/run_json, and ends with `sys.exit(sl_cli_test.finish())`."""
 import json
 import subprocess
+import unicodedata
 
 CLI = None
 failures = []
@@ -35,6 +36,17 @@ def run_json(*args):
     except ValueError as e:
         check(False, f"{args}: not JSON ({e}): {p.stdout[:200]}")
         return None
+
+
+def text_columns(text):
+    """Terminal columns of @text by Python's own Unicode tables: East Asian wide and fullwidth
+    characters take two, combining marks and format characters none, the rest one."""
+    width = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
 
 
 def finish():

@@ -7,12 +7,13 @@ line by hand; this checks it against an independent rendering of the same
 nodes in Python, line for line:
   - two spaces of indentation per level, then the name; a kernel adds
     "  [GPU d · stream s]";
-  - labels padded to the widest label in characters (at most 110), then two
-    spaces and the CPU duration right-aligned in 12 bytes, in the unit of its
-    magnitude with three decimals ("12 ns", "120.441 µs");
+  - labels padded to the widest label in terminal columns (at most 110; a
+    CJK character takes two), then two spaces and the CPU duration
+    right-aligned in 12 columns, in the unit of its magnitude with three
+    decimals ("12 ns", "120.441 µs");
   - a range with GPU work adds "  (GPU <its GPU projection>)".
 On every real profile, on a generated one, and on a copy of it with
-non-ASCII names (widths count characters, not bytes) and names longer than
+non-ASCII names (widths count terminal columns, not bytes or characters) and names longer than
 the 110-character cap; with --depth and --min-dur as well; and again with
 the paths of big trees forced on: a whole tree streamed by two workers as it
 is walked, and the lines kept by two walks and written in chunks in turn."""
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import sl_cli_test
-from sl_cli_test import check, failures, run, run_json
+from sl_cli_test import check, failures, run, run_json, text_columns
 
 CLI, PROFILES, GEN = sys.argv[1], sys.argv[2], sys.argv[3]
 sl_cli_test.CLI = CLI
@@ -57,11 +58,11 @@ def flatten(nodes, level, out):
 def render(tree):
     nodes = flatten(tree["roots"], 0, [])
     labels = [label(n, level) for level, n in nodes]
-    width = min(max((len(t) for t in labels), default=0), 110)
+    width = min(max((text_columns(t) for t in labels), default=0), 110)
     lines = []
     for text, (level, n) in zip(labels, nodes):
         dur = duration(n["end_ns"] - n["start_ns"])
-        line = text + " " * (max(width - len(text), 0) + 2) + " " * max(12 - len(dur.encode()), 0) + dur
+        line = text + " " * (max(width - text_columns(text), 0) + 2) + " " * max(12 - text_columns(dur), 0) + dur
         if n["kind"] == "range" and n["gpu_start_ns"] is not None:
             line += f"  (GPU {duration(n['gpu_end_ns'] - n['gpu_start_ns'])})"
         lines.append(line + "\n")

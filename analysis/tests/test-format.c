@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl-format.h"
+#include "sl-text-width.h"
 
 /* The reference: the unit by magnitude, then printf on the double. */
 static char *
@@ -81,11 +82,42 @@ test_precise_random (void)
   g_rand_free (rand);
 }
 
+/* Columns of a terminal: wide CJK and kana two, combining marks none,
+ * two-byte Latin, Greek and Cyrillic one. */
+static void
+test_text_width (void)
+{
+  guint width = 0;
+
+  g_assert_cmpuint (sl_text_width ("", -1), ==, 0);
+  g_assert_cmpuint (sl_text_width ("gemm_kernel", -1), ==, 11);
+  g_assert_cmpuint (sl_text_width ("120.441 µs", -1), ==, 10);
+  g_assert_cmpuint (sl_text_width ("Aktivität", -1), ==, 9);
+  g_assert_cmpuint (sl_text_width ("ядро", -1), ==, 4);
+  g_assert_cmpuint (sl_text_width ("预热", -1), ==, 4);
+  g_assert_cmpuint (sl_text_width ("ソフトマックス", -1), ==, 14);
+  g_assert_cmpuint (sl_text_width ("ＡＢ", -1), ==, 4);            /* fullwidth forms */
+  g_assert_cmpuint (sl_text_width ("e\xcc\x81te", -1), ==, 3);   /* e + combining acute */
+  /* a byte count stops inside the text */
+  g_assert_cmpuint (sl_text_width ("预热ab", 3), ==, 2);
+  g_assert_cmpuint (sl_text_width ("预热ab", 7), ==, 5);
+  /* prefixes never split a character, nor overflow the columns */
+  g_assert_cmpuint (sl_text_width_prefix ("预热ab", 3, &width), ==, 3);
+  g_assert_cmpuint (width, ==, 2);
+  g_assert_cmpuint (sl_text_width_prefix ("预热ab", 5, &width), ==, 7);
+  g_assert_cmpuint (width, ==, 5);
+  g_assert_cmpuint (sl_text_width_prefix ("预热", 1, &width), ==, 0);
+  g_assert_cmpuint (width, ==, 0);
+  g_assert_cmpuint (sl_text_width_prefix ("abc", 10, &width), ==, 3);
+  g_assert_cmpuint (width, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/format/duration-precise/edges", test_precise_edges);
   g_test_add_func ("/format/duration-precise/random", test_precise_random);
+  g_test_add_func ("/format/text-width", test_text_width);
   return g_test_run ();
 }
