@@ -106,7 +106,11 @@ print_cell (char *text)
 static void
 print_iterations (const SlRanks *ranks)
 {
-  printf ("\n%4s", _("Iter"));
+  /* the iteration column as wide as its header ("Iter." in German) */
+  const char *iter = _("Iter");
+  int iter_width = (int) MAX (4, sl_text_width (iter, -1));
+
+  printf ("\n%*s", sl_cli_field (iter, (guint) iter_width), iter);
   for (guint r = 0; r < ranks->n_rows; r++)
     {
       g_autofree char *rank = rank_text (&ranks->rows[r]);
@@ -116,7 +120,7 @@ print_iterations (const SlRanks *ranks)
   for (guint i = 0; i < ranks->n_iterations; i++)
     {
       const SlRanksStraggler *s = &ranks->stragglers[i];
-      printf ("%4u", i);
+      printf ("%*u", iter_width, i);
       for (guint r = 0; r < ranks->n_rows; r++)
         {
           const SlRanksCell *c = &ranks->rows[r].cells[i];

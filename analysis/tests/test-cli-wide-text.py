@@ -16,7 +16,9 @@ column widths are measured here with Python's own East Asian Width table:
     is cut to at most 40 columns and ends with "…";
   - info in German: the event counts end in one column though
     "Betriebssystem-Laufzeit" is longer than the English labels, and the
-    values after "Profil:" and "Dauer:" start in one column.
+    values after "Profil:" and "Dauer:" start in one column;
+  - ranks in German: the iteration table's columns end under its
+    header's, "Iter." being five characters.
 Usage: test-cli-wide-text.py CLI SL_GEN PO_BUILD_DIR"""
 import os
 import sqlite3
@@ -132,5 +134,23 @@ def value_column(line):
 
 check(len(heads) == 2 and len({value_column(h) for h in heads}) == 1,
       f"info (de): the headings' values start in different columns: {heads}")
+
+# ranks in German: the iteration table
+ranks = []
+for r in (0, 1):
+    path = os.path.join(TMP, f"rank{r}.sqlite")
+    subprocess.run([GEN, path, "--kernels", "1500", "--iterations", "3", "--rank", str(r), "--seed", str(r + 3)],
+                   check=True, capture_output=True)
+    ranks.append(path)
+p = subprocess.run([CLI, "ranks", *ranks], capture_output=True, text=True, env=env)
+check(p.returncode == 0, f"ranks (de): exit {p.returncode}: {p.stderr}")
+lines = p.stdout.splitlines()
+head = next((i for i, line in enumerate(lines) if line.startswith("Iter.")), None)
+if check(head is not None and "  Nachzügler" in lines[head], f"ranks (de): no iteration table in {p.stdout}"):
+    cells_end = {columns(lines[head][:lines[head].index("  Nachzügler")])}
+    rows = lines[head + 1:head + 4]
+    for row in rows:
+        cells_end.add(columns(row[:row.rindex("  Rang ")]))
+    check(len(rows) == 3 and len(cells_end) == 1, f"ranks (de): cells end in columns {sorted(cells_end)}: {lines[head:head + 4]}")
 
 sys.exit(sl_cli_test.finish())
