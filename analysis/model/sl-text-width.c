@@ -10,6 +10,30 @@ char_width (gunichar c)
   return g_unichar_iswide (c) ? 2 : 1;
 }
 
+/* The width of the character at @p and its length in bytes, at most
+ * @max_len (-1: up to the NUL).  Callers pass valid UTF-8, but a byte that
+ * starts no valid character counts as one column of one byte, so that a
+ * stray byte can never move the scan past the text's end. */
+static guint
+next_width (const char *p, gssize max_len, gsize *bytes)
+{
+  gunichar c;
+
+  if ((guchar) *p < 0x80)
+    {
+      *bytes = 1;
+      return 1;
+    }
+  c = g_utf8_get_char_validated (p, max_len);
+  if (c == (gunichar) -1 || c == (gunichar) -2)
+    {
+      *bytes = 1;
+      return 1;
+    }
+  *bytes = (gsize) (g_utf8_next_char (p) - p);
+  return char_width (c);
+}
+
 guint
 sl_text_width (const char *text, gssize bytes)
 {
@@ -18,15 +42,10 @@ sl_text_width (const char *text, gssize bytes)
 
   for (const char *p = text; end != NULL ? p < end : *p != '\0';)
     {
-      /* ASCII, most names: one column a byte */
-      if ((guchar) *p < 0x80)
-        {
-          width++;
-          p++;
-          continue;
-        }
-      width += char_width (g_utf8_get_char (p));
-      p = g_utf8_next_char (p);
+      gsize n;
+
+      width += next_width (p, end != NULL ? end - p : -1, &n);
+      p += n;
     }
   return width;
 }
@@ -39,12 +58,13 @@ sl_text_width_prefix (const char *text, guint columns, guint *width)
 
   while (*p != '\0')
     {
-      guint w = (guchar) *p < 0x80 ? 1 : char_width (g_utf8_get_char (p));
+      gsize n;
+      guint w = next_width (p, -1, &n);
 
       if (used + w > columns)
         break;
       used += w;
-      p = g_utf8_next_char (p);
+      p += n;
     }
   *width = used;
   return (gsize) (p - text);

@@ -9,7 +9,8 @@
 G_BEGIN_DECLS
 
 /* The columns of the first @bytes bytes of valid UTF-8 @text (all of it
- * when @bytes < 0). */
+ * when @bytes < 0); a byte that starts no valid character counts as one
+ * column (the scan never runs past the end). */
 guint sl_text_width        (const char *text,
                             gssize      bytes);
 

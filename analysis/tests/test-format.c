@@ -110,6 +110,13 @@ test_text_width (void)
   g_assert_cmpuint (width, ==, 0);
   g_assert_cmpuint (sl_text_width_prefix ("abc", 10, &width), ==, 3);
   g_assert_cmpuint (width, ==, 3);
+  /* invalid bytes: one column each, and never a step past the end (a
+   * 4-byte lead byte before the NUL, a lone continuation byte) */
+  g_assert_cmpuint (sl_text_width ("ab\xf0", -1), ==, 3);
+  g_assert_cmpuint (sl_text_width ("\x80x", -1), ==, 2);
+  g_assert_cmpuint (sl_text_width ("\xe9\xa2", 2), ==, 2);   /* a cut 3-byte character */
+  g_assert_cmpuint (sl_text_width_prefix ("a\xf0", 5, &width), ==, 2);
+  g_assert_cmpuint (width, ==, 2);
 }
 
 int
