@@ -319,6 +319,7 @@ print_readable (const SlProfile *profile, const CpuSide *side)
       for (guint g = 0; g < profile->n_gpus; g++)
         {
           const SlGpu *gpu = &profile->gpus[g];
+          const char *name = gpu->name != NULL ? gpu->name : _("(unnamed)");
           g_autoptr(GArray) ids = NULL;
           g_autoptr(GString) streams = g_string_new (NULL);
           if (!gpu->has_activity)
@@ -326,8 +327,6 @@ print_readable (const SlProfile *profile, const CpuSide *side)
           ids = gpu_stream_ids (profile, gpu);
           for (guint k = 0; k < ids->len; k++)
             g_string_append_printf (streams, "%s%" G_GINT64_FORMAT, k ? ", " : "", g_array_index (ids, gint64, k));
-          const char *name = gpu->name != NULL ? gpu->name : _("(unnamed)");
-
           printf ("  GPU %-3u %-*s %10" G_GUINT64_FORMAT " %s   %s %s\n", gpu->device, sl_cli_field (name, 28),
                   name, gpu->n_kernels, _("kernels"), _("streams"), streams->str);
         }

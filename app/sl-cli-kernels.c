@@ -9,10 +9,14 @@ static void
 print_table (const SlKernelSummary *s, SlNameStyle style)
 {
   g_autofree char *total = sl_format_duration_precise (s->total_ns);
+  g_autofree char *kernels = g_strdup_printf (ngettext ("%" PRIu64 " kernel", "%" PRIu64 " kernels",
+                                                        (gulong) MIN (s->instances, G_MAXULONG)),
+                                              s->instances);
+  g_autofree char *names = g_strdup_printf (ngettext ("%u name", "%u names", s->n_names), s->n_names);
 
   sl_cli_name_stats_print (s->rows, s->n_rows, style == SL_NAMES_DEMANGLED ? 160 : 100);
-  printf (_("\n%" PRIu64 " kernels, %u names, %s of GPU time\n"),
-          s->instances, s->n_names, total);
+  /* TRANSLATORS: "3442 kernels, 15 names, 44.830 ms of GPU time" */
+  printf (_("\n%s, %s, %s of GPU time\n"), kernels, names, total);
 }
 
 static int

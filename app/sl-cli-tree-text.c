@@ -199,9 +199,10 @@ typedef struct {
   guint       columns;     /* "µs" is three bytes in two columns */
 } Duration;
 
-/* The columns of a unit name: the few there are come from one table of
- * translated names (sl-format.c), so by address, in a cache of each
- * worker's own. */
+/* The columns of a unit name ("µs": three bytes, two columns).  Asked for
+ * on every line of a million-line tree, so remembered: the few units come
+ * from one table of translated names (sl-format.c), hence by address, in a
+ * cache of each worker's own (the two workers format at once). */
 static guint
 unit_columns (const char *unit, gsize unit_len)
 {
