@@ -40,6 +40,7 @@ struct _SlTimeline {
   GdkTexture         *texture;
   gboolean            dirty;
   double              last_frame_ms;
+  guint64             n_snapshots;   /* frames handed to GTK, for tests that read the screen */
   gboolean            relative_time;
   /* wall clock asked for (sl_timeline_set_wall_clock); utc 0: the file
    * has no session start, the ruler stays relative and says why */
@@ -476,6 +477,7 @@ sl_timeline_snapshot (GtkWidget   *widget,
 
   if (l == NULL)
     return;
+  self->n_snapshots++;
   ensure_layout_size (self);
   if (self->dirty || self->texture == NULL)
     render_frame (self);
@@ -1812,6 +1814,13 @@ sl_timeline_get_last_frame_ms (SlTimeline *self)
 {
   g_return_val_if_fail (SL_IS_TIMELINE (self), 0);
   return self->last_frame_ms;
+}
+
+guint64
+sl_timeline_get_n_snapshots (SlTimeline *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE (self), 0);
+  return self->n_snapshots;
 }
 
 char **

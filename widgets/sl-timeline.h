@@ -64,6 +64,9 @@ void              sl_timeline_set_time_origin   (SlTimeline       *self,
                                                  gint64            origin_ns);
 /* Time of the last frame drawn, in ms (for the app's own measurements). */
 double            sl_timeline_get_last_frame_ms (SlTimeline       *self);
+/* How many frames the timeline has handed to GTK: a test reading the screen
+ * knows the frame it reads is the last one when this stays the same. */
+guint64           sl_timeline_get_n_snapshots   (SlTimeline       *self);
 /* The ruler's text as last drawn (see sl_timeline_renderer_dup_ruler_text). */
 char            **sl_timeline_dup_ruler_text    (SlTimeline       *self);
 const char       *sl_timeline_get_range_label   (SlTimeline       *self);

@@ -347,6 +347,7 @@ add_timeline (JsonBuilder *b, SlWindow *window, SlTimelineLayout *l)
   sl_json_member_int (b, "start_ns", profile->start_ns);
   sl_json_member_int (b, "end_ns", profile->end_ns);
   sl_json_member_double (b, "frame_ms", sl_timeline_get_last_frame_ms (SL_TIMELINE (window->timeline)));
+  sl_json_member_int (b, "snapshots", (gint64) sl_timeline_get_n_snapshots (SL_TIMELINE (window->timeline)));
   add_ruler (b, window);
   add_range (b, "range", sl_session_get_selected_range (session));
   add_range (b, "visible", sl_session_get_visible_range (session));

@@ -598,17 +598,27 @@ def saturation(img, s, rows):
     return total / max(n, 1)
 
 
-def steady_saturation(s, rows, path, tries=12):
-    """saturation() once two screenshots in a row agree (within 3 %): on a loaded
-    machine the frame the state describes can be drawn a moment after it settles."""
-    last = None
+def steady_saturation(app, kinds, path, tries=12):
+    """saturation() of the rows of @kinds once the screen is known to show the
+    state: the state (frames drawn included) the same before and after two
+    screenshots in a row, and the two agreeing (within 3 %). On a loaded machine
+    (ASan) rows can still move, or the frame be drawn, a moment after the state
+    first settles; the rows are read from the state each screenshot belongs to."""
+    last = last_state = now = None
     for _ in range(tries):
-        now = saturation(screenshot(s['xid'], path), s, rows)
-        if last is not None and abs(now - last) <= 0.03 * max(last, 1):
-            return now
-        last = now
+        before = app.state()
+        if before is None:
+            time.sleep(0.3)
+            continue
+        img = screenshot(before['xid'], path)
+        s = app.state()
+        if s == before:
+            now = saturation(img, s, track_rows(s, kinds))
+            if s == last_state and abs(now - last) <= 0.03 * max(last, 1):
+                return now
+            last, last_state = now, s
         time.sleep(0.3)
-    return last
+    return now
 
 
 def contains(visible, m):
@@ -625,9 +635,9 @@ def test_search(tmp):
         if not check(s is not None, 'search: the profile opens'):
             return
         app.wait(lambda t: track_rows(t, ('stream', 'api', 'nvtx')), 60)
+        app.wait(lambda t: not t['timeline']['loading'], 60)
         s = app.settle()
-        nvtx = track_rows(s, ('nvtx', 'api'))
-        before = steady_saturation(s, nvtx, os.path.join(OUT, 'search-before.png'))
+        before = steady_saturation(app, ('nvtx', 'api'), os.path.join(OUT, 'search-before.png'))
         tl, sc = timeline_geometry(s)
         xdo('mousemove', '--window', s['xid'], int(tl['x'] + tl['width'] / sc / 2), int(tl['y'] + 200))
         xdo('key', 'ctrl+f')
@@ -663,7 +673,7 @@ def test_search(tmp):
         time.sleep(0.3)
         xdo('mousemove', '--window', s['xid'], 5, 5)
         s = app.settle()
-        after = steady_saturation(s, track_rows(s, ('nvtx', 'api')), os.path.join(OUT, 'search.png'))
+        after = steady_saturation(app, ('nvtx', 'api'), os.path.join(OUT, 'search.png'))
         check(after < before * 0.7, f'search: the rows without matches are dimmed ({before:.0f} -> {after:.0f})')
     finally:
         app.close()
