@@ -16,6 +16,7 @@
  * timeline's signals.  Nothing in the window calls it. */
 #include "sl-window-private.h"
 #include "sl-load-bar.h"
+#include "sl-settings.h"
 #include "sl-timeline-hit.h"
 
 #ifdef GDK_WINDOWING_X11
@@ -476,6 +477,13 @@ build_state (SlWindowProbe *probe)
     /* set from the Preferences' time display (sl-settings.c) */
     g_autoptr(GVariant) absolute = g_action_group_get_action_state (G_ACTION_GROUP (window), "absolute-time");
     sl_json_member_int (b, "absolute_time", absolute && g_variant_get_boolean (absolute));
+  }
+  {
+    /* the setting as the app's GSettings reads it, for tests that change
+     * it by writing the keyfile backend's file */
+    GSettings *settings = sl_settings_get ();
+    g_autofree char *mode = settings != NULL ? g_settings_get_string (settings, "time-display") : NULL;
+    sl_json_member_string (b, "time_display", mode);
   }
   if (g_strcmp0 (_sl_window_get_page (window), "profile") == 0 && window->session != NULL)
     l = sl_timeline_get_layout (SL_TIMELINE (window->timeline));
